@@ -1,0 +1,5 @@
+/** `reika headless`: not built yet. */
+export async function run(_argv: string[]): Promise<number> {
+  process.stderr.write('reika: the headless command is not built yet\n');
+  return 1;
+}

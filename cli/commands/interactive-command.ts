@@ -1,0 +1,5 @@
+/** `reika interactive`: not built yet. */
+export async function run(_argv: string[]): Promise<number> {
+  process.stderr.write('reika: the interactive command is not built yet\n');
+  return 1;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+
+/**
+ * The `reika` binary. Parses the command line and hands off to one command module, imported
+ * lazily so that `--help` and the interactive prompt start without loading what they don't use.
+ */
+
+const HELP = `reika — a terminal coding agent for local and hosted LLMs
+
+Usage:
+  reika                       interactive session in the current folder
+  reika -p "PROMPT"           headless: run one task, print the answer (prompt may come on stdin)
+        [--json | --stream]   one JSON result object, or JSON lines of events
+  reika index [DIR] [--json]  print the file index (no model server needed)
+  reika map [DIR] [--json]    print the repo map (no model server needed)
+  reika --help | --version
+
+Configuration (environment, then ./.env, then ~/.config/reika/.env):
+  REIKA_BASE_URL        OpenAI-compatible server (default http://localhost:8080/v1)
+  REIKA_MODEL           model name            REIKA_API_KEY          API key
+  REIKA_CONTEXT_WINDOW  tokens (else asked of the server)
+  REIKA_MAX_TOKENS      generation cap        REIKA_AUTO_APPROVE     safe | off | bypass
+  REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
+`;
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`reika ${version()}\n`);
+    return 0;
+  }
+  if (first === 'index') return (await import('./commands/index-command.js')).run(rest);
+  if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
+  if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {
+    return (await import('./commands/headless-command.js')).run(argv);
+  }
+  if (first !== undefined && first.startsWith('-')) {
+    process.stderr.write(`reika: unknown option ${first} (see reika --help)\n`);
+    return 2;
+  }
+  return (await import('./commands/interactive-command.js')).run(argv);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`reika: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

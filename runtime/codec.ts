@@ -1,0 +1,44 @@
+import { Packr } from 'msgpackr';
+import type { Envelope } from './envelope.js';
+
+/**
+ * Length-prefixed msgpackr frames for byte streams (the child-process transport): a 4-byte
+ * big-endian length, then one msgpack-encoded envelope.
+ */
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+export function encodeFrame(message: Envelope): Buffer {
+  const body = packr.pack(message);
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, 4);
+  return frame;
+}
+
+/** Incremental decoder: feed it chunks cut anywhere, it calls `onMessage` per whole frame. */
+export class FrameDecoder {
+  private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly onMessage: (message: Envelope) => void) {}
+
+  push(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    let offset = 0;
+    while (this.buffer.length - offset >= 4) {
+      const length = this.buffer.readUInt32BE(offset);
+      if (this.buffer.length - offset - 4 < length) break;
+      const body = this.buffer.subarray(offset + 4, offset + 4 + length);
+      offset += 4 + length;
+      this.onMessage(packr.unpack(body) as Envelope);
+    }
+    this.buffer = offset === this.buffer.length ? Buffer.alloc(0) : this.buffer.subarray(offset);
+  }
+}
+
+export function pack(value: unknown): Buffer {
+  return packr.pack(value);
+}
+
+export function unpack(buffer: Uint8Array): unknown {
+  return packr.unpack(buffer);
+}

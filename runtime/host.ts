@@ -1,0 +1,117 @@
+import { nanoid } from 'nanoid';
+import type { ActorDefinition, RequestContext } from './actor.js';
+import { CallTable, type RequestOptions } from './calls.js';
+import type { Envelope, RequestEnvelope } from './envelope.js';
+import { cancelledError, ReikaError, toErrorRecord } from './errors.js';
+import type { HostPort } from './transport.js';
+import { RecentSet } from './recent-set.js';
+
+interface InFlight {
+  controller: AbortController;
+  scope: string | undefined;
+}
+
+/**
+ * Runs an actor definition behind a port: dispatches requests to the handler with an
+ * AbortSignal each, streams deltas, routes the actor's own requests through the supervisor, and
+ * turns `abort`/`cancel` messages into aborted signals.
+ */
+export async function runHost(
+  port: HostPort,
+  name: string,
+  definition: ActorDefinition<any, any>,
+  options: unknown,
+  exit: () => void,
+): Promise<void> {
+  const inFlight = new Map<string, InFlight>();
+  const calls = new CallTable();
+  const abortedScopes = new RecentSet<string>(1024);
+  let closing = false;
+
+  const router = {
+    request<R>(to: string, body: unknown, requestOptions: RequestOptions = {}): Promise<R> {
+      const id = nanoid();
+      const scope = requestOptions.scope;
+      if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError(`scope ${scope} was aborted`));
+      const promise = calls.start<R>(id, requestOptions, (gone) => port.post({ type: 'cancel', id: gone }));
+      port.post({ type: 'request', id, from: name, to, scope, body });
+      return promise;
+    },
+  };
+
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    for (const work of inFlight.values()) work.controller.abort('shutting down');
+    calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'the runtime is shutting down'));
+    try {
+      await definition.dispose?.();
+    } finally {
+      exit();
+    }
+  };
+
+  const handle = async (message: RequestEnvelope) => {
+    const controller = new AbortController();
+    if (message.scope !== undefined && abortedScopes.has(message.scope)) controller.abort(`scope ${message.scope} was aborted`);
+    inFlight.set(message.id, { controller, scope: message.scope });
+    const context: RequestContext = {
+      id: message.id,
+      from: message.from,
+      scope: message.scope,
+      signal: controller.signal,
+      emit: (delta) => {
+        if (inFlight.has(message.id)) port.post({ type: 'delta', id: message.id, body: delta });
+      },
+      request: (to, body, requestOptions = {}) =>
+        router.request(to, body, { signal: controller.signal, scope: message.scope, ...requestOptions }),
+    };
+    try {
+      const reply = await definition.handle(message.body, context);
+      if (inFlight.delete(message.id)) port.post({ type: 'end', id: message.id, body: reply });
+    } catch (error) {
+      if (!inFlight.delete(message.id)) return;
+      const record = controller.signal.aborted ? cancelledError(String(controller.signal.reason ?? 'cancelled')).toRecord() : toErrorRecord(error);
+      port.post({ type: 'fail', id: message.id, error: record });
+    }
+  };
+
+  port.onMessage((message: Envelope) => {
+    switch (message.type) {
+      case 'request':
+        if (!closing) void handle(message);
+        return;
+      case 'delta':
+      case 'end':
+      case 'fail':
+        calls.deliver(message);
+        return;
+      case 'cancel':
+        inFlight.get(message.id)?.controller.abort('cancelled by the caller');
+        return;
+      case 'abort':
+        abortedScopes.add(message.scope);
+        for (const work of inFlight.values()) if (work.scope === message.scope) work.controller.abort(message.reason);
+        return;
+      case 'ping':
+        port.post({ type: 'pong', seq: message.seq });
+        return;
+      case 'shutdown':
+        void shutdown();
+        return;
+    }
+  });
+  port.onDisconnect(() => void shutdown());
+
+  await definition.setup?.({ name, options, router });
+  port.post({ type: 'ready' });
+}
+
+/** Loads an actor module and returns its default export. */
+export async function loadDefinition(module: string): Promise<ActorDefinition<any, any>> {
+  const loaded = (await import(module)) as { default?: ActorDefinition<any, any> };
+  if (!loaded.default || typeof loaded.default.handle !== 'function') {
+    throw new Error(`${module} does not export an actor definition as its default export`);
+  }
+  return loaded.default;
+}

@@ -1,0 +1,319 @@
+import { EventEmitter } from 'node:events';
+import { nanoid } from 'nanoid';
+import type { ActorDefinition } from './actor.js';
+import { CallTable, CANCEL_GRACE_MS, type RequestOptions, type Router } from './calls.js';
+import type { Envelope, RequestEnvelope } from './envelope.js';
+import { cancelledError, ReikaError } from './errors.js';
+import { LocalTransport } from './local-transport.js';
+import { ProcessTransport } from './process-transport.js';
+import { RecentSet } from './recent-set.js';
+import { ThreadTransport } from './thread-transport.js';
+import type { ActorSpec, ExitInfo, Transport } from './transport.js';
+
+/** The supervisor's own address, used as `from` of its requests. */
+export const SUPERVISOR = 'supervisor';
+
+/** Crash-loop rule: this many deaths within the window stop the restarts. */
+export const CRASH_LOOP_DEATHS = 5;
+export const CRASH_LOOP_WINDOW_MS = 10_000;
+const BACKOFF_BASE_MS = 25;
+const BACKOFF_MAX_MS = 2_000;
+/** After an abort, local callers still waiting this long are released as cancelled. */
+const ABORT_GRACE_MS = CANCEL_GRACE_MS;
+
+type SlotState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
+
+interface Slot {
+  spec: ActorSpec | { name: string; kind: 'local'; definition: ActorDefinition<any, any>; options?: unknown; restart?: boolean };
+  state: SlotState;
+  transport?: Transport;
+  queue: Envelope[];
+  deaths: number[];
+  ready?: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
+  heartbeat?: NodeJS.Timeout;
+  restartTimer?: NodeJS.Timeout;
+}
+
+interface Route {
+  caller: string;
+  callee: string;
+  scope: string | undefined;
+}
+
+export interface ActorExitEvent {
+  name: string;
+  info: ExitInfo;
+  /** What the supervisor does next. */
+  next: 'restart' | 'stop' | 'crash-loop';
+}
+
+/**
+ * Routes envelopes between actors by name, supervises their threads and processes, and fans
+ * one abort per scope out to every actor holding work for it.
+ *
+ * Events: `exit` (ActorExitEvent), `crash-loop` (name, message), `log` (name, text).
+ */
+export class Supervisor extends EventEmitter implements Router {
+  private readonly slots = new Map<string, Slot>();
+  private readonly routes = new Map<string, Route>();
+  private readonly calls = new CallTable();
+  private readonly abortedScopes = new RecentSet<string>(4096);
+  private closed = false;
+
+  /** Starts an actor in a worker thread or a child process; resolves when it is ready. */
+  spawn(spec: ActorSpec): Promise<void> {
+    return this.add({ spec, state: 'starting', queue: [], deaths: [] });
+  }
+
+  /** Runs an actor definition in the main thread under the same protocol. */
+  register<Options>(name: string, definition: ActorDefinition<any, Options>, options?: Options): Promise<void> {
+    return this.add({ spec: { name, kind: 'local', definition, options, restart: true }, state: 'starting', queue: [], deaths: [] });
+  }
+
+  has(name: string): boolean {
+    const slot = this.slots.get(name);
+    return slot !== undefined && slot.state !== 'stopped';
+  }
+
+  /** The process id of a process actor's current incarnation. */
+  pidOf(name: string): number | undefined {
+    return this.slots.get(name)?.transport?.pid;
+  }
+
+  /** Stops one actor for good (e.g. a subagent whose wave ended). */
+  async stop(name: string): Promise<void> {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    this.slots.delete(name);
+    slot.state = 'stopped';
+    clearInterval(slot.heartbeat);
+    clearTimeout(slot.restartTimer);
+    slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', `${name} was stopped`));
+    await slot.transport?.terminate();
+  }
+
+  request<R = unknown>(to: string, body: unknown, options: RequestOptions = {}): Promise<R> {
+    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    if (options.scope !== undefined && this.abortedScopes.has(options.scope)) {
+      return Promise.reject(cancelledError(`scope ${options.scope} was aborted`));
+    }
+    const id = nanoid();
+    const promise = this.calls.start<R>(id, options, (gone) => this.cancelRoute(gone));
+    this.route({ type: 'request', id, from: SUPERVISOR, to, scope: options.scope, body }, SUPERVISOR);
+    return promise;
+  }
+
+  /**
+   * Aborts a scope: one `abort` message to each actor holding work for it (the supervisor's
+   * requests and every request actors made on its behalf, to any depth).
+   */
+  abort(scope: string, reason = 'aborted'): void {
+    this.abortedScopes.add(scope);
+    const callees = new Set<string>();
+    for (const route of this.routes.values()) if (route.scope === scope) callees.add(route.callee);
+    for (const name of callees) this.deliver(name, { type: 'abort', scope, reason });
+    const waiting = this.calls.inScope(scope);
+    if (waiting.length > 0) {
+      setTimeout(() => {
+        for (const id of waiting) {
+          this.calls.settle(id, undefined, cancelledError(reason));
+          this.routes.delete(id);
+        }
+      }, ABORT_GRACE_MS).unref();
+    }
+  }
+
+  /** Ends every actor; nothing keeps running afterwards. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    const slots = [...this.slots.values()];
+    this.slots.clear();
+    await Promise.all(
+      slots.map(async (slot) => {
+        slot.state = 'stopped';
+        clearInterval(slot.heartbeat);
+        clearTimeout(slot.restartTimer);
+        slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+        await slot.transport?.terminate();
+      }),
+    );
+  }
+
+  private add(slot: Slot): Promise<void> {
+    const name = slot.spec.name;
+    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    if (this.slots.has(name)) return Promise.reject(new Error(`an actor named ${name} already exists`));
+    this.slots.set(name, slot);
+    const ready = this.start(slot);
+    ready.catch(() => {});
+    return ready;
+  }
+
+  private start(slot: Slot): Promise<void> {
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    slot.ready = { promise, resolve, reject };
+    const spec = slot.spec;
+    const transport: Transport =
+      spec.kind === 'local'
+        ? new LocalTransport(spec.name, spec.definition, spec.options)
+        : spec.kind === 'thread'
+          ? new ThreadTransport(spec)
+          : new ProcessTransport(spec, (text) => this.emit('log', spec.name, text));
+    slot.transport = transport;
+    transport.onMessage((message) => this.onActorMessage(slot, transport, message));
+    transport.onExit((info) => this.onActorExit(slot, transport, info));
+    if ('heartbeatMs' in spec && spec.heartbeatMs) this.watch(slot, transport, spec.heartbeatMs, spec.hangAfterMs ?? spec.heartbeatMs * 3);
+    return promise;
+  }
+
+  private watch(slot: Slot, transport: Transport, everyMs: number, hangAfterMs: number): void {
+    let seq = 0;
+    let answered = Date.now();
+    transport.onMessage((message) => {
+      if (message.type === 'pong') answered = Date.now();
+    });
+    slot.heartbeat = setInterval(() => {
+      if (slot.transport !== transport) return clearInterval(slot.heartbeat);
+      if (slot.state === 'ready' && Date.now() - answered > hangAfterMs) {
+        this.emit('log', slot.spec.name, `no heartbeat for ${hangAfterMs} ms: restarting\n`);
+        void transport.terminate();
+        return;
+      }
+      transport.send({ type: 'ping', seq: ++seq });
+    }, everyMs);
+    slot.heartbeat.unref();
+  }
+
+  private onActorMessage(slot: Slot, transport: Transport, message: Envelope): void {
+    if (slot.transport !== transport) return;
+    switch (message.type) {
+      case 'ready': {
+        slot.state = 'ready';
+        const queued = slot.queue;
+        slot.queue = [];
+        for (const envelope of queued) transport.send(envelope);
+        slot.ready?.resolve();
+        return;
+      }
+      case 'request':
+        this.route(message, slot.spec.name);
+        return;
+      case 'delta':
+      case 'end':
+      case 'fail':
+        this.reply(message);
+        return;
+      case 'cancel':
+        this.cancelRoute(message.id);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private route(message: RequestEnvelope, caller: string): void {
+    const fail = (error: ReikaError) => this.reply({ type: 'fail', id: message.id, error: error.toRecord() }, caller);
+    if (message.scope !== undefined && this.abortedScopes.has(message.scope)) {
+      return fail(cancelledError(`scope ${message.scope} was aborted`));
+    }
+    const slot = this.slots.get(message.to);
+    if (!slot) return fail(new ReikaError('REIKA_ERR_NO_SUCH_ACTOR', `no actor is named ${message.to}`));
+    if (slot.state === 'failed') return fail(crashLoopError(message.to));
+    this.routes.set(message.id, { caller, callee: message.to, scope: message.scope });
+    this.deliver(message.to, message);
+  }
+
+  /** Sends a reply to whoever made the request; `caller` is given when no route exists yet. */
+  private reply(message: Envelope & { id: string }, caller?: string): void {
+    const route = this.routes.get(message.id);
+    const to = route?.caller ?? caller;
+    if (to === undefined) return;
+    if (message.type === 'end' || message.type === 'fail') this.routes.delete(message.id);
+    if (to === SUPERVISOR) this.calls.deliver(message);
+    else this.deliver(to, message);
+  }
+
+  /** Tells the callee to cancel; its own reply may still come back within the grace period. */
+  private cancelRoute(id: string): void {
+    const route = this.routes.get(id);
+    if (!route) return;
+    this.deliver(route.callee, { type: 'cancel', id });
+    setTimeout(() => {
+      if (this.routes.get(id) === route) this.routes.delete(id);
+    }, ABORT_GRACE_MS).unref();
+  }
+
+  private deliver(name: string, message: Envelope): void {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    if (slot.state === 'ready') slot.transport!.send(message);
+    else if (slot.state === 'starting' || slot.state === 'restarting') slot.queue.push(message);
+  }
+
+  private onActorExit(slot: Slot, transport: Transport, info: ExitInfo): void {
+    if (slot.transport !== transport) return;
+    clearInterval(slot.heartbeat);
+    const name = slot.spec.name;
+    // Every request the actor held fails now; every request it made is cancelled at its callee.
+    const detail = describeExit(info);
+    for (const [id, route] of [...this.routes]) {
+      if (route.callee === name) {
+        const error = new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`, { retryable: true });
+        this.reply({ type: 'fail', id, error: error.toRecord() });
+      } else if (route.caller === name) {
+        this.routes.delete(id);
+        this.deliver(route.callee, { type: 'cancel', id });
+      }
+    }
+    if (this.closed || slot.state === 'stopped') return;
+    if (slot.state === 'starting' && slot.deaths.length === 0 && info.code !== 0) {
+      // It never came up: a broken module, not a crash to retry forever.
+      slot.ready?.reject(new ReikaError('REIKA_ERR_ACTOR_FAILED', `the ${name} actor failed to start: ${info.detail ?? detail}`));
+    }
+    const now = Date.now();
+    slot.deaths = slot.deaths.filter((t) => now - t < CRASH_LOOP_WINDOW_MS);
+    slot.deaths.push(now);
+    const restart = slot.spec.restart !== false;
+    let next: ActorExitEvent['next'] = restart ? 'restart' : 'stop';
+    if (restart && slot.deaths.length >= CRASH_LOOP_DEATHS) next = 'crash-loop';
+    this.emit('exit', { name, info, next } satisfies ActorExitEvent);
+    if (next !== 'restart') {
+      slot.state = next === 'crash-loop' ? 'failed' : 'stopped';
+      const error = next === 'crash-loop' ? crashLoopError(name) : new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`);
+      for (const queued of slot.queue) if (queued.type === 'request') this.reply({ type: 'fail', id: queued.id, error: error.toRecord() });
+      slot.queue = [];
+      if (next === 'crash-loop') this.emit('crash-loop', name, error.message);
+      else this.slots.delete(name);
+      return;
+    }
+    slot.state = 'restarting';
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (slot.deaths.length - 1));
+    slot.restartTimer = setTimeout(() => {
+      if (this.closed || slot.state !== 'restarting') return;
+      this.start(slot).catch(() => {});
+    }, delay);
+  }
+}
+
+function describeExit(info: ExitInfo): string {
+  if (info.signal) return `was killed by ${info.signal}`;
+  if (info.detail) return `crashed (exit code ${info.code}): ${lastLine(info.detail)}`;
+  return `exited with code ${info.code}`;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  const first = lines.find((line) => /Error|error:/.test(line)) ?? lines[lines.length - 1] ?? '';
+  return first.trim().slice(0, 300);
+}
+
+function crashLoopError(name: string): ReikaError {
+  return new ReikaError(
+    'REIKA_ERR_ACTOR_FAILED',
+    `the ${name} actor crashed ${CRASH_LOOP_DEATHS} times within ${CRASH_LOOP_WINDOW_MS / 1000} s; it is not restarted again`,
+  );
+}

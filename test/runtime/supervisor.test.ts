@@ -1,0 +1,157 @@
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { ReikaError, Supervisor, type ActorExitEvent } from '../../runtime/index.js';
+import type { TestRequest } from '../fixtures/test-actor.js';
+
+const actorModule = new URL('../fixtures/test-actor.js', import.meta.url);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withSupervisor(run: (supervisor: Supervisor) => Promise<void>): Promise<void> {
+  const supervisor = new Supervisor();
+  try {
+    await run(supervisor);
+  } finally {
+    await supervisor.close();
+  }
+}
+
+test('a thread actor and a process actor reach each other by name', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    const viaProcess = await supervisor.request('proc', { type: 'forward', to: 'thread', body: { type: 'echo', value: { n: 1, s: 'é' } } } satisfies TestRequest);
+    t.deepEqual(viaProcess, { via: 'supervisor', reply: { n: 1, s: 'é' } });
+    const viaThread = await supervisor.request('thread', { type: 'forward', to: 'proc', body: { type: 'pid' } } satisfies TestRequest);
+    t.is((viaThread as { reply: number }).reply, supervisor.pidOf('proc')!);
+  });
+});
+
+test('a request streams its deltas before the final reply, on both transports', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    for (const name of ['thread', 'proc']) {
+      const deltas: number[] = [];
+      const reply = await supervisor.request(name, { type: 'count', n: 50 }, { onDelta: (d: number) => deltas.push(d) });
+      t.is(reply, 50);
+      t.deepEqual(deltas, Array.from({ length: 50 }, (_, i) => i + 1));
+    }
+  });
+});
+
+test('a handler error reaches the caller as a typed error', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    const error = await t.throwsAsync(supervisor.request('proc', { type: 'throw', message: 'boom' }));
+    t.true(ReikaError.isInstance(error));
+    t.is((error as ReikaError).message, 'boom');
+    const missing = await t.throwsAsync(supervisor.request('nobody', {}));
+    t.is((missing as ReikaError).code, 'REIKA_ERR_NO_SUCH_ACTOR');
+  });
+});
+
+test('a process actor killed with SIGKILL mid-request fails the request fast and is restarted', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    const firstPid = supervisor.pidOf('proc')!;
+    const pending = supervisor.request('proc', { type: 'wait' });
+    // The request is in flight once the actor has answered a later one (same pipe, in order).
+    await supervisor.request('proc', { type: 'echo', value: 1 });
+    const killedAt = Date.now();
+    process.kill(firstPid, 'SIGKILL');
+    const error = (await t.throwsAsync(pending)) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
+    t.true(error.retryable);
+    t.regex(error.message, /SIGKILL/);
+    t.true(Date.now() - killedAt < 1000, 'the caller hears within a second');
+    t.is(await supervisor.request('proc', { type: 'echo', value: 'again' }), 'again');
+    t.not(supervisor.pidOf('proc'), firstPid);
+  });
+});
+
+test('a thread actor that exits mid-request fails the request and comes back', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
+    const error = (await t.throwsAsync(supervisor.request('thread', { type: 'crash' }))) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
+    t.is(await supervisor.request('thread', { type: 'echo', value: 2 }), 2);
+  });
+});
+
+test('a crash loop stops the restarts and says so', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    const exits: ActorExitEvent[] = [];
+    supervisor.on('exit', (event: ActorExitEvent) => exits.push(event));
+    const loop = once(supervisor, 'crash-loop');
+    supervisor.spawn({ name: 'doomed', kind: 'process', module: actorModule, options: { crashOnStart: true } }).catch(() => {});
+    const [name, message] = (await loop) as [string, string];
+    t.is(name, 'doomed');
+    t.regex(message, /crashed 5 times/);
+    t.is(exits.length, 5);
+    t.is(exits.at(-1)!.next, 'crash-loop');
+    const error = (await t.throwsAsync(supervisor.request('doomed', { type: 'echo', value: 1 }))) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_ACTOR_FAILED');
+  });
+});
+
+test('one abort reaches a grandchild actor and its work ends cancelled, as data', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'child', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: 'grandchild', kind: 'process', module: actorModule });
+    await supervisor.spawn({ name: 'great-grandchild', kind: 'thread', module: actorModule });
+    const body: TestRequest = {
+      type: 'forward',
+      to: 'grandchild',
+      body: { type: 'forward', to: 'great-grandchild', body: { type: 'wait' } },
+    };
+    const turn = supervisor.request('child', body, { scope: 'turn-1' });
+    // Each actor handles messages in order, so once probes sent after the turn came back through
+    // every hop, the innermost request is being handled.
+    await supervisor.request('child', { type: 'forward', to: 'grandchild', body: { type: 'forward', to: 'great-grandchild', body: { type: 'echo', value: 'probe' } } });
+    supervisor.abort('turn-1', 'user pressed Esc');
+    const reply = await turn;
+    // The great-grandchild's handler saw the abort and answered with data that travelled back up.
+    t.deepEqual(reply, { via: 'supervisor', reply: { via: 'child', reply: { status: 'cancelled', reason: 'user pressed Esc' } } });
+    const late = (await t.throwsAsync(supervisor.request('child', { type: 'echo', value: 1 }, { scope: 'turn-1' }))) as ReikaError;
+    t.is(late.code, 'REIKA_ERR_CANCELLED');
+  });
+});
+
+test('a request timeout fails the call and cancels the work at the callee', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    const error = (await t.throwsAsync(supervisor.request('proc', { type: 'wait' }, { timeoutMs: 50 }))) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_TIMEOUT');
+    const controller = new AbortController();
+    const pending = supervisor.request('proc', { type: 'wait' }, { signal: controller.signal });
+    controller.abort('changed my mind');
+    t.deepEqual(await pending, { status: 'cancelled', reason: 'cancelled by the caller' });
+  });
+});
+
+test('closing the supervisor leaves no thread or process behind', async (t) => {
+  const supervisor = new Supervisor();
+  const names = ['p1', 'p2', 'p3'];
+  for (const name of names) await supervisor.spawn({ name, kind: 'process', module: actorModule });
+  await supervisor.spawn({ name: 't1', kind: 'thread', module: actorModule });
+  const pending = supervisor.request('p1', { type: 'wait' });
+  const pids = names.map((name) => supervisor.pidOf(name)!);
+  t.true(pids.every(alive));
+  await supervisor.close();
+  await t.throwsAsync(pending);
+  t.false(pids.some(alive), 'every actor process has exited');
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => pid > 0 && pids.includes(pid));
+  t.deepEqual(children, []);
+});
