@@ -24,9 +24,15 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
 `;
 
+/** The package version, read from the package.json above the compiled file (any out dir). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (let url = new URL('../package.json', import.meta.url); ; url = new URL('../../package.json', url)) {
+    try {
+      return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+    } catch (error) {
+      if (url.pathname === '/package.json') throw error;
+    }
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Endpoint } from './model-io/protocol.js';
+import type { ApprovalMode } from './tool-executor/protocol.js';
+
+/**
+ * Configuration: the environment first, then the project's `.env`, then `~/.config/reika/.env`
+ * (a key set earlier wins). Profiles come from `REIKA_PROFILES=a,b` and `REIKA_<NAME>_*`.
+ */
+
+export const DEFAULT_BASE_URL = 'http://localhost:8080/v1';
+
+export interface Profile {
+  /** `default` for the plain REIKA_* settings, else the lower-cased profile name. */
+  name: string;
+  baseUrl: string;
+  model?: string;
+  apiKey?: string;
+  contextWindow?: number;
+  /** `native` sends pasted images as image parts for this profile. */
+  vision?: 'native';
+}
+
+export interface Config {
+  profiles: Profile[];
+  /** The profile in use at start (the first of REIKA_PROFILES, else `default`). */
+  active: Profile;
+  maxTokens?: number;
+  approvals: ApprovalMode;
+  repoMapBudget?: number;
+  requestTimeoutMs: number;
+  maxTurns: number;
+  subagent: { maxTurns: number; model?: string; baseUrl?: string; apiKey?: string };
+  vision: { model?: string; baseUrl?: string; apiKey?: string; native: boolean; ocrLangs?: string[] };
+  /** Every REIKA_* value after merging, for settings read elsewhere. */
+  values: Record<string, string>;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses a `.env` file: `KEY=value`, optional `export `, quotes, `#` comments. */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) continue;
+    let value = match[2]!;
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.lastIndexOf(quote) > 0) {
+      value = value.slice(1, value.lastIndexOf(quote));
+      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      value = value.replace(/\s+#.*$/, '').trim();
+    }
+    out[match[1]!] = value;
+  }
+  return out;
+}
+
+function readDotEnv(path: string): Record<string, string> {
+  try {
+    return parseDotEnv(readFileSync(path, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+export interface LoadOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+/** Merges the three sources; never throws for missing files, throws ConfigError for bad values. */
+export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOptions): Config {
+  const values: Record<string, string> = {};
+  const layers = [readDotEnv(join(home, '.config', 'reika', '.env')), readDotEnv(join(cwd, '.env')), env];
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) if (key.startsWith('REIKA_') && value !== undefined && value !== '') values[key] = value;
+  }
+  const int = (key: string): number | undefined => {
+    const value = values[key];
+    if (value === undefined) return undefined;
+    const number = Number(value.replace(/_/g, ''));
+    if (!Number.isFinite(number) || number < 0) throw new ConfigError(`${key} must be a non-negative number, not "${value}"`);
+    return Math.floor(number);
+  };
+  const profile = (name: string, prefix: string): Profile => ({
+    name,
+    baseUrl: (values[`${prefix}BASE_URL`] ?? values.REIKA_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+    model: values[`${prefix}MODEL`],
+    apiKey: values[`${prefix}API_KEY`] ?? (prefix === 'REIKA_' ? undefined : values.REIKA_API_KEY),
+    contextWindow: int(`${prefix}CONTEXT_WINDOW`),
+    vision: values[`${prefix}VISION`] === 'native' ? 'native' : undefined,
+  });
+  const profiles = [profile('default', 'REIKA_')];
+  for (const name of (values.REIKA_PROFILES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const key = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+    profiles.push(profile(name.toLowerCase(), `REIKA_${key}_`));
+  }
+  const approvalsValue = (values.REIKA_AUTO_APPROVE ?? 'safe').toLowerCase();
+  const approvals: ApprovalMode | undefined =
+    approvalsValue === 'safe' ? 'safe' : approvalsValue === 'off' ? 'off' : approvalsValue === 'bypass' || approvalsValue === 'yolo' ? 'bypass' : undefined;
+  if (!approvals) throw new ConfigError(`REIKA_AUTO_APPROVE must be safe, off, bypass or yolo, not "${values.REIKA_AUTO_APPROVE}"`);
+  return {
+    profiles,
+    active: profiles[1] ?? profiles[0]!,
+    maxTokens: int('REIKA_MAX_TOKENS'),
+    approvals,
+    repoMapBudget: int('REIKA_REPO_MAP_BUDGET'),
+    requestTimeoutMs: int('REIKA_REQUEST_TIMEOUT_MS') ?? 600_000,
+    maxTurns: int('REIKA_MAX_TURNS') ?? 200,
+    subagent: {
+      maxTurns: int('REIKA_SUBAGENT_MAX_TURNS') ?? 8,
+      model: values.REIKA_SUBAGENT_MODEL,
+      baseUrl: values.REIKA_SUBAGENT_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: values.REIKA_SUBAGENT_API_KEY,
+    },
+    vision: {
+      model: values.REIKA_VISION_MODEL,
+      baseUrl: values.REIKA_VISION_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: values.REIKA_VISION_API_KEY,
+      native: values.REIKA_VISION === 'native',
+      ocrLangs: values.REIKA_OCR_LANGS?.split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    values,
+  };
+}
+
+/** Finds a profile by name (case-insensitive). */
+export function findProfile(config: Config, name: string): Profile | undefined {
+  return config.profiles.find((p) => p.name === name.toLowerCase());
+}
+
+/** The endpoint model-io needs for a profile; the model may still be unknown (discovered later). */
+export function endpointOf(profile: Profile, config: Config): Endpoint {
+  return { baseUrl: profile.baseUrl, model: profile.model ?? '', apiKey: profile.apiKey, requestTimeoutMs: config.requestTimeoutMs };
+}

@@ -1,0 +1,42 @@
+/**
+ * The indexer actor's contract. The actor is a front in the main thread for a piscina pool of
+ * worker threads (`workers/`); the main thread never walks the tree.
+ */
+
+/** Which cap stopped the scan early. */
+export type CapName = 'files' | 'map-files' | 'map-directories' | 'gitignore-directories';
+
+export interface FileIndex {
+  /** Absolute root that was scanned. */
+  root: string;
+  /** Relative, `/`-separated, breadth-first order (shallow first), ≤ 10,000. */
+  paths: string[];
+  /** Caps that were hit, empty when the scan saw the whole tree. */
+  capped: CapName[];
+  stats: { directories: number; files: number; ignored: number; skipped: number; ms: number };
+}
+
+export interface RepoMapFile {
+  path: string;
+  score: number;
+  symbols: string[];
+}
+
+export interface RepoMap {
+  /** The map as it goes into the system prompt: one `path: name, name, …` line per file. */
+  text: string;
+  /** All ranked files, best first (also those cut by the budget). */
+  files: RepoMapFile[];
+  /** Files left out by the budget. */
+  omitted: number;
+  budgetTokens: number;
+}
+
+export type IndexerRequest =
+  | { type: 'scan'; root: string }
+  | { type: 'repo-map'; root: string; paths: string[]; budgetTokens: number };
+
+export type IndexerProtocol = {
+  request: IndexerRequest;
+  reply: FileIndex | RepoMap;
+};

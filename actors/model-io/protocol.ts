@@ -1,0 +1,100 @@
+/**
+ * The model-IO actor's contract. It speaks OpenAI-compatible `/chat/completions` with streaming
+ * to any server and emits one normalised stream of {@link ModelEvent}s; raw SSE never leaves it.
+ */
+
+/** Where and how to reach one model (one profile). */
+export interface Endpoint {
+  /** e.g. `http://localhost:8080/v1` (no trailing slash needed). */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** 0 = wait forever. */
+  requestTimeoutMs: number;
+}
+
+/** OpenAI chat message, exactly as sent on the wire (key order matters for the prefix cache). */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ContentPart[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A tool offered to the model (OpenAI `tools` entry). */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** A complete, validated tool call. */
+export interface ToolCall {
+  /** The server's id, or one reika made (`call_…`) when the server gave none. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Where it was found: native `tool_calls`, printed in the content, or leaked into reasoning. */
+  source: 'native' | 'text' | 'reasoning';
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens served from the engine's prefix cache (0 when the server does not say). */
+  cachedTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'aborted' | (string & {});
+
+/** The normalised stream, sent as deltas of a `chat` request. */
+export type ModelEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call'; call: ToolCall }
+  /** A retry is about to happen (429/5xx/connection loss). */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** Something the model produced that could not be used (malformed call, unknown tool…). */
+  | { type: 'notice'; message: string }
+  | { type: 'finish'; finishReason: FinishReason; usage: Usage | null };
+
+export type ModelIoRequest =
+  | {
+      type: 'chat';
+      endpoint: Endpoint;
+      messages: ChatMessage[];
+      tools: ToolSchema[];
+      maxTokens?: number;
+      temperature?: number;
+    }
+  /** Asks the server for its models and context window. */
+  | { type: 'discover'; endpoint: Endpoint };
+
+/** Final reply of a `chat` request: the whole assistant turn, assembled. */
+export interface ChatReply {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: Usage | null;
+  /** Notices raised while parsing (also streamed as `notice` events). */
+  notices: string[];
+}
+
+export interface DiscoverReply {
+  models: string[];
+  /** Context window of the configured model, when the server exposes it. */
+  contextWindow?: number;
+}
+
+export type ModelIoProtocol = {
+  request: ModelIoRequest;
+  reply: ChatReply | DiscoverReply;
+  delta: ModelEvent;
+};

@@ -1,0 +1,82 @@
+/**
+ * The tool-executor actor's contract (a child process). Tool names and argument keys are a
+ * stable contract with models, scripts and tests (SPEC §3).
+ */
+
+export type ToolName = 'read' | 'list' | 'glob' | 'grep' | 'edit' | 'write' | 'bash';
+
+/** `safe` asks only for dangerous actions, `off` asks for every action, `bypass` never asks. */
+export type ApprovalMode = 'safe' | 'off' | 'bypass';
+
+/** Per-call session facts: the executor keeps no session state of its own. */
+export interface ToolContext {
+  /** Absolute project root; relative paths resolve against it. */
+  root: string;
+  approvals: ApprovalMode;
+  /** `plan` and `subagent` are read-only: edit/write refused, bash limited to a read-only allowlist. */
+  mode: 'agent' | 'plan' | 'subagent';
+}
+
+export type ToolExecutorRequest = {
+  type: 'run';
+  /** The model's tool-call id, echoed in the result. */
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  context: ToolContext;
+};
+
+/** Streamed while a tool runs (bash output). */
+export type ToolDelta = { type: 'output'; stream: 'stdout' | 'stderr'; text: string };
+
+/**
+ * Every tool ends in one of these; tools never throw at the model. `summary` is one line and is
+ * always kept in the context; `payload` is the content and may age out.
+ */
+export interface ToolResult {
+  callId: string;
+  name: string;
+  status: 'done' | 'error' | 'declined' | 'cancelled';
+  summary: string;
+  payload: string;
+  /** A stable code for errors, e.g. `EDIT_NO_MATCH`, `EDIT_MANY_MATCHES`, `WRITE_EXISTS`, `BINARY_FILE`. */
+  errorCode?: string;
+  /** For the UI only, never sent to the model. */
+  meta?: {
+    path?: string;
+    diff?: string;
+    exitCode?: number | null;
+    spillPath?: string;
+    changedFiles?: string[];
+    durationMs?: number;
+  };
+}
+
+export type ToolExecutorProtocol = {
+  request: ToolExecutorRequest;
+  reply: ToolResult;
+  delta: ToolDelta;
+};
+
+/** The address the executor asks for approval; the CLI registers an actor under it. */
+export const APPROVER = 'approver';
+
+/** Sent by the executor to the approver when an action needs a person's yes. */
+export interface ApprovalRequest {
+  type: 'approve';
+  tool: ToolName;
+  /** Why it asks, one line, e.g. "rm -rf deletes files recursively" or "writes outside the project". */
+  reason: string;
+  /** Exactly what will run or change: the command, or the path plus a diff. */
+  command?: string;
+  path?: string;
+  diff?: string;
+}
+
+export interface ApprovalReply {
+  decision: 'approve' | 'decline' | 'always';
+  /** Shown to the model when declined, e.g. "declined: reika runs headless". */
+  note?: string;
+}
+
+export type ApproverProtocol = { request: ApprovalRequest; reply: ApprovalReply };

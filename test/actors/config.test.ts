@@ -1,0 +1,70 @@
+import test from 'ava';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, parseDotEnv } from '../../actors/config.js';
+
+function dirs() {
+  const base = mkdtempSync(join(tmpdir(), 'reika-config-'));
+  const cwd = join(base, 'project');
+  const home = join(base, 'home');
+  mkdirSync(cwd);
+  mkdirSync(join(home, '.config', 'reika'), { recursive: true });
+  return { cwd, home };
+}
+
+test('.env parsing handles export, quotes and comments', (t) => {
+  t.deepEqual(parseDotEnv('# c\nexport A=1\nB="two words" \nC=\'x#y\'\nD=plain # note\nnot a line\n'), {
+    A: '1',
+    B: 'two words',
+    C: 'x#y',
+    D: 'plain',
+  });
+});
+
+test('the environment wins over the project .env, which wins over the home .env', (t) => {
+  const { cwd, home } = dirs();
+  writeFileSync(join(home, '.config', 'reika', '.env'), 'REIKA_MODEL=home-model\nREIKA_API_KEY=home-key\nREIKA_MAX_TOKENS=100\n');
+  writeFileSync(join(cwd, '.env'), 'REIKA_MODEL=project-model\nREIKA_MAX_TOKENS=200\nOTHER=ignored\n');
+  const config = loadConfig({ cwd, home, env: { REIKA_MAX_TOKENS: '300' } });
+  t.is(config.active.model, 'project-model');
+  t.is(config.active.apiKey, 'home-key');
+  t.is(config.maxTokens, 300);
+  t.is(config.active.baseUrl, 'http://localhost:8080/v1');
+  t.is(config.approvals, 'safe');
+  t.is(config.maxTurns, 200);
+  t.false('OTHER' in config.values);
+});
+
+test('profiles take their own settings and fall back to the main ones', (t) => {
+  const { cwd, home } = dirs();
+  const config = loadConfig({
+    cwd,
+    home,
+    env: {
+      REIKA_BASE_URL: 'http://main:1/v1/',
+      REIKA_API_KEY: 'k',
+      REIKA_PROFILES: 'fast, VL',
+      REIKA_FAST_MODEL: 'qwen-small',
+      REIKA_VL_BASE_URL: 'http://vl:2/v1',
+      REIKA_VL_MODEL: 'qwen-vl',
+      REIKA_VL_VISION: 'native',
+      REIKA_VL_CONTEXT_WINDOW: '32768',
+    },
+  });
+  t.deepEqual(config.profiles.map((p) => p.name), ['default', 'fast', 'vl']);
+  t.is(config.active.name, 'fast');
+  t.is(config.active.baseUrl, 'http://main:1/v1');
+  t.is(config.active.apiKey, 'k');
+  const vl = config.profiles[2]!;
+  t.is(vl.baseUrl, 'http://vl:2/v1');
+  t.is(vl.vision, 'native');
+  t.is(vl.contextWindow, 32768);
+});
+
+test('bad values are named in a clear error', (t) => {
+  const { cwd, home } = dirs();
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_AUTO_APPROVE: 'maybe' } }), { instanceOf: ConfigError, message: /REIKA_AUTO_APPROVE/ });
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_CONTEXT_WINDOW: 'big' } }), { instanceOf: ConfigError, message: /REIKA_CONTEXT_WINDOW/ });
+  t.is(loadConfig({ cwd, home, env: { REIKA_AUTO_APPROVE: 'yolo' } }).approvals, 'bypass');
+});
