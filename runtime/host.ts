@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { nanoid } from 'nanoid';
 import type { ActorDefinition, RequestContext } from './actor.js';
 import { CallTable, type RequestOptions } from './calls.js';
@@ -53,6 +54,8 @@ export async function runHost(
 
   const handle = async (message: RequestEnvelope) => {
     const controller = new AbortController();
+    // A handler may have many requests in flight, each listening to this signal.
+    setMaxListeners(0, controller.signal);
     if (message.scope !== undefined && abortedScopes.has(message.scope)) controller.abort(`scope ${message.scope} was aborted`);
     inFlight.set(message.id, { controller, scope: message.scope });
     const context: RequestContext = {
