@@ -1,0 +1,69 @@
+import type { Router } from '../../runtime/calls.js';
+import type { Config, Profile } from '../config.js';
+import type { Endpoint } from '../model-io/protocol.js';
+import { describeImage } from './describe.js';
+import type { Image } from './image.js';
+import { IMAGE_TOKENS } from './image.js';
+import { ocrImage } from './ocr.js';
+
+/**
+ * Turns an attached image into what the model gets: text from a vision model (REIKA_VISION_MODEL)
+ * or OCR, or — in native mode, for a pasted image — the image itself for one turn.
+ */
+
+export interface ImageContext {
+  config: Config;
+  /** The profile in use (its VISION setting decides native mode). */
+  profile: Profile;
+  router: Router;
+  signal?: AbortSignal;
+  platform?: NodeJS.Platform;
+}
+
+/** The vision model's endpoint; URL and key fall back to the profile's. */
+export function visionEndpoint(context: Pick<ImageContext, 'config' | 'profile'>): Endpoint | undefined {
+  const { vision } = context.config;
+  if (!vision.model) return undefined;
+  return {
+    baseUrl: vision.baseUrl ?? context.profile.baseUrl,
+    apiKey: vision.apiKey ?? context.profile.apiKey,
+    model: vision.model,
+    requestTimeoutMs: context.config.requestTimeoutMs,
+  };
+}
+
+export function nativeVision(context: Pick<ImageContext, 'profile'>): boolean {
+  return context.profile.vision === 'native';
+}
+
+/** What goes into the user message for one image. */
+export type ImageAttachment =
+  /** Recognised text, attached to the message. */
+  | { kind: 'text'; source: string; text: string }
+  /** The bytes go as an image part in this turn's request only; later the note stands in. */
+  | { kind: 'native'; source: string; image: Image; note: string; tokens: number };
+
+export async function recognizeImage(image: Image, context: ImageContext): Promise<{ text: string; method: string }> {
+  const endpoint = visionEndpoint(context);
+  if (endpoint) return { text: await describeImage(context.router, endpoint, image, context.signal), method: `described by ${endpoint.model}` };
+  const text = await ocrImage(image, { languages: context.config.vision.ocrLangs, signal: context.signal, platform: context.platform });
+  return { text: text || '(no text found)', method: 'OCR' };
+}
+
+/**
+ * Pasted images go native when the profile says so; `@file` images always go through recognition.
+ * Throws ImageError (one sentence for the user) when recognition is unavailable.
+ */
+export async function attachImage(image: Image, context: ImageContext & { pasted: boolean }): Promise<ImageAttachment> {
+  if (context.pasted && nativeVision(context)) {
+    return {
+      kind: 'native',
+      source: image.source,
+      image,
+      note: `[image from ${image.source}: sent to the model for one turn only, not transcribed — ask the user to paste it again to look again]`,
+      tokens: IMAGE_TOKENS,
+    };
+  }
+  const { text, method } = await recognizeImage(image, context);
+  return { kind: 'text', source: image.source, text: `[image from ${image.source}, ${method}]\n${text}` };
+}

@@ -1,0 +1,66 @@
+import test from 'ava';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ImageError } from '../../actors/images/image.js';
+import { readClipboardImage } from '../../cli/clipboard.js';
+import { TINY_PNG } from '../helpers/png.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** The Linux clipboard path, for real: Xvfb as the display, xclip as the helper. */
+
+const have = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+const canRun = process.platform === 'linux' && have('Xvfb') && have('xclip');
+if (!canRun) console.log('clipboard tests skipped: they need Linux with Xvfb and xclip (.ci/run installs both)');
+const maybe = canRun ? test.serial : test.skip;
+
+let xvfb: ChildProcess | undefined;
+const display = `:${90 + (process.pid % 50)}`;
+const env = () => ({ ...process.env, DISPLAY: display, WAYLAND_DISPLAY: '' });
+
+test.before(async () => {
+  if (!canRun) return;
+  xvfb = spawn('Xvfb', [display, '-nolisten', 'tcp'], { stdio: 'ignore' });
+  // The display is up once an X client can talk to it.
+  for (let i = 0; i < 100; i++) {
+    if (existsSync(`/tmp/.X11-unix/X${display.slice(1)}`) && spawnSync('xdpyinfo', [], { env: env(), stdio: 'ignore' }).status === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+
+test.after.always(async () => {
+  if (!xvfb) return;
+  xvfb.kill();
+  await once(xvfb, 'exit');
+});
+
+/** Puts data on the clipboard; xclip keeps serving it until the next owner takes over. */
+function offer(type: string, data: Buffer): void {
+  const file = join(tempDir(), 'offer');
+  writeFileSync(file, data);
+  // xclip forks a child that owns the selection; with inherited pipes spawnSync would wait for it.
+  const result = spawnSync('xclip', ['-selection', 'clipboard', '-t', type, '-i', file], { env: env(), stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`xclip failed with status ${result.status}`);
+}
+
+maybe('a PNG on the clipboard is read as an image', async (t) => {
+  offer('image/png', TINY_PNG);
+  const image = await readClipboardImage('linux', env());
+  t.is(image.mime, 'image/png');
+  t.is(image.source, 'clipboard');
+  t.deepEqual(image.bytes, TINY_PNG);
+});
+
+maybe('text on the clipboard is reported as no image', async (t) => {
+  offer('UTF8_STRING', Buffer.from('just words'));
+  await t.throwsAsync(readClipboardImage('linux', env()), { instanceOf: ImageError, message: 'the clipboard holds no image' });
+});
+
+maybe('a missing xclip is named with what to install', async (t) => {
+  await t.throwsAsync(readClipboardImage('linux', { ...env(), PATH: tempDir() }), { instanceOf: ImageError, message: /install xclip/ });
+});
+
+test('no display at all is said plainly', async (t) => {
+  await t.throwsAsync(readClipboardImage('linux', { PATH: process.env.PATH }), { instanceOf: ImageError, message: /no display/ });
+});
