@@ -73,9 +73,10 @@ export class ProcessTransport implements Transport {
   }
 
   /** Asks the actor to shut down, then kills it if it has not gone after a grace period. */
-  async terminate(): Promise<void> {
+  async terminate(force = false): Promise<void> {
     if (this.exited) return;
-    this.send({ type: 'shutdown' });
+    if (force) this.child.kill('SIGKILL');
+    else this.send({ type: 'shutdown' });
     const timer = setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS);
     await this.exitPromise;
     clearTimeout(timer);

@@ -180,7 +180,7 @@ export class Supervisor extends EventEmitter implements Router {
       if (slot.transport !== transport) return clearInterval(slot.heartbeat);
       if (slot.state === 'ready' && Date.now() - answered > hangAfterMs) {
         this.emit('log', slot.spec.name, `no heartbeat for ${hangAfterMs} ms: restarting\n`);
-        void transport.terminate();
+        void transport.terminate(true);
         return;
       }
       transport.send({ type: 'ping', seq: ++seq });

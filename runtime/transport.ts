@@ -20,8 +20,8 @@ export interface Transport {
   onMessage(listener: (message: Envelope) => void): void;
   /** Called once when the incarnation ends, for whatever reason. */
   onExit(listener: (info: ExitInfo) => void): void;
-  /** Ends the incarnation; resolves when it is gone. */
-  terminate(): Promise<void>;
+  /** Ends the incarnation (at once when `force`, else after a graceful shutdown); resolves when it is gone. */
+  terminate(force?: boolean): Promise<void>;
 }
 
 /** The actor's side: what the host inside the thread or process uses. */

@@ -138,6 +138,18 @@ test('a request timeout fails the call and cancels the work at the callee', asyn
   });
 });
 
+test('a hung actor misses its heartbeats, is killed and restarted, and its request fails', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule, heartbeatMs: 50, hangAfterMs: 200 });
+    const firstPid = supervisor.pidOf('proc')!;
+    const error = (await t.throwsAsync(supervisor.request('proc', { type: 'hang' }))) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
+    t.is(await supervisor.request('proc', { type: 'echo', value: 'back' }), 'back');
+    t.not(supervisor.pidOf('proc'), firstPid);
+    t.false(alive(firstPid));
+  });
+});
+
 test('closing the supervisor leaves no thread or process behind', async (t) => {
   const supervisor = new Supervisor();
   const names = ['p1', 'p2', 'p3'];
