@@ -1,0 +1,93 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { ALWAYS_SKIPPED, IgnoreRules } from '../../workers/ignore-rules.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { everyFile, git, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+
+/** The files isIgnored keeps when asked about every file on disk, path by path. */
+function kept(root: string, rules = IgnoreRules.create(root)): string[] {
+  return everyFile(root)
+    .filter((path) => !rules.isIgnored(path, false))
+    .sort();
+}
+
+for (const repo of TRICKY_REPOS) {
+  test(`isIgnored agrees with git ls-files on ${repo.title}`, (t) => {
+    const root = oracleRepo(repo.committed, repo.untracked, repo.exclude);
+    t.deepEqual(kept(root), gitListing(root));
+  });
+}
+
+test('a subfolder root applies the ignore files above it and info/exclude', (t) => {
+  const root = oracleRepo(
+    { '.gitignore': '*.gen\nsub/skip/\n', 'sub/.gitignore': '!keep.gen\n', 'sub/a.gen': '', 'sub/keep.gen': '', 'sub/skip/x': '', 'sub/ok.txt': '', 'sub/info.txt': '' },
+    {},
+    'sub/info.txt\n',
+  );
+  const sub = join(root, 'sub');
+  t.deepEqual(kept(sub), gitListing(sub));
+  t.deepEqual(kept(sub), ['.gitignore', 'keep.gen', 'ok.txt']);
+});
+
+test('outside a git repository the .gitignore files are honoured anyway', (t) => {
+  const root = writeTree(tempDir(), {
+    '.gitignore': '*.tmp\n',
+    'a.tmp': '',
+    'a.txt': '',
+    'deep/.gitignore': '!b.tmp\n',
+    'deep/b.tmp': '',
+    'deep/c.tmp': '',
+    'node_modules/x.js': '',
+  });
+  t.deepEqual(kept(root), ['.gitignore', 'a.txt', 'deep/.gitignore', 'deep/b.tmp']);
+});
+
+test('a folder excluded by a parent rule hides its files whatever deeper rules say', (t) => {
+  const root = writeTree(tempDir(), { '.gitignore': 'gone/\n', 'gone/.gitignore': '!*\n', 'gone/a.txt': '' });
+  const rules = IgnoreRules.create(root);
+  t.true(rules.isIgnored('gone', true));
+  t.true(rules.isIgnored('gone/a.txt', false));
+  t.true(rules.isIgnored('gone/deeper/b.txt', false));
+});
+
+test('always-skipped names are folders only, except .git which is skipped as a file too', (t) => {
+  const root = tempDir();
+  const rules = IgnoreRules.create(root);
+  for (const name of ALWAYS_SKIPPED) {
+    t.true(rules.isIgnored(name, true), name);
+    t.true(rules.isIgnored(`a/${name}/x.js`, false), name);
+  }
+  t.false(rules.isIgnored('build', false));
+  t.false(rules.isIgnored('src/out', false));
+  t.true(rules.isIgnored('.git', false));
+});
+
+test('a symlinked .gitignore is not followed, as git does not follow it', (t) => {
+  const root = oracleRepo({ 'rules.txt': 'a.txt\n', 'a.txt': '', 'b.txt': '' });
+  symlinkSync('rules.txt', join(root, '.gitignore'));
+  t.deepEqual(kept(root), gitListing(root));
+  t.false(IgnoreRules.create(root).isIgnored('a.txt', false));
+});
+
+test('a linked worktree finds info/exclude in the common git directory', (t) => {
+  const main = oracleRepo({ 'a.txt': '', 'b.txt': '' }, {}, 'b.txt\n');
+  const worktree = join(tempDir(), 'wt');
+  git(main, 'worktree', 'add', '-q', worktree);
+  writeFileSync(join(worktree, 'c.txt'), '');
+  t.deepEqual(kept(worktree), gitListing(worktree));
+  t.true(IgnoreRules.create(worktree).isIgnored('b.txt', false));
+});
+
+test('the scanner can tell the rules which folders have an ignore file, and stop discovery', (t) => {
+  const root = writeTree(tempDir(), { '.gitignore': 'a.txt\n', 'one/.gitignore': 'b.txt\n', 'two/.gitignore': 'c.txt\n' });
+  mkdirSync(join(root, 'three'));
+  const rules = IgnoreRules.create(root);
+  rules.noteFolder('', true);
+  rules.noteFolder('one', true);
+  rules.stopDiscovery();
+  t.true(rules.isIgnored('a.txt', false));
+  t.true(rules.isIgnored('one/b.txt', false));
+  t.false(rules.isIgnored('two/c.txt', false), 'two/.gitignore was found after discovery stopped');
+  t.is(rules.loadedFiles, 2);
+});

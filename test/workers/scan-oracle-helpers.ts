@@ -1,0 +1,216 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ALWAYS_SKIPPED } from '../../workers/ignore-rules.js';
+import { tempDir, writeTree, type Tree } from '../helpers/temp.js';
+
+/**
+ * The oracle for ignore tests: git itself, run with an empty home so no global ignore file or
+ * config of the machine changes its answer.
+ */
+const home = tempDir('reika-git-home-');
+mkdirSync(join(home, '.config'), { recursive: true });
+const gitEnv = {
+  ...process.env,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'core.quotePath=false', ...args], { cwd, encoding: 'utf8', env: gitEnv, maxBuffer: 256 * 1024 * 1024 });
+}
+
+/**
+ * A git repo: `committed` is written and committed (git add respects the rules, so nothing ignored
+ * is tracked), then `untracked` is written on top; `exclude` becomes `.git/info/exclude`.
+ */
+export function oracleRepo(committed: Tree, untracked: Tree = {}, exclude?: string): string {
+  const root = tempDir('reika-oracle-');
+  git(root, 'init', '-q', '-b', 'main');
+  if (exclude !== undefined) writeFileSync(join(root, '.git', 'info', 'exclude'), exclude);
+  writeTree(root, committed);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'initial', '--allow-empty');
+  writeTree(root, untracked);
+  return root;
+}
+
+const skipped = new Set(ALWAYS_SKIPPED);
+
+/** `git ls-files --cached --others --exclude-standard` in `dir`, minus the always-skipped folders. */
+export function gitListing(dir: string): string[] {
+  const out = execFileSync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: dir,
+    env: gitEnv,
+    maxBuffer: 256 * 1024 * 1024,
+  }).toString('utf8');
+  return out
+    .split('\0')
+    .filter((path) => path !== '')
+    .filter((path) => !path.split('/').slice(0, -1).some((part) => skipped.has(part)))
+    .sort();
+}
+
+/** Every file and symlink under root (no rules at all), `/`-separated, `.git` left out. */
+export function everyFile(root: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(rel === '' ? root : join(root, rel), { withFileTypes: true })) {
+    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    if (entry.name === '.git') continue;
+    if (entry.isDirectory()) out.push(...everyFile(root, path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** Tricky rule sets, each one repository: the acceptance cases of the ignore rules. */
+export const TRICKY_REPOS: { title: string; committed: Tree; untracked?: Tree; exclude?: string }[] = [
+  {
+    title: 'nested negations',
+    committed: {
+      '.gitignore': '*.log\n!keep.log\nx/y/\nx/z/\n',
+      'a.log': '',
+      'keep.log': '',
+      'sub/.gitignore': '!*.log\n',
+      'sub/b.log': '',
+      'sub/deeper/.gitignore': 'debug.log\n',
+      'sub/deeper/debug.log': '',
+      'sub/deeper/other.log': '',
+      'x/.gitignore': '!y/\n',
+      'x/y/f.txt': '',
+      'x/z/f.txt': '',
+      'src/main.ts': '',
+    },
+    untracked: { 'new.log': '', 'sub/new.log': '', 'x/y/g.txt': '' },
+  },
+  {
+    title: 'anchored patterns and double stars',
+    committed: {
+      '.gitignore': [
+        '/root-only.txt',
+        'docs/*.md',
+        'a/**/z',
+        '**/tmp',
+        'foo/**',
+        '**/cache/**',
+        'foo**/bar',
+        'lib/**b',
+        '**/gen/*.ts',
+        'vendor/**',
+        '',
+      ].join('\n'),
+      'root-only.txt': '',
+      'nested/root-only.txt': '',
+      'docs/a.md': '',
+      'docs/deep/b.md': '',
+      'other/docs/c.md': '',
+      'a/z': '',
+      'a/b/z': '',
+      'a/b/c/z': '',
+      'a/zz': '',
+      'tmp/x.txt': '',
+      'p/q/tmp': '',
+      'foo/one.txt': '',
+      'p/cache/x.txt': '',
+      'cache': '',
+      'fooz/bar': '',
+      'foo2/bar': '',
+      'fooy/baz': '',
+      'lib/ab': '',
+      'lib/x/ab': '',
+      'lib/b': '',
+      'src/gen/a.ts': '',
+      'src/gen/a.js': '',
+      'gen/b.ts': '',
+      'vendor/x/y.c': '',
+    },
+  },
+  {
+    title: 'directory-only patterns and c/* versus c/',
+    committed: {
+      '.gitignore': 'logs/\nc/*\n!c/keep\nd/\n!d/keep\nbuild-out/\n!build-out/keep.txt\nfile-or-dir/\n',
+      'logs/a.txt': '',
+      'x/logs/b.txt': '',
+      'logs-file': '',
+      'c/drop': '',
+      'c/keep': '',
+      'd/drop': '',
+      'd/keep': '',
+      'build-out/keep.txt': '',
+      'file-or-dir': '',
+      'q/file-or-dir/inner': '',
+      'wl/.gitignore': '*\n!*/\n!*.c\n',
+      'wl/a.c': '',
+      'wl/a.h': '',
+      'wl/deep/b.c': '',
+      'wl/deep/b.o': '',
+    },
+  },
+  {
+    title: 'escapes, trailing spaces, brackets and case',
+    committed: {
+      '.gitignore': [
+        '\\#hash',
+        '\\!bang',
+        'spaced.txt   ',
+        'trail\\ ',
+        'name\\[1\\]',
+        '[Tt]emp*',
+        'file[!0-9].txt',
+        '?.q',
+        'README.MD',
+        'star\\*',
+        '# a comment',
+        'crlf.txt\r',
+        '',
+      ].join('\n'),
+      '#hash': '',
+      '!bang': '',
+      'spaced.txt': '',
+      'trail ': '',
+      'trail': '',
+      'name[1]': '',
+      'name1': '',
+      'Temp1': '',
+      'temp2': '',
+      'xtemp': '',
+      'filea.txt': '',
+      'file1.txt': '',
+      'a.q': '',
+      'ab.q': '',
+      'README.md': '',
+      'star*': '',
+      'starx': '',
+      'crlf.txt': '',
+      '# a comment': '',
+    },
+  },
+  {
+    title: 'info/exclude, unicode and space names',
+    exclude: 'excluded-by-info.txt\nsecret/\n*.bak\n',
+    committed: {
+      '.gitignore': 'ü*.tmp\n!keep.bak\n',
+      'excluded-by-info.txt': '',
+      'secret/a.txt': '',
+      'x.bak': '',
+      'keep.bak': '',
+      'ünïcödé/ファイル.txt': '',
+      'ünïcödé/über.tmp': '',
+      'über.tmp': '',
+      'with space/a b.txt': '',
+      'with space/.gitignore': 'a b.txt\n',
+      'with space/c d.txt': '',
+      'emoji/🙂.md': '',
+      'node_modules/pkg/index.js': '',
+      'dist/out.js': '',
+      'pkg/build/x.js': '',
+      'pkg/out': '',
+    },
+    untracked: { 'more/ünï.txt': '', 'secret/b.txt': '' },
+  },
+];
