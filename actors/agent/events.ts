@@ -1,0 +1,66 @@
+import type { Compaction } from '../context/context-manager.js';
+import type { Usage } from '../model-io/protocol.js';
+import type { ToolCallState } from './tool-call-state.js';
+
+/**
+ * What a session reports while it works: the UI draws these, headless `--stream` prints them as
+ * JSON lines (docs/headless.md is the schema). Plain data, tagged by `type`.
+ */
+export type AgentEvent =
+  /** The bootstrap finished (once per session, again after `/cd`). */
+  | { type: 'bootstrap'; root: string; files: number; repoMapFiles: number; capped: boolean; ms: number }
+  | { type: 'turn-start'; turn: string; prompt: string }
+  /** A chat request is about to go to the model (n counts from 1 within the turn). */
+  | { type: 'request'; turn: string; n: number; estimateTokens: number; maxTokens?: number }
+  /** One compaction event: older payloads were replaced by their summaries. */
+  | ({ type: 'compaction'; turn?: string } & Compaction)
+  | { type: 'text-delta'; turn: string; text: string }
+  | { type: 'reasoning-delta'; turn: string; text: string }
+  /** Something the model produced that could not be used, or a note from the runtime. */
+  | { type: 'notice'; turn: string; message: string }
+  | { type: 'retry'; turn: string; attempt: number; delayMs: number; reason: string }
+  /** Usage the server reported for request n. */
+  | { type: 'usage'; turn: string; n: number; usage: Usage }
+  /** A tool call changed state (see ToolCallState). */
+  | { type: 'tool-call'; turn: string; state: ToolCallState }
+  | { type: 'tool-output'; turn: string; callId: string; stream: 'stdout' | 'stderr'; text: string }
+  /** A note appended for the model (loop guard, empty reply…). */
+  | { type: 'nudge'; turn: string; text: string }
+  | { type: 'turn-end'; turn: string; result: TurnResult };
+
+/** Usage summed over a turn's requests. */
+export interface UsageTotals {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  /** Requests whose reply carried usage. */
+  reported: number;
+}
+
+/** One tool call as the turn's result lists it. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  status: 'done' | 'error' | 'declined' | 'cancelled';
+  summary: string;
+}
+
+/** How a turn ended. `answered` is the only success. */
+export type TurnStatus = 'answered' | 'aborted' | 'max-turns' | 'loop' | 'error';
+
+export interface TurnResult {
+  status: TurnStatus;
+  /** The model's final text (what it said last, even when the turn did not end answered). */
+  answer: string;
+  /** Chat requests made. */
+  requests: number;
+  toolCalls: ToolCallRecord[];
+  usage: UsageTotals;
+  /** Usage per request, in order (null when the server reported none). */
+  requestUsage: (Usage | null)[];
+  compactions: number;
+  durationMs: number;
+  /** Set for `error`, `loop` and `max-turns`: one sentence for the user. */
+  error?: { code: string; message: string };
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { ToolCall } from '../model-io/protocol.js';
+import type { ToolResult } from '../tool-executor/protocol.js';
+
+/**
+ * Breaks loops across the requests of one turn: the same call giving the same result again, or
+ * the same failing edit tried again. First a note to the model, then a stop.
+ */
+
+/** The same call with the same result this many times → a note. */
+export const REPEAT_NOTE_AT = 2;
+/** …this many times → the turn stops. */
+export const REPEAT_STOP_AT = 4;
+/** The same edit (path + old_string) failing this many times → a note; then a stop. */
+export const FAILED_EDIT_NOTE_AT = 2;
+export const FAILED_EDIT_STOP_AT = 3;
+
+export type GuardVerdict = { action: 'ok' } | { action: 'note'; message: string } | { action: 'stop'; message: string };
+
+/** Name plus arguments with keys sorted at every level: equal calls give equal keys. */
+export function canonicalKey(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+  return `${call.name}(${stableJson(call.arguments)})`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export class LoopGuard {
+  private readonly repeats = new Map<string, number>();
+  private readonly failedEdits = new Map<string, number>();
+
+  /** Looks at one finished call; the strongest verdict of a round wins (see {@link strongest}). */
+  observe(call: ToolCall, result: ToolResult): GuardVerdict {
+    if (result.status === 'cancelled') return { action: 'ok' };
+    const digest = createHash('sha1').update(`${result.status}\0${result.summary}\0${result.payload}`).digest('hex');
+    const key = `${canonicalKey(call)}=>${digest}`;
+    const seen = (this.repeats.get(key) ?? 0) + 1;
+    this.repeats.set(key, seen);
+    let verdict: GuardVerdict = { action: 'ok' };
+    if (seen >= REPEAT_STOP_AT) {
+      verdict = { action: 'stop', message: `the model repeated the same ${call.name} call ${seen} times with the same result` };
+    } else if (seen >= REPEAT_NOTE_AT) {
+      verdict = {
+        action: 'note',
+        message: `You already made this exact ${call.name} call ${seen - 1} time${seen > 2 ? 's' : ''} in this turn and got the same result. Repeating it will not change anything: use what you have, try something different, or answer.`,
+      };
+    }
+    if (call.name === 'edit' && (result.status === 'error' || result.status === 'declined')) {
+      const editKey = `${String(call.arguments.path)}\0${String(call.arguments.old_string)}`;
+      const failed = (this.failedEdits.get(editKey) ?? 0) + 1;
+      this.failedEdits.set(editKey, failed);
+      if (failed >= FAILED_EDIT_STOP_AT) {
+        verdict = strongest(verdict, { action: 'stop', message: `the same edit of ${String(call.arguments.path)} failed ${failed} times` });
+      } else if (failed >= FAILED_EDIT_NOTE_AT) {
+        verdict = strongest(verdict, {
+          action: 'note',
+          message: `This edit of ${String(call.arguments.path)} failed again the same way. Read the file around the place you want to change and copy old_string exactly from it (whitespace included), or make a different change.`,
+        });
+      }
+    }
+    return verdict;
+  }
+}
+
+/** `stop` beats `note` beats `ok`. */
+export function strongest(a: GuardVerdict, b: GuardVerdict): GuardVerdict {
+  const rank = { ok: 0, note: 1, stop: 2 } as const;
+  return rank[b.action] > rank[a.action] ? b : a;
+}

@@ -1,0 +1,196 @@
+import type { Router } from '../../runtime/calls.js';
+import { isCancelled, ReikaError } from '../../runtime/errors.js';
+import type { ContextManager } from '../context/context-manager.js';
+import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest, ToolCall, ToolSchema } from '../model-io/protocol.js';
+import type { ToolContext, ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executor/protocol.js';
+import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus, UsageTotals } from './events.js';
+import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
+import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
+
+/**
+ * One turn of the agent loop: stream the model's reply, run its tool calls through the tool
+ * executor, append the results, repeat until the model answers without tools, the request
+ * budget runs out or the loop guard stops it. Depends only on a {@link Router}, so the same
+ * loop runs in the main thread and inside a subagent's worker thread.
+ */
+
+export interface TurnOptions {
+  router: Router;
+  /** Id of the turn, used in events. */
+  turn: string;
+  /** Abort scope carried by every request of the turn. */
+  scope: string;
+  /** Aborted when the turn is (the runtime's abort also reaches the callees through `scope`). */
+  signal: AbortSignal;
+  endpoint: Endpoint;
+  /** The session's fixed tools array. */
+  tools: ToolSchema[];
+  toolContext: ToolContext;
+  context: ContextManager;
+  /** REIKA_MAX_TURNS: chat requests allowed in this turn. */
+  maxRequests: number;
+  emit(event: AgentEvent): void;
+  /** Appended before the last budgeted request (e.g. a subagent's "report now"). */
+  lastRequestNote?: string;
+  /** Lets the approver report that the running call waits for a person, and when it was answered. */
+  watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
+  /** Actor addresses (defaults `model-io`, `tool-executor`). */
+  modelIo?: string;
+  toolExecutor?: string;
+}
+
+/** An empty reply (no text, no calls) gets one nudge before the turn gives up on it. */
+const EMPTY_REPLY_NUDGE = 'Your last reply was empty. Continue with the task (call a tool) or give your final answer.';
+
+export async function runTurn(prompt: string, options: TurnOptions): Promise<TurnResult> {
+  const started = Date.now();
+  const { context, emit, turn } = options;
+  const usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
+  const requestUsage: TurnResult['requestUsage'] = [];
+  const toolCalls: ToolCallRecord[] = [];
+  const guard = new LoopGuard();
+  let requests = 0;
+  let compactions = 0;
+  let answer = '';
+  let emptyReplies = 0;
+
+  const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
+    const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}) };
+    emit({ type: 'turn-end', turn, result });
+    return result;
+  };
+  const nudge = (text: string) => {
+    context.addNudge(text);
+    emit({ type: 'nudge', turn, text });
+  };
+
+  emit({ type: 'turn-start', turn, prompt });
+  context.addUser(prompt);
+
+  while (true) {
+    if (options.signal.aborted) return finish('aborted');
+    if (requests >= options.maxRequests) {
+      return finish('max-turns', { code: 'REIKA_ERR_MAX_TURNS', message: `stopped after ${requests} model requests (REIKA_MAX_TURNS=${options.maxRequests}) without a final answer` });
+    }
+    if (requests === options.maxRequests - 1 && options.lastRequestNote) nudge(options.lastRequestNote);
+    const prepared = context.prepare();
+    if (prepared.compaction) {
+      compactions++;
+      emit({ type: 'compaction', turn, ...prepared.compaction });
+    }
+    requests++;
+    emit({ type: 'request', turn, n: requests, estimateTokens: prepared.estimateTokens, maxTokens: prepared.maxTokens });
+    const body: ModelIoRequest = { type: 'chat', endpoint: options.endpoint, messages: prepared.messages, tools: options.tools, ...(prepared.maxTokens !== undefined ? { maxTokens: prepared.maxTokens } : {}) };
+    let reply: ChatReply;
+    try {
+      reply = await options.router.request<ChatReply>(options.modelIo ?? 'model-io', body, {
+        scope: options.scope,
+        signal: options.signal,
+        onDelta: (event: ModelEvent) => forwardModelEvent(event, turn, emit),
+      });
+    } catch (error) {
+      if (options.signal.aborted || isCancelled(error)) return finish('aborted');
+      return finish('error', describe(error));
+    }
+    requestUsage.push(reply.usage);
+    if (reply.usage) {
+      context.recordUsage(reply.usage);
+      usage.promptTokens += reply.usage.promptTokens;
+      usage.completionTokens += reply.usage.completionTokens;
+      usage.cachedTokens += reply.usage.cachedTokens;
+      usage.reported++;
+      emit({ type: 'usage', turn, n: requests, usage: reply.usage });
+    }
+    const aborted = options.signal.aborted || reply.finishReason === 'aborted';
+    const calls = aborted ? [] : reply.toolCalls;
+    if (reply.text !== '' || calls.length > 0) context.addAssistant(reply.text, calls);
+    if (reply.text !== '') answer = reply.text;
+    if (aborted) return finish('aborted');
+    if (calls.length === 0) {
+      if (reply.text.trim() !== '' || emptyReplies > 0) return finish('answered');
+      emptyReplies++;
+      nudge(EMPTY_REPLY_NUDGE);
+      continue;
+    }
+
+    let verdict: GuardVerdict = { action: 'ok' };
+    for (const call of calls) {
+      const result = options.signal.aborted ? notRun(call, 'cancelled', 'not run: the turn was aborted') : await runCall(call, options, toolCalls);
+      if (options.signal.aborted && !toolCalls.some((record) => record.id === call.id)) record(toolCalls, call, result);
+      context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload });
+      verdict = strongest(verdict, guard.observe(call, result));
+    }
+    if (options.signal.aborted) return finish('aborted');
+    if (verdict.action === 'stop') {
+      nudge(`Stopped: ${verdict.message}.`);
+      return finish('loop', { code: 'REIKA_ERR_LOOP', message: `stopped: ${verdict.message}` });
+    }
+    if (verdict.action === 'note') nudge(verdict.message);
+  }
+}
+
+/** Runs one call through the executor, walking its state; never throws. */
+async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[]): Promise<ToolResult> {
+  const { emit, turn } = options;
+  let state: ToolCallState = pendingCall(call);
+  const change = (next: ToolCallChange) => {
+    state = transition(state, next);
+    emit({ type: 'tool-call', turn, state });
+  };
+  emit({ type: 'tool-call', turn, state });
+  change({ type: 'start' });
+  const unwatch = options.watchApprovals?.((phase) => {
+    if (phase === 'ask' && state.status === 'running') change({ type: 'ask-approval' });
+    else if (phase === 'answered' && state.status === 'awaiting-approval') change({ type: 'approval-answered' });
+  });
+  let result: ToolResult;
+  try {
+    const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
+    result = await options.router.request<ToolResult>(options.toolExecutor ?? 'tool-executor', request, {
+      scope: options.scope,
+      signal: options.signal,
+      onDelta: (delta: ToolDelta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
+    });
+  } catch (error) {
+    result =
+      options.signal.aborted || isCancelled(error)
+        ? notRun(call, 'cancelled', 'cancelled: the turn was aborted')
+        : notRun(call, 'error', `${call.name} failed: ${describe(error).message}`);
+  } finally {
+    unwatch?.();
+  }
+  if (state.status === 'awaiting-approval') change({ type: 'approval-answered' });
+  change({ type: 'finish', result });
+  record(records, call, result);
+  return result;
+}
+
+function record(records: ToolCallRecord[], call: ToolCall, result: ToolResult): void {
+  records.push({ id: call.id, name: call.name, arguments: call.arguments, status: result.status, summary: result.summary });
+}
+
+function notRun(call: ToolCall, status: 'cancelled' | 'error', summary: string): ToolResult {
+  return { callId: call.id, name: call.name, status, summary, payload: '' };
+}
+
+function forwardModelEvent(event: ModelEvent, turn: string, emit: (event: AgentEvent) => void): void {
+  switch (event.type) {
+    case 'text-delta':
+      return emit({ type: 'text-delta', turn, text: event.text });
+    case 'reasoning-delta':
+      return emit({ type: 'reasoning-delta', turn, text: event.text });
+    case 'notice':
+      return emit({ type: 'notice', turn, message: event.message });
+    case 'retry':
+      return emit({ type: 'retry', turn, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+    default:
+      return;
+  }
+}
+
+/** A thrown error as one sentence with a stable code. */
+export function describe(error: unknown): { code: string; message: string } {
+  if (ReikaError.isInstance(error)) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { code: 'REIKA_ERR_INTERNAL', message: error.message };
+  return { code: 'REIKA_ERR_INTERNAL', message: String(error) };
+}

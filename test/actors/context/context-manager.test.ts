@@ -1,0 +1,128 @@
+import test from 'ava';
+import { COMPACT_TO, ContextManager } from '../../../actors/context/context-manager.js';
+import { SHED_NOTE } from '../../../actors/context/tool-entry.js';
+import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
+
+const tools: ToolSchema[] = [{ type: 'function', function: { name: 'read', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+
+function prefixOf(previous: ChatMessage[], next: ChatMessage[]): boolean {
+  const a = JSON.stringify(previous);
+  return JSON.stringify(next).startsWith(a.slice(0, -1));
+}
+
+/** One tool round: the model calls read, the result comes back with `size` characters of payload. */
+function round(context: ContextManager, n: number, size: number): void {
+  context.addAssistant('', [{ id: `call_${n}`, name: 'read', arguments: { path: `f${n}.ts` }, source: 'native' }]);
+  context.addToolResult({ callId: `call_${n}`, name: 'read', summary: `read f${n}.ts (${size} chars)`, payload: `${n}`.padEnd(size, 'x') });
+}
+
+function toolContents(messages: ChatMessage[]): string[] {
+  return messages.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content);
+}
+
+test('with the window known, requests are append-only until one compaction event sheds old payloads', (t) => {
+  const context = new ContextManager({ system: 'You are a test.', tools, window: 16_000 });
+  context.addUser('do the task');
+  let previous = context.prepare().messages;
+  const threshold = context.threshold!;
+  let events = 0;
+  for (let n = 1; n <= 15; n++) {
+    round(context, n, 6_000);
+    const prepared = context.prepare();
+    t.true(prepared.estimateTokens <= threshold, `request ${n} stays under the threshold`);
+    if (prepared.compaction) {
+      events++;
+      t.true(prepared.compaction.afterTokens <= COMPACT_TO * threshold + 10, 'sheds down to about 0.7 of the threshold');
+      t.false(prefixOf(previous, prepared.messages));
+    } else {
+      t.true(prefixOf(previous, prepared.messages), `request ${n} begins with request ${n - 1}, byte for byte`);
+    }
+    const contents = toolContents(prepared.messages);
+    t.true(contents.at(-1)!.endsWith('x'), 'the active round keeps its payload');
+    t.deepEqual(prepared.messages[0], { role: 'system', content: 'You are a test.' });
+    previous = prepared.messages;
+  }
+  t.true(events >= 1 && events <= 4, `compaction events: ${events}`);
+});
+
+test('a compaction sheds large payloads before small ones, oldest first, and says so in a trailing user message', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 8_000 });
+  context.addUser('go');
+  round(context, 1, 400);
+  round(context, 2, 9_000);
+  round(context, 3, 300);
+  context.prepare();
+  round(context, 4, 12_000);
+  const prepared = context.prepare();
+  t.truthy(prepared.compaction);
+  const contents = toolContents(prepared.messages);
+  t.true(contents[0]!.endsWith('x'), 'the small old payload survives');
+  t.true(contents[1]!.includes(SHED_NOTE), 'the large old payload is shed');
+  t.true(contents[1]!.startsWith('read f2.ts'), 'its summary stays');
+  t.true(contents[3]!.endsWith('x'), 'the active round is protected');
+  const last = prepared.messages.at(-1)!;
+  t.is(last.role, 'user');
+  t.regex(last.content as string, /replaced by its one-line summary/);
+});
+
+test('with the window unknown, only the newest group of tool results carries payloads', (t) => {
+  const context = new ContextManager({ system: 's', tools });
+  context.addUser('go');
+  round(context, 1, 500);
+  round(context, 2, 500);
+  context.addAssistant('', [
+    { id: 'a', name: 'read', arguments: { path: 'a' }, source: 'native' },
+    { id: 'b', name: 'read', arguments: { path: 'b' }, source: 'native' },
+  ]);
+  context.addToolResult({ callId: 'a', name: 'read', summary: 'read a', payload: 'AAAA' });
+  context.addToolResult({ callId: 'b', name: 'read', summary: 'read b', payload: 'BBBB' });
+  const prepared = context.prepare();
+  t.deepEqual(toolContents(prepared.messages), [`read f1.ts (500 chars)\n${SHED_NOTE}`, `read f2.ts (500 chars)\n${SHED_NOTE}`, 'read a\n\nAAAA', 'read b\n\nBBBB']);
+  t.is(prepared.maxTokens, undefined, 'no max_tokens without a window or a setting');
+});
+
+test('a payload too large to fit is cut with a marker saying reika cut it for context', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 4_000, maxTokens: 500 });
+  context.addUser('go');
+  round(context, 1, 40_000);
+  const prepared = context.prepare();
+  t.true(prepared.cutChars > 0);
+  t.true(prepared.estimateTokens <= context.threshold!);
+  const content = toolContents(prepared.messages)[0]!;
+  t.regex(content, /cut here by reika to fit the context window \(not by the tool\)/);
+  t.true(prepared.maxTokens! <= 4_000 - prepared.estimateTokens);
+  t.true(prepared.maxTokens! <= 500);
+});
+
+test('max_tokens never exceeds what is left of the window', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 10_000, maxTokens: 50_000 });
+  context.addUser('x'.repeat(20_000));
+  const prepared = context.prepare();
+  t.true(prepared.maxTokens! + prepared.estimateTokens <= 10_000);
+});
+
+test('the estimate is calibrated by the prompt tokens the server reports', (t) => {
+  const context = new ContextManager({ system: 's', tools });
+  context.addUser('y'.repeat(4_000));
+  const first = context.prepare();
+  context.recordUsage({ promptTokens: first.estimateTokens * 2, completionTokens: 1, cachedTokens: 0 });
+  const second = context.prepare();
+  t.true(Math.abs(second.estimateTokens - first.estimateTokens * 2) <= 2, `${first.estimateTokens} → ${second.estimateTokens}`);
+});
+
+test('/compact sheds every payload but the newest group in one event', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 100_000 });
+  context.addUser('go');
+  for (let n = 1; n <= 3; n++) round(context, n, 1_000);
+  context.prepare();
+  const event = context.compact()!;
+  t.is(event.reason, 'manual');
+  t.is(event.shed, 2);
+  t.true(event.afterTokens < event.beforeTokens);
+  t.is(context.compact(), undefined, 'nothing left to shed');
+  context.addUser('next question');
+  const messages = context.prepare().messages;
+  const last = messages.at(-1)!;
+  t.is(last.role, 'user');
+  t.regex(last.content as string, /^\[context note: 2 older tool outputs[\s\S]*next question$/, 'the note and the prompt share one user message');
+});
