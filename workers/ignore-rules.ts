@@ -31,8 +31,32 @@ function testSelf(rules: Ignore, path: string): Verdict {
   return rules.test(path);
 }
 
+// The one known gap between `ignore` and git (its issue #155: pattern `foo**/bar` against path
+// `foobar`): git compares a pattern's leading literal part on its own and matches the rest with
+// wildmatch, so a double star that directly follows that literal part (not a slash) acts like a
+// leading `**/`. Such a line is replaced by two lines with the same meaning that `ignore` reads
+// as git does. The other cases in that issue already agree with git in the installed version.
+/** Rewrites one ignore-file line so that `ignore` reads it as git does (see above). */
+export function rewriteGitQuirks(line: string): string[] {
+  if (!line.includes('**') || line.startsWith('#')) return [line];
+  const negation = line.startsWith('!') ? '!' : '';
+  const body = negation ? line.slice(1) : line;
+  const firstWildcard = body.search(/[*?[\\]/);
+  if (firstWildcard <= 0 || body[firstWildcard] !== '*' || body[firstWildcard + 1] !== '*' || body[firstWildcard - 1] === '/') return [line];
+  let end = firstWildcard;
+  while (body[end] === '*') end++;
+  if (body[end] !== '/') return [line];
+  const prefix = body.slice(0, firstWildcard);
+  const tail = body.slice(end + 1);
+  // A pattern whose only slash is the trailing one is matched against the basename: no quirk.
+  if (tail.replace(/\/ *\r?$/, '') === '') return [line];
+  const anchor = prefix.startsWith('/') ? '' : '/';
+  return [`${negation}${anchor}${prefix}${tail}`, `${negation}${anchor}${prefix}*/**/${tail}`];
+}
+
 function compile(text: string): Ignore | null {
-  const rules = ignore({ ignorecase: false }).add(text);
+  const lines = text.includes('**') ? text.split('\n').flatMap(rewriteGitQuirks).join('\n') : text;
+  const rules = ignore({ ignorecase: false }).add(lines);
   // An ignore file with only comments and blank lines never decides anything.
   return text.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#')) ? rules : null;
 }

@@ -191,6 +191,24 @@ export const TRICKY_REPOS: { title: string; committed: Tree; untracked?: Tree; e
     },
   },
   {
+    title: "git's reading of ** right after a literal prefix (ignore issue #155)",
+    committed: {
+      '.gitignore': 'foo**/bar\na**/a\nd/a**b\n!keep**/x/y\nkeep/\n!keep/\n',
+      'foobar': '',
+      'foo/bar': '',
+      'fooz/x/bar': '',
+      'foo/x/bar': '',
+      'foox/bar': '',
+      'fo/bar': '',
+      'aa': '',
+      'ab/c/a': '',
+      'ab/c/b': '',
+      'd/ab': '',
+      'd/a/x/b': '',
+      'keep/x/y': '',
+    },
+  },
+  {
     title: 'info/exclude, unicode and space names',
     exclude: 'excluded-by-info.txt\nsecret/\n*.bak\n',
     committed: {
