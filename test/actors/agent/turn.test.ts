@@ -1,0 +1,184 @@
+import test from 'ava';
+import { runTurn, type TurnOptions } from '../../../actors/agent/turn.js';
+import type { AgentEvent } from '../../../actors/agent/events.js';
+import { ContextManager } from '../../../actors/context/context-manager.js';
+import type { ChatMessage, ChatReply, ModelEvent, ModelIoRequest, ToolCall } from '../../../actors/model-io/protocol.js';
+import type { ToolDelta, ToolExecutorRequest, ToolResult } from '../../../actors/tool-executor/protocol.js';
+import { defineActor, Supervisor } from '../../../runtime/index.js';
+
+type Step = { text?: string; calls?: Array<Omit<ToolCall, 'source'>> };
+
+/** A fake model that plays `steps` in order (the last one forever) and records each request. */
+function fakeModel(steps: Step[], seen: ChatMessage[][]) {
+  return defineActor<{ request: ModelIoRequest; reply: ChatReply; delta: ModelEvent }>({
+    handle(request, context) {
+      if (request.type !== 'chat') throw new Error('unexpected');
+      seen.push(request.messages);
+      const step = steps[Math.min(seen.length - 1, steps.length - 1)]!;
+      if (step.text) context.emit({ type: 'text-delta', text: step.text });
+      const toolCalls = (step.calls ?? []).map((call) => ({ ...call, source: 'native' as const }));
+      return { text: step.text ?? '', reasoning: '', toolCalls, finishReason: toolCalls.length ? 'tool_calls' : 'stop', usage: { promptTokens: 100, completionTokens: 10, cachedTokens: 60 }, notices: [] };
+    },
+  });
+}
+
+/** A fake executor: `run(request, signal)` decides the result. */
+function fakeExecutor(run: (request: ToolExecutorRequest, signal: AbortSignal, emit: (d: ToolDelta) => void) => Promise<ToolResult> | ToolResult) {
+  return defineActor<{ request: ToolExecutorRequest; reply: ToolResult; delta: ToolDelta }>({
+    handle: (request, context) => run(request, context.signal, (d) => context.emit(d)),
+  });
+}
+
+function done(request: ToolExecutorRequest, summary: string, payload = ''): ToolResult {
+  return { callId: request.callId, name: request.name, status: 'done', summary, payload };
+}
+
+async function setup(t: { teardown(fn: () => Promise<void>): void }, model: ReturnType<typeof fakeModel>, executor: ReturnType<typeof fakeExecutor>) {
+  const supervisor = new Supervisor();
+  t.teardown(() => supervisor.close());
+  await supervisor.register('model-io', model);
+  await supervisor.register('tool-executor', executor);
+  const events: AgentEvent[] = [];
+  const controller = new AbortController();
+  const options: TurnOptions = {
+    router: supervisor,
+    turn: 't1',
+    scope: 'turn-1',
+    signal: controller.signal,
+    endpoint: { baseUrl: 'http://x/v1', model: 'm', requestTimeoutMs: 0 },
+    tools: [],
+    toolContext: { root: '/tmp', approvals: 'safe', mode: 'agent' },
+    context: new ContextManager({ system: 'sys', tools: [] }),
+    maxRequests: 200,
+    emit: (event) => events.push(event),
+  };
+  return { supervisor, events, controller, options };
+}
+
+test('a turn runs read, edit and bash through the executor and ends with the answer', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel(
+    [
+      { calls: [{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }] },
+      { text: 'Fixing.', calls: [{ id: 'c2', name: 'edit', arguments: { path: 'a.ts', old_string: '1', new_string: '2' } }] },
+      { calls: [{ id: 'c3', name: 'bash', arguments: { command: 'npm test' } }] },
+      { text: 'Done: a.ts now returns 2.' },
+    ],
+    seen,
+  );
+  const ran: string[] = [];
+  const executor = fakeExecutor((request, _signal, emit) => {
+    ran.push(request.name);
+    if (request.name === 'bash') emit({ type: 'output', stream: 'stdout', text: 'ok\n' });
+    return done(request, `${request.name} ok`, `${request.name} payload`);
+  });
+  const { events, options } = await setup(t, model, executor);
+  const result = await runTurn('fix a.ts', options);
+  t.is(result.status, 'answered');
+  t.is(result.answer, 'Done: a.ts now returns 2.');
+  t.is(result.requests, 4);
+  t.deepEqual(ran, ['read', 'edit', 'bash']);
+  t.deepEqual(result.toolCalls.map((c) => [c.name, c.status]), [['read', 'done'], ['edit', 'done'], ['bash', 'done']]);
+  t.deepEqual(result.usage, { promptTokens: 400, completionTokens: 40, cachedTokens: 240, reported: 4 });
+  // The last request holds the whole story, tool results answering their calls.
+  const last = seen[3]!;
+  t.deepEqual(last.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool']);
+  t.deepEqual(last[7], { role: 'tool', tool_call_id: 'c3', content: 'bash ok\n\nbash payload' });
+  t.regex((last[5] as { content: string }).content, /^edit ok\n\[output dropped/, 'window unknown: older payloads go as summaries');
+  t.true(events.some((e) => e.type === 'tool-output' && e.text === 'ok\n'));
+  const states = events.filter((e) => e.type === 'tool-call' && e.state.call.id === 'c1').map((e) => (e as { state: { status: string } }).state.status);
+  t.deepEqual(states, ['pending', 'running', 'done']);
+  t.is(events.at(-1)!.type, 'turn-end');
+});
+
+test('a model repeating the same call is told so, then stopped', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'x', name: 'read', arguments: { path: 'same.ts' } }] }], seen);
+  const executor = fakeExecutor((request) => done(request, 'read same.ts', 'same content'));
+  const { events, options } = await setup(t, model, executor);
+  const result = await runTurn('loop please', options);
+  t.is(result.status, 'loop');
+  t.true(result.requests <= 15);
+  t.regex(result.error!.message, /repeated the same read call/);
+  const nudges = events.filter((e) => e.type === 'nudge');
+  t.true(nudges.length >= 2, 'a note before the stop');
+  t.regex((seen[2]!.at(-1)!.content as string), /already made this exact read call/);
+});
+
+test('the same failing edit is stopped after a note', async (t) => {
+  const seen: ChatMessage[][] = [];
+  let n = 0;
+  const model = fakeModel([{ calls: [{ id: 'e', name: 'edit', arguments: { path: 'a.ts', old_string: 'nope', new_string: 'x' } }] }], seen);
+  const executor = fakeExecutor((request) => ({ callId: request.callId, name: 'edit', status: 'error', summary: `edit a.ts: old_string not found (${++n})`, payload: '', errorCode: 'EDIT_NO_MATCH' }));
+  const { options } = await setup(t, model, executor);
+  const result = await runTurn('edit', options);
+  t.is(result.status, 'loop');
+  t.is(result.requests, 3);
+  t.regex(seen[2]!.at(-1)!.content as string, /failed again the same way/);
+});
+
+test('the request budget ends a turn that never answers', async (t) => {
+  const seen: ChatMessage[][] = [];
+  let n = 0;
+  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+    handle(request) {
+      if (request.type === 'chat') seen.push(request.messages);
+      const id = `c${++n}`;
+      return { text: '', reasoning: '', toolCalls: [{ id, name: 'read', arguments: { path: `${id}.ts` }, source: 'native' }], finishReason: 'tool_calls', usage: null, notices: [] };
+    },
+  });
+  const executor = fakeExecutor((request) => done(request, `read ${String(request.args.path)}`, String(Math.random())));
+  const { options } = await setup(t, model as never, executor);
+  const result = await runTurn('go', { ...options, maxRequests: 5, lastRequestNote: 'Report now.' });
+  t.is(result.status, 'max-turns');
+  t.is(result.requests, 5);
+  t.is(result.error!.code, 'REIKA_ERR_MAX_TURNS');
+  t.is(seen[4]!.at(-1)!.content, 'Report now.');
+});
+
+test('an abort during a tool call ends the turn aborted, the call cancelled as data', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'b', name: 'bash', arguments: { command: 'sleep 100' } }, { id: 'r', name: 'read', arguments: { path: 'x' } }] }], seen);
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const executor = fakeExecutor(
+    (request, signal) =>
+      new Promise<ToolResult>((resolve) => {
+        started();
+        signal.addEventListener('abort', () => resolve({ callId: request.callId, name: request.name, status: 'cancelled', summary: 'bash: cancelled', payload: 'partial' }), { once: true });
+      }),
+  );
+  const { supervisor, controller, options } = await setup(t, model, executor);
+  const turn = runTurn('go', options);
+  await running;
+  supervisor.abort('turn-1', 'user pressed Esc');
+  controller.abort('user pressed Esc');
+  const result = await turn;
+  t.is(result.status, 'aborted');
+  t.deepEqual(result.toolCalls.map((c) => [c.id, c.status]), [['b', 'cancelled'], ['r', 'cancelled']]);
+  const prepared = options.context.prepare().messages;
+  t.deepEqual(prepared.filter((m) => m.role === 'tool').length, 2, 'every call has its result: the transcript stays valid');
+});
+
+test('a call that waits for approval passes through awaiting-approval', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'd', name: 'bash', arguments: { command: 'rm -rf x' } }] }, { text: 'ok' }], seen);
+  const listeners = new Set<(phase: 'ask' | 'answered') => void>();
+  const executor = fakeExecutor((request) => {
+    for (const l of listeners) l('ask');
+    for (const l of listeners) l('answered');
+    return { callId: request.callId, name: 'bash', status: 'declined', summary: 'declined: reika runs headless', payload: '' };
+  });
+  const { events, options } = await setup(t, model, executor);
+  const result = await runTurn('go', {
+    ...options,
+    watchApprovals: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+  t.is(result.status, 'answered');
+  const states = events.filter((e) => e.type === 'tool-call').map((e) => (e as { state: { status: string } }).state.status);
+  t.deepEqual(states, ['pending', 'running', 'awaiting-approval', 'running', 'error']);
+  t.is(result.toolCalls[0]!.status, 'declined');
+});
