@@ -1,0 +1,147 @@
+import { formatTokens, cacheHitRate } from '../tui/status-line.js';
+import type { SessionMode } from '../tui/session-port.js';
+import type { SlashCommand, SlashContext } from './slash-context.js';
+import { closest } from './suggest.js';
+
+const MODES: SessionMode[] = ['agent', 'plan'];
+
+/** The slash commands, in the order /help lists them. */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'help',
+    help: 'list commands and keys',
+    run(context) {
+      const { style } = context;
+      const width = Math.max(...SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`.length));
+      context.print(
+        style.bold('Commands'),
+        ...SLASH_COMMANDS.map((c) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${style.dim(c.help)}`),
+        style.bold('Keys'),
+        `  ${style.dim('Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history · Ctrl+A/E line start/end')}`,
+        `  ${style.dim('Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode')}`,
+        `  ${style.dim('Esc or Ctrl+C interrupts a turn · Ctrl+C twice or Ctrl+D exits · Ctrl+O reasoning on/off · Ctrl+L clears')}`,
+        `  ${style.dim('@path attaches a file to the message')}`,
+      );
+    },
+  },
+  {
+    name: 'cd',
+    args: 'PATH',
+    help: 're-bootstrap in another folder (/cd . re-indexes this one)',
+    idleOnly: true,
+    async run(context, arg) {
+      if (!arg) return context.error('usage: /cd PATH (/cd . re-indexes the current folder)');
+      context.print(context.style.dim(`indexing ${arg} …`));
+      context.forgetApprovals();
+      context.print(await context.session.cd(arg));
+    },
+  },
+  {
+    name: 'approvals',
+    args: '[safe|off]',
+    help: 'show or set the approvals mode (bypass only through REIKA_AUTO_APPROVE)',
+    run(context, arg) {
+      const current = context.session.facts().approvals;
+      if (!arg) return context.print(`approvals: ${current} ${context.style.dim('(safe asks for dangerous actions, off asks for every action)')}`);
+      const mode = arg.toLowerCase();
+      if (mode === 'bypass' || mode === 'yolo') return context.error('bypass is only available through the environment: REIKA_AUTO_APPROVE=bypass');
+      if (mode !== 'safe' && mode !== 'off') return context.error(`unknown approvals mode "${arg}": use safe or off`);
+      context.session.setApprovals(mode);
+      context.print(`approvals: ${mode}`);
+    },
+  },
+  {
+    name: 'model',
+    args: '[name|profile]',
+    help: 'show or switch the model or profile (the prefix cache starts over)',
+    idleOnly: true,
+    async run(context, arg) {
+      const facts = context.session.facts();
+      if (!arg) {
+        const profiles = facts.profiles.map((p) => (p === facts.profile ? context.style.bold(`${p} (active)`) : p)).join(', ');
+        return context.print(`model: ${facts.model || '(not chosen yet)'} · profile: ${facts.profile}`, `profiles: ${profiles}`);
+      }
+      context.print(await context.session.switchModel(arg));
+    },
+  },
+  {
+    name: 'mode',
+    args: '[agent|plan]',
+    help: 'show or set the mode: agent edits and runs, plan only reads (Shift+Tab cycles)',
+    idleOnly: true,
+    run(context, arg) {
+      if (!arg) return context.print(`mode: ${context.session.facts().mode}`);
+      const mode = MODES.find((m) => m === arg.toLowerCase());
+      if (!mode) return context.error(`unknown mode "${arg}": use ${MODES.join(' or ')}`);
+      context.session.setMode(mode);
+      context.print(`mode: ${mode}`);
+    },
+  },
+  {
+    name: 'compact',
+    help: 'shed old tool output from the context now (one compaction event)',
+    idleOnly: true,
+    async run(context) {
+      context.print(await context.session.compact());
+    },
+  },
+  {
+    name: 'tokens',
+    help: 'context and prefix-cache figures',
+    run(context) {
+      const f = context.session.facts();
+      const hit = cacheHitRate(f);
+      const window = f.contextWindow ? `${formatTokens(f.contextWindow)} window, ${Math.round((f.contextTokens / f.contextWindow) * 100)}% used` : 'window unknown';
+      context.print(
+        `context: ${formatTokens(f.contextTokens)} tokens (${window})`,
+        `requests: ${f.requests} · prompt ${formatTokens(f.promptTokens)} · cached ${formatTokens(f.cachedTokens)} · generated ${formatTokens(f.completionTokens)}`,
+        `prefix-cache hit rate: ${hit === undefined ? 'no usage reported yet' : `${(hit * 100).toFixed(1)}%`}` +
+          (f.lastUsage ? context.style.dim(` (last request ${f.lastUsage.cachedTokens}/${f.lastUsage.promptTokens})`) : ''),
+      );
+    },
+  },
+  {
+    name: 'new',
+    help: 'start a fresh conversation (same index and repo map)',
+    idleOnly: true,
+    async run(context) {
+      await context.session.reset();
+      context.print('new conversation');
+    },
+  },
+  {
+    name: 'exit',
+    help: 'leave reika',
+    run(context) {
+      context.exit();
+    },
+  },
+];
+
+/** True when the input is a slash command rather than a message (`/path/to/x` is a message). */
+export function isSlashCommand(input: string): boolean {
+  return /^\/[a-z]*(\s|$)/i.test(input.trim());
+}
+
+/** Runs `/name arg`; unknown names get the closest command as a suggestion. */
+export async function runSlashCommand(input: string, context: SlashContext): Promise<void> {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(input.trim());
+  const name = (match?.[1] ?? '').toLowerCase();
+  const arg = (match?.[2] ?? '').trim();
+  const command = SLASH_COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    const guess = closest(name, SLASH_COMMANDS.map((c) => c.name));
+    return context.error(`unknown command /${name}${guess ? ` — did you mean /${guess}?` : ''} (/help lists them)`);
+  }
+  if (command.idleOnly && context.busy()) return context.error(`/${command.name} waits until the turn ends (Esc interrupts it)`);
+  try {
+    await command.run(context, arg);
+  } catch (error) {
+    context.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Command names starting with `prefix` (for Tab completion). */
+export function completeSlash(prefix: string): string[] {
+  return SLASH_COMMANDS.map((c) => c.name).filter((name) => name.startsWith(prefix.toLowerCase()));
+}

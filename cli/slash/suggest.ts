@@ -1,0 +1,34 @@
+/** Levenshtein distance (insert, delete, substitute each cost 1). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The closest candidate to `input`, or undefined when nothing is plausibly meant (more than about
+ * half the word would have to change). A candidate that starts with the input wins outright.
+ */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  const word = input.toLowerCase();
+  if (word === '') return undefined;
+  const prefixed = candidates.filter((c) => c.startsWith(word));
+  if (prefixed.length > 0) return [...prefixed].sort((a, b) => a.length - b.length || a.localeCompare(b))[0];
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word, candidate);
+    if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(word.length / 2)) ? best : undefined;
+}

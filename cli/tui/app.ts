@@ -1,0 +1,464 @@
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
+import type { SlashContext } from '../slash/slash-context.js';
+import { ApprovalPrompt } from './approval-prompt.js';
+import { attachFiles } from './attachments.js';
+import { completePath } from './completion.js';
+import { KeyDecoder, type KeyEvent } from './keys.js';
+import { LineEditor } from './line-editor.js';
+import { promptView } from './prompt-view.js';
+import { Screen, type LiveArea, type TerminalOutput } from './screen.js';
+import type { SessionFacts, SessionMode, SessionPort, UiEvent } from './session-port.js';
+import { SPINNER_INTERVAL_MS, spinnerLine } from './spinner.js';
+import { statusLine } from './status-line.js';
+import { StreamText } from './stream-text.js';
+import type { Style } from './style.js';
+import { truncate } from './text-width.js';
+import { addToolOutput, newToolView, toolLine, toolTail, type ToolView } from './tool-line.js';
+
+/** A second Ctrl-C on an empty prompt within this window exits. */
+export const EXIT_WINDOW_MS = 2_000;
+const MODES: SessionMode[] = ['agent', 'plan'];
+
+export interface AppOptions {
+  output: TerminalOutput;
+  style: Style;
+  /** The session arrives when the runtime has started; the prompt works before that. */
+  session: Promise<SessionPort>;
+  /** Shown until the session exists (from the configuration alone). */
+  initialFacts: SessionFacts;
+  onExit(code: number): void;
+  /** `/cd` and `/new` forget the approver's `always` answers. */
+  onForgetApprovals?(): void;
+  now?: () => number;
+}
+
+interface Turn {
+  startedAt: number;
+  phase: string;
+  aborted: boolean;
+  tools: Map<string, ToolView>;
+}
+
+/**
+ * The interactive session's terminal: keys → line editor and commands, session events → the
+ * transcript and the live area (streaming line, running tools, spinner, approval menu, prompt,
+ * status line). Typing is never blocked: the prompt is drawn before the runtime exists, and every
+ * key is handled and echoed synchronously.
+ */
+export class InteractiveApp {
+  readonly editor = new LineEditor();
+  readonly screen: Screen;
+  private readonly decoder = new KeyDecoder((event) => this.key(event));
+  private readonly stream: StreamText;
+  private session: SessionPort | undefined;
+  private sessionError: string | undefined;
+  private turn: Turn | undefined;
+  private readonly queue: string[] = [];
+  private readonly approvals: { prompt: ApprovalPrompt; signal: AbortSignal; onAbort(): void }[] = [];
+  private hint: string[] = [];
+  private lastCtrlC = -Infinity;
+  private reasoningCollapsed = false;
+  private spinner: NodeJS.Timeout | undefined;
+  private exiting = false;
+  private readonly now: () => number;
+
+  constructor(private readonly options: AppOptions) {
+    this.now = options.now ?? Date.now;
+    this.screen = new Screen(options.output, () => this.liveArea());
+    this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now);
+    options.session.then(
+      (session) => {
+        this.session = session;
+        this.screen.schedule();
+      },
+      (error: unknown) => {
+        this.sessionError = error instanceof Error ? error.message : String(error);
+        this.screen.commit(this.options.style.red(`reika: ${this.sessionError}`));
+      },
+    );
+  }
+
+  /** Raw input from the terminal. */
+  input(chunk: string | Buffer): void {
+    this.decoder.feed(chunk);
+  }
+
+  /** Draws the first frame. */
+  start(banner: string[]): void {
+    if (banner.length > 0) this.screen.commit(...banner);
+    this.screen.render();
+  }
+
+  get facts(): SessionFacts {
+    return this.session?.facts() ?? this.options.initialFacts;
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** The approver's question to the person: shown now, answered by keys. */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve({ decision: 'decline', note: 'the turn was interrupted' });
+      const entry = {
+        prompt: new ApprovalPrompt(request, (reply) => {
+          signal.removeEventListener('abort', entry.onAbort);
+          this.approvals.splice(this.approvals.indexOf(entry), 1);
+          const word = reply.decision === 'approve' ? 'approved' : reply.decision === 'always' ? 'approved for this session' : 'declined';
+          this.screen.commit(this.options.style.dim(`  → ${word}`));
+          this.showNextApproval();
+          resolve(reply);
+        }),
+        signal,
+        onAbort: () => {
+          const index = this.approvals.indexOf(entry);
+          if (index >= 0) this.approvals.splice(index, 1);
+          this.screen.schedule();
+          resolve({ decision: 'decline', note: 'the turn was interrupted' });
+        },
+      };
+      signal.addEventListener('abort', entry.onAbort, { once: true });
+      this.approvals.push(entry);
+      if (this.approvals.length === 1) this.showNextApproval();
+    });
+  }
+
+  private showNextApproval(): void {
+    const next = this.approvals[0];
+    if (next) {
+      this.stream.end();
+      this.screen.commit(...next.prompt.describe(this.options.style));
+    }
+    this.screen.render();
+  }
+
+  private key(event: KeyEvent): void {
+    if (this.exiting) return;
+    const approval = this.approvals[0];
+    if (approval) {
+      if (event.type === 'key' && event.name === 'ctrl-c') this.abortTurn();
+      else approval.prompt.key(event);
+      this.screen.render();
+      return;
+    }
+    if (event.type !== 'key' || event.name !== 'tab') this.hint = [];
+    if (event.type === 'text' || event.type === 'paste') {
+      this.editor.insert(event.type === 'paste' ? event.text : event.text);
+      return this.screen.render();
+    }
+    const editor = this.editor;
+    switch (event.name) {
+      case 'enter':
+        return this.enter();
+      case 'newline':
+        editor.insert('\n');
+        break;
+      case 'left':
+      case 'ctrl-b':
+        editor.left();
+        break;
+      case 'right':
+      case 'ctrl-f':
+        editor.right();
+        break;
+      case 'home':
+      case 'ctrl-a':
+        editor.lineStart();
+        break;
+      case 'end':
+      case 'ctrl-e':
+        editor.lineEnd();
+        break;
+      case 'word-left':
+        editor.wordLeft();
+        break;
+      case 'word-right':
+        editor.wordRight();
+        break;
+      case 'backspace':
+        editor.backspace();
+        break;
+      case 'delete':
+        editor.deleteForward();
+        break;
+      case 'ctrl-w':
+      case 'word-backspace':
+        editor.deleteWordBack();
+        break;
+      case 'ctrl-u':
+        editor.deleteToLineStart();
+        break;
+      case 'ctrl-k':
+        editor.deleteToLineEnd();
+        break;
+      case 'up':
+      case 'ctrl-p':
+        editor.up();
+        break;
+      case 'down':
+      case 'ctrl-n':
+        editor.down();
+        break;
+      case 'tab':
+        this.complete();
+        break;
+      case 'shift-tab':
+        this.cycleMode();
+        break;
+      case 'escape':
+        if (this.turn) this.abortTurn();
+        break;
+      case 'ctrl-c':
+        return this.ctrlC();
+      case 'ctrl-d':
+        if (editor.empty) return void this.exit();
+        editor.deleteForward();
+        break;
+      case 'ctrl-o':
+        this.toggleReasoning();
+        break;
+      case 'ctrl-l':
+        this.options.output.write('\x1b[H\x1b[2J');
+        this.screen.resetPosition();
+        break;
+      default:
+        break;
+    }
+    this.screen.render();
+  }
+
+  private enter(): void {
+    const text = this.editor.submit();
+    if (text === undefined) return this.screen.render();
+    if (text.trim() === '') return this.screen.render();
+    if (isSlashCommand(text)) {
+      this.screen.commit(this.options.style.dim(`› ${text.trim()}`));
+      this.screen.render();
+      void runSlashCommand(text, this.slashContext()).then(() => this.screen.render());
+      return;
+    }
+    if (this.turn) {
+      this.queue.push(text);
+      this.hint = [(`queued ${this.queue.length} message${this.queue.length === 1 ? '' : 's'}: sent when this turn ends`)];
+      return this.screen.render();
+    }
+    void this.runTurn(text);
+  }
+
+  private async runTurn(text: string): Promise<void> {
+    const { style } = this.options;
+    const turn: Turn = { startedAt: this.now(), phase: this.session ? 'thinking' : 'starting', aborted: false, tools: new Map() };
+    this.turn = turn;
+    this.screen.commit(...text.split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
+    this.startSpinner();
+    this.screen.render();
+    let outcome;
+    try {
+      const session = await this.options.session;
+      if (turn.aborted) outcome = { status: 'aborted' as const };
+      else {
+        const attached = await attachFiles(text, session.facts().root);
+        for (const problem of attached.problems) this.screen.commit(style.yellow(`! ${problem}`));
+        if (attached.attached.length > 0) this.screen.commit(style.dim(`attached ${attached.attached.join(', ')}`));
+        turn.phase = 'thinking';
+        outcome = turn.aborted ? { status: 'aborted' as const } : await session.runTurn(attached.message, (event) => this.onEvent(turn, event));
+      }
+    } catch (error) {
+      outcome = { status: 'error' as const, error: error instanceof Error ? error.message : String(error) };
+    }
+    this.stream.end();
+    for (const view of turn.tools.values()) {
+      view.state = 'cancelled';
+      this.screen.commit(toolLine(view, this.screen.columns, style));
+    }
+    if (outcome.status === 'aborted' || turn.aborted) this.screen.commit(style.yellow('■ interrupted'), '');
+    else if (outcome.status === 'error') this.screen.commit(style.red(`✗ ${outcome.error ?? 'the turn failed'}`), '');
+    this.turn = undefined;
+    this.stopSpinner();
+    this.screen.render();
+    const next = this.queue.shift();
+    if (next !== undefined && !this.exiting) void this.runTurn(next);
+  }
+
+  private onEvent(turn: Turn, event: UiEvent): void {
+    if (this.turn !== turn) return;
+    const { style } = this.options;
+    switch (event.type) {
+      case 'text':
+        turn.phase = 'writing';
+        this.stream.write('text', event.text);
+        break;
+      case 'reasoning':
+        turn.phase = 'thinking';
+        this.stream.write('reasoning', event.text);
+        break;
+      case 'tool-start':
+        this.stream.end();
+        turn.phase = `running ${event.name}`;
+        turn.tools.set(event.id, newToolView(event.id, event.name, event.args, this.now()));
+        break;
+      case 'tool-output': {
+        const view = turn.tools.get(event.id);
+        if (view) addToolOutput(view, event.text);
+        break;
+      }
+      case 'tool-end': {
+        const view = turn.tools.get(event.id) ?? newToolView(event.id, event.name, {}, this.now());
+        turn.tools.delete(event.id);
+        view.state = event.status;
+        view.summary = event.summary;
+        this.screen.commit(toolLine(view, this.screen.columns, style));
+        if (event.meta?.diff && event.status === 'done') {
+          const lines = event.meta.diff.replace(/\n$/, '').split('\n');
+          const shown = lines.slice(0, 12).map((line) => `  ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.dim(line)}`);
+          if (lines.length > 12) shown.push(style.dim(`  … ${lines.length - 12} more diff lines folded`));
+          this.screen.commit(...shown);
+        }
+        turn.phase = 'thinking';
+        break;
+      }
+      case 'notice':
+        this.stream.end();
+        this.screen.commit(style.yellow(`! ${event.message}`));
+        break;
+      case 'retry':
+        this.stream.end();
+        this.screen.commit(style.dim(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`));
+        break;
+      case 'waiting':
+        turn.phase = `waiting for ${event.what}`;
+        break;
+      case 'usage':
+        break;
+    }
+    this.screen.schedule();
+  }
+
+  private abortTurn(): void {
+    const turn = this.turn;
+    if (!turn || turn.aborted) return;
+    turn.aborted = true;
+    turn.phase = 'interrupting';
+    this.session?.abort();
+    this.screen.render();
+  }
+
+  private ctrlC(): void {
+    if (this.turn) return this.abortTurn();
+    if (!this.editor.empty) {
+      this.editor.clear();
+      return this.screen.render();
+    }
+    const now = this.now();
+    if (now - this.lastCtrlC <= EXIT_WINDOW_MS) return void this.exit();
+    this.lastCtrlC = now;
+    this.hint = ['press Ctrl+C again to exit'];
+    this.screen.render();
+  }
+
+  private complete(): void {
+    const { word, start } = this.editor.wordAtCursor();
+    const atLineStart = this.editor.text.slice(0, start).trim() === '';
+    if (word.startsWith('/') && atLineStart) {
+      const names = completeSlash(word.slice(1));
+      if (names.length === 1) this.editor.replaceBeforeCursor(start, `/${names[0]} `);
+      else this.hint = names.length > 0 ? [names.map((n) => `/${n}`).join('  ')] : [];
+      return;
+    }
+    if (!word.startsWith('@')) return;
+    const paths = this.session?.filePaths();
+    if (!paths) {
+      this.hint = ['the file index is still being built…'];
+      return;
+    }
+    const completion = completePath(word, paths);
+    if (completion.replacement) this.editor.replaceBeforeCursor(start, completion.replacement);
+    this.hint = completion.candidates.length > 0 ? completion.candidates.map((c) => `  ${c}`) : completion.replacement ? [] : ['no matching file'];
+  }
+
+  private cycleMode(): void {
+    if (this.turn) {
+      this.hint = ['the mode changes when the turn ends'];
+      return;
+    }
+    const next = MODES[(MODES.indexOf(this.facts.mode) + 1) % MODES.length]!;
+    this.session?.setMode(next);
+    if (!this.session) this.options.initialFacts.mode = next;
+  }
+
+  private toggleReasoning(): void {
+    this.reasoningCollapsed = !this.reasoningCollapsed;
+    const { style } = this.options;
+    if (!this.reasoningCollapsed && this.stream.active !== 'reasoning' && this.stream.lastReasoning.trim() !== '') {
+      this.screen.commit(...this.stream.lastReasoning.trim().split('\n').map((line) => style.dim(line)), '');
+    }
+    this.hint = [`reasoning ${this.reasoningCollapsed ? 'collapsed' : 'shown'} (Ctrl+O toggles)`];
+  }
+
+  private slashContext(): SlashContext {
+    const app = this;
+    const { style } = this.options;
+    return {
+      get session(): SessionPort {
+        if (!app.session) throw new Error(app.sessionError ?? 'the session is still starting; try again in a moment');
+        return app.session;
+      },
+      style,
+      print: (...lines) => this.screen.commit(...lines),
+      error: (message) => this.screen.commit(style.red(message)),
+      exit: () => void this.exit(),
+      busy: () => this.turn !== undefined,
+      forgetApprovals: () => this.options.onForgetApprovals?.(),
+    };
+  }
+
+  private startSpinner(): void {
+    this.spinner ??= setInterval(() => this.screen.schedule(), SPINNER_INTERVAL_MS);
+  }
+
+  private stopSpinner(): void {
+    if (this.spinner) clearInterval(this.spinner);
+    this.spinner = undefined;
+  }
+
+  /** Leaves: aborts a running turn, clears the live area, closes the session. */
+  async exit(code = 0): Promise<void> {
+    if (this.exiting) return;
+    this.exiting = true;
+    if (this.turn) this.abortTurn();
+    this.stopSpinner();
+    this.decoder.dispose();
+    for (const entry of [...this.approvals]) entry.onAbort();
+    this.screen.dispose();
+    try {
+      await this.session?.close();
+    } finally {
+      this.options.onExit(code);
+    }
+  }
+
+  private liveArea(): LiveArea {
+    const { style } = this.options;
+    const columns = this.screen.columns;
+    const lines: string[] = [];
+    const streaming = this.stream.liveLine();
+    if (streaming !== undefined) lines.push(streaming);
+    if (this.turn) {
+      for (const view of this.turn.tools.values()) lines.push(toolLine(view, columns, style), ...toolTail(view, columns, style));
+      if (!this.approvals[0]) lines.push(style.cyan(truncate(spinnerLine(this.turn.phase, this.now(), this.turn.startedAt), columns - 1)));
+    }
+    const approval = this.approvals[0];
+    if (approval) {
+      lines.push(...approval.prompt.menu(style, columns), statusLine(this.facts, columns, style));
+      return { lines };
+    }
+    lines.push(...this.hint.map((line) => style.dim(truncate(line, columns - 1))));
+    const placeholder = this.turn ? undefined : 'type a message · /help for commands';
+    const prompt = promptView(this.editor, style, Math.max(3, this.screen.rows - 8), placeholder);
+    const first = lines.length;
+    lines.push(...prompt.lines, statusLine(this.facts, columns, style));
+    return { lines, cursor: { line: first + prompt.cursor.line, column: prompt.cursor.column } };
+  }
+}

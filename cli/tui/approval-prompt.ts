@@ -1,0 +1,88 @@
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { KeyEvent } from './keys.js';
+import type { Style } from './style.js';
+import { truncate } from './text-width.js';
+
+export const CHOICES = [
+  { decision: 'approve', label: 'Approve', key: 'y' },
+  { decision: 'decline', label: 'Decline', key: 'n' },
+  { decision: 'always', label: 'Always (this session)', key: 'a' },
+] as const;
+
+/**
+ * The approval question: what will run or change, shown exactly, and a three-way choice made with
+ * ↑/↓ (or ←/→) and Enter, or y / n / a. Esc declines.
+ */
+export class ApprovalPrompt {
+  selected = 0;
+
+  constructor(
+    readonly request: ApprovalRequest,
+    private readonly decide: (reply: ApprovalReply) => void,
+  ) {}
+
+  /** The lines printed once into the transcript: why it asks, then the command or the diff. */
+  describe(style: Style): string[] {
+    const { request } = this;
+    const lines = [style.yellow(`? ${request.tool} needs approval: ${request.reason}`)];
+    if (request.command !== undefined) {
+      for (const line of request.command.split('\n')) lines.push(`  ${style.bold('$')} ${line}`);
+    }
+    if (request.path !== undefined && request.command === undefined) lines.push(`  ${style.bold(request.path)}`);
+    if (request.diff !== undefined) {
+      for (const line of request.diff.replace(/\n$/, '').split('\n')) {
+        const colored = line.startsWith('+') && !line.startsWith('+++') ? style.green(line) : line.startsWith('-') && !line.startsWith('---') ? style.red(line) : style.dim(line);
+        lines.push(`  ${colored}`);
+      }
+    }
+    return lines;
+  }
+
+  /** The menu drawn in the live area. */
+  menu(style: Style, columns: number): string[] {
+    const items = CHOICES.map((choice, i) => {
+      const label = `${choice.label} (${choice.key})`;
+      return i === this.selected ? style.inverse(` ${label} `) : ` ${label} `;
+    });
+    return [`  ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc declines', columns - 1))];
+  }
+
+  /** Handles one key; returns true when the prompt is finished. */
+  key(event: KeyEvent): boolean {
+    if (event.type === 'text') {
+      const choice = CHOICES.find((c) => c.key === event.text.toLowerCase());
+      if (choice) return this.finish(choice.decision);
+      return false;
+    }
+    if (event.type !== 'key') return false;
+    switch (event.name) {
+      case 'up':
+      case 'left':
+      case 'shift-tab':
+        this.selected = (this.selected + CHOICES.length - 1) % CHOICES.length;
+        return false;
+      case 'down':
+      case 'right':
+      case 'tab':
+        this.selected = (this.selected + 1) % CHOICES.length;
+        return false;
+      case 'enter':
+        return this.finish(CHOICES[this.selected]!.decision);
+      case 'escape':
+        return this.finish('decline');
+      default:
+        return false;
+    }
+  }
+
+  private finish(decision: ApprovalReply['decision']): true {
+    this.decide(decision === 'decline' ? { decision, note: 'the user declined this action' } : { decision });
+    return true;
+  }
+}
+
+/** The key under which an `always` answer is remembered: the exact command, or tool + path. */
+export function approvalKey(request: ApprovalRequest): string {
+  if (request.command !== undefined) return `${request.tool}\0${request.command}`;
+  return `${request.tool}\0${request.path ?? ''}\0${request.reason}`;
+}

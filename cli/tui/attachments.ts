@@ -1,0 +1,64 @@
+import { open, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+
+/** Largest file `@path` attaches whole; bigger files are cut with a note. */
+export const ATTACH_MAX_BYTES = 100_000;
+
+export interface Attached {
+  /** The message as sent: the typed text, then each attached file in a fenced block. */
+  message: string;
+  attached: string[];
+  /** One line per `@path` that could not be attached, for the user. */
+  problems: string[];
+}
+
+/** The `@path` mentions in a message (an `@` at the start or after whitespace). */
+export function mentions(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
+    const path = match[1]!.replace(/[,.;:!?)]+$/, '');
+    if (path && !found.includes(path)) found.push(path);
+  }
+  return found;
+}
+
+/** Reads every `@path` that names a readable text file under or outside `root` and appends it. */
+export async function attachFiles(text: string, root: string): Promise<Attached> {
+  const attached: string[] = [];
+  const problems: string[] = [];
+  const blocks: string[] = [];
+  for (const path of mentions(text)) {
+    const full = isAbsolute(path) ? path : resolve(root, path);
+    const shown = isAbsolute(path) ? path : relative(root, full).split('\\').join('/');
+    try {
+      const info = await stat(full);
+      if (!info.isFile()) {
+        if (info.isDirectory()) problems.push(`@${path} is a folder; only files are attached`);
+        continue;
+      }
+      const handle = await open(full, 'r');
+      try {
+        const buffer = Buffer.alloc(Math.min(info.size, ATTACH_MAX_BYTES));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        const bytes = buffer.subarray(0, bytesRead);
+        if (bytes.subarray(0, 8192).includes(0)) {
+          problems.push(`@${path} is a binary file; not attached`);
+          continue;
+        }
+        let content = bytes.toString('utf8');
+        if (info.size > ATTACH_MAX_BYTES) content += `\n[cut: the file has ${info.size} bytes, the first ${ATTACH_MAX_BYTES} are attached; use read for the rest]`;
+        blocks.push(`<file path="${shown}">\n${content}${content.endsWith('\n') ? '' : '\n'}</file>`);
+        attached.push(shown);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        if (/[./]/.test(path)) problems.push(`@${path}: no such file`);
+      } else problems.push(`@${path}: ${code === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+    }
+  }
+  const message = blocks.length > 0 ? `${text}\n\n${blocks.join('\n\n')}` : text;
+  return { message, attached, problems };
+}

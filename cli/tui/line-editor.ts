@@ -1,0 +1,192 @@
+/**
+ * The prompt's text and cursor, with the editing operations the keys map to. Pure state, no
+ * terminal: the renderer draws it. Text may hold several lines (`\n`); Ctrl+A/Ctrl+E work on the
+ * cursor's line. History is per session, newest last.
+ */
+export class LineEditor {
+  text = '';
+  /** UTF-16 index into `text`; never inside a surrogate pair. */
+  cursor = 0;
+  private readonly history: string[] = [];
+  /** Position while browsing history; `history.length` means the draft. */
+  private browsing = 0;
+  private draft = '';
+
+  constructor(private readonly historyLimit = 500) {}
+
+  get empty(): boolean {
+    return this.text === '';
+  }
+
+  set(text: string, cursor = text.length): void {
+    this.text = text;
+    this.cursor = Math.max(0, Math.min(cursor, text.length));
+  }
+
+  insert(text: string): void {
+    this.text = this.text.slice(0, this.cursor) + text + this.text.slice(this.cursor);
+    this.cursor += text.length;
+    this.browsing = this.history.length;
+  }
+
+  backspace(): void {
+    if (this.cursor === 0) return;
+    const start = previousBoundary(this.text, this.cursor);
+    this.text = this.text.slice(0, start) + this.text.slice(this.cursor);
+    this.cursor = start;
+  }
+
+  deleteForward(): void {
+    if (this.cursor >= this.text.length) return;
+    this.text = this.text.slice(0, this.cursor) + this.text.slice(nextBoundary(this.text, this.cursor));
+  }
+
+  left(): void {
+    if (this.cursor > 0) this.cursor = previousBoundary(this.text, this.cursor);
+  }
+
+  right(): void {
+    if (this.cursor < this.text.length) this.cursor = nextBoundary(this.text, this.cursor);
+  }
+
+  /** Ctrl+A: start of the cursor's line. */
+  lineStart(): void {
+    this.cursor = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+  }
+
+  /** Ctrl+E: end of the cursor's line. */
+  lineEnd(): void {
+    const end = this.text.indexOf('\n', this.cursor);
+    this.cursor = end < 0 ? this.text.length : end;
+  }
+
+  wordLeft(): void {
+    this.cursor = wordStart(this.text, this.cursor);
+  }
+
+  wordRight(): void {
+    let i = this.cursor;
+    while (i < this.text.length && /\s/.test(this.text[i]!)) i++;
+    while (i < this.text.length && !/\s/.test(this.text[i]!)) i++;
+    this.cursor = i;
+  }
+
+  /** Ctrl+W: deletes the word before the cursor (and the spaces after it). */
+  deleteWordBack(): void {
+    const start = wordStart(this.text, this.cursor);
+    this.text = this.text.slice(0, start) + this.text.slice(this.cursor);
+    this.cursor = start;
+  }
+
+  /** Ctrl+U: deletes from the start of the line to the cursor. */
+  deleteToLineStart(): void {
+    const start = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+    const from = start === this.cursor && start > 0 ? start - 1 : start;
+    this.text = this.text.slice(0, from) + this.text.slice(this.cursor);
+    this.cursor = from;
+  }
+
+  /** Ctrl+K: deletes from the cursor to the end of the line. */
+  deleteToLineEnd(): void {
+    const end = this.text.indexOf('\n', this.cursor);
+    const to = end < 0 ? this.text.length : end === this.cursor ? end + 1 : end;
+    this.text = this.text.slice(0, this.cursor) + this.text.slice(to);
+  }
+
+  /** ↑: moves up a line inside multi-line text, else recalls older history. */
+  up(): void {
+    const lineStart = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+    if (lineStart > 0) {
+      const column = this.cursor - lineStart;
+      const previousStart = this.text.lastIndexOf('\n', lineStart - 2) + 1;
+      this.cursor = Math.min(previousStart + column, lineStart - 1);
+      return;
+    }
+    if (this.browsing === 0) return;
+    if (this.browsing === this.history.length) this.draft = this.text;
+    this.browsing--;
+    this.recall();
+  }
+
+  /** ↓: moves down a line inside multi-line text, else recalls newer history (then the draft). */
+  down(): void {
+    const lineEnd = this.text.indexOf('\n', this.cursor);
+    if (lineEnd >= 0) {
+      const column = this.cursor - (this.text.lastIndexOf('\n', this.cursor - 1) + 1);
+      const nextEnd = this.text.indexOf('\n', lineEnd + 1);
+      this.cursor = Math.min(lineEnd + 1 + column, nextEnd < 0 ? this.text.length : nextEnd);
+      return;
+    }
+    if (this.browsing >= this.history.length) return;
+    this.browsing++;
+    this.recall();
+  }
+
+  /**
+   * Enter: returns the text to submit and clears the editor, or undefined when the line ends in
+   * a `\` (which becomes a line break instead).
+   */
+  submit(): string | undefined {
+    if (this.cursor === this.text.length && this.text.endsWith('\\')) {
+      this.text = `${this.text.slice(0, -1)}\n`;
+      this.cursor = this.text.length;
+      return undefined;
+    }
+    const text = this.text;
+    this.remember(text);
+    this.text = '';
+    this.cursor = 0;
+    return text;
+  }
+
+  /** Adds an entry to history (not blank, not a repeat of the newest). */
+  remember(text: string): void {
+    if (text.trim() !== '' && this.history[this.history.length - 1] !== text) {
+      this.history.push(text);
+      if (this.history.length > this.historyLimit) this.history.shift();
+    }
+    this.browsing = this.history.length;
+    this.draft = '';
+  }
+
+  clear(): void {
+    this.text = '';
+    this.cursor = 0;
+    this.browsing = this.history.length;
+  }
+
+  /** The word under/before the cursor (no spaces), with where it starts. */
+  wordAtCursor(): { word: string; start: number } {
+    let start = this.cursor;
+    while (start > 0 && !/\s/.test(this.text[start - 1]!)) start--;
+    return { word: this.text.slice(start, this.cursor), start };
+  }
+
+  /** Replaces `text[start, cursor)` with `replacement`. */
+  replaceBeforeCursor(start: number, replacement: string): void {
+    this.text = this.text.slice(0, start) + replacement + this.text.slice(this.cursor);
+    this.cursor = start + replacement.length;
+  }
+
+  private recall(): void {
+    this.text = this.browsing === this.history.length ? this.draft : this.history[this.browsing]!;
+    this.cursor = this.text.length;
+  }
+}
+
+function previousBoundary(text: string, index: number): number {
+  const code = text.charCodeAt(index - 1);
+  return code >= 0xdc00 && code <= 0xdfff && index >= 2 ? index - 2 : index - 1;
+}
+
+function nextBoundary(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff && index + 2 <= text.length ? index + 2 : index + 1;
+}
+
+function wordStart(text: string, index: number): number {
+  let i = index;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  while (i > 0 && !/\s/.test(text[i - 1]!)) i--;
+  return i;
+}

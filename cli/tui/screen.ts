@@ -1,0 +1,124 @@
+import { textWidth } from './text-width.js';
+
+/** Where the screen writes: a TTY stream, or a fake with the same three members in tests. */
+export interface TerminalOutput {
+  write(data: string): unknown;
+  readonly columns?: number;
+  readonly rows?: number;
+}
+
+/** What sits at the bottom of the screen and is redrawn in place. */
+export interface LiveArea {
+  lines: string[];
+  /** The terminal cursor goes here: a line of `lines` and a cell within it. */
+  cursor?: { line: number; column: number };
+}
+
+/**
+ * Inline rendering without the alternate screen: finished output scrolls up into the terminal's
+ * own scrollback (so copy, search and scrollback keep working), while a small live area at the
+ * bottom — the streaming line, spinner, prompt and status line — is redrawn in place.
+ *
+ * Every frame is one `write`: move to the top of the live area, clear below, print the committed
+ * lines, then the live area. A line whose width is an exact multiple of the terminal width gets
+ * an explicit wrap, so each line of width w always takes ⌊w / columns⌋ + 1 rows and the cursor
+ * arithmetic stays exact.
+ */
+export class Screen {
+  private committed: string[] = [];
+  /** Row of the terminal cursor within the live area drawn last. */
+  private cursorRow = 0;
+  private scheduled: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly out: TerminalOutput,
+    private readonly live: () => LiveArea,
+    /** Coalescing delay for output-driven redraws (keys redraw at once). */
+    private readonly frameMs = 16,
+  ) {}
+
+  get columns(): number {
+    return Math.max(20, this.out.columns ?? 80);
+  }
+
+  get rows(): number {
+    return Math.max(5, this.out.rows ?? 24);
+  }
+
+  /** Queues finished lines to print above the live area (each a full line, no `\n` needed). */
+  commit(...lines: string[]): void {
+    for (const line of lines) for (const part of line.split('\n')) this.committed.push(part);
+    this.schedule();
+  }
+
+  /** Redraws soon (at most once per frame). */
+  schedule(): void {
+    if (this.scheduled || this.disposed) return;
+    this.scheduled = setTimeout(() => this.render(), this.frameMs);
+  }
+
+  /** Redraws now. */
+  render(): void {
+    if (this.scheduled) {
+      clearTimeout(this.scheduled);
+      this.scheduled = undefined;
+    }
+    if (this.disposed) return;
+    const columns = this.columns;
+    let frame = '\x1b[?25l';
+    frame += this.cursorRow > 0 ? `\x1b[${this.cursorRow}A\r\x1b[J` : '\r\x1b[J';
+    for (const line of this.committed) frame += `${line}\x1b[0m\r\n`;
+    this.committed = [];
+    const area = this.fit(this.live());
+    const rowsOf = area.lines.map((line) => Math.floor(textWidth(line) / columns) + 1);
+    area.lines.forEach((line, i) => {
+      if (i > 0) frame += '\r\n';
+      frame += `${line}\x1b[0m`;
+      const width = textWidth(line);
+      if (width > 0 && width % columns === 0) frame += ' \r';
+    });
+    const lastRow = rowsOf.reduce((a, b) => a + b, 0) - 1;
+    let row = lastRow;
+    let column = 0;
+    if (area.cursor && area.cursor.line < area.lines.length) {
+      row = rowsOf.slice(0, area.cursor.line).reduce((a, b) => a + b, 0) + Math.floor(area.cursor.column / columns);
+      column = area.cursor.column % columns;
+      if (lastRow > row) frame += `\x1b[${lastRow - row}A`;
+      frame += `\x1b[${column + 1}G\x1b[?25h`;
+    }
+    this.cursorRow = Math.max(0, row);
+    this.out.write(frame);
+  }
+
+  /** Clears the live area and leaves the cursor at its top, for exit or handing over the terminal. */
+  dispose(): void {
+    if (this.disposed) return;
+    if (this.scheduled) clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    let frame = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A\r\x1b[J` : '\r\x1b[J';
+    for (const line of this.committed) frame += `${line}\x1b[0m\r\n`;
+    this.committed = [];
+    this.out.write(`${frame}\x1b[?25h`);
+    this.disposed = true;
+  }
+
+  /** Forgets the live area's position (after the screen was cleared by Ctrl+L). */
+  resetPosition(): void {
+    this.cursorRow = 0;
+  }
+
+  /** Drops lines from the top until the area fits the screen, keeping the cursor's line. */
+  private fit(area: LiveArea): LiveArea {
+    const columns = this.columns;
+    const max = this.rows - 1;
+    const lines = [...area.lines];
+    let cursor = area.cursor ? { ...area.cursor } : undefined;
+    const total = () => lines.reduce((sum, line) => sum + Math.floor(textWidth(line) / columns) + 1, 0);
+    while (lines.length > 1 && total() > max && (!cursor || cursor.line > 0)) {
+      lines.shift();
+      if (cursor) cursor.line--;
+    }
+    return { lines, cursor };
+  }
+}

@@ -1,0 +1,71 @@
+import type { Usage } from '../../actors/model-io/protocol.js';
+import type { ApprovalMode, ToolResult } from '../../actors/tool-executor/protocol.js';
+
+/**
+ * What the terminal UI needs from a session, and nothing more. The interactive command adapts the
+ * agent's `Session` to this; tests drive the UI with a scripted one.
+ */
+
+export type SessionMode = 'agent' | 'plan';
+
+/** Events of one turn, in the order they happen. */
+export type UiEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-start'; id: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool-output'; id: string; text: string }
+  | { type: 'tool-end'; id: string; name: string; status: ToolResult['status']; summary: string; meta?: ToolResult['meta'] }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'notice'; message: string }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** The request is waiting for the bootstrap (index, repo map) to finish. */
+  | { type: 'waiting'; what: string };
+
+export interface TurnOutcome {
+  status: 'done' | 'aborted' | 'error';
+  /** One sentence for the user when `status` is `error`. */
+  error?: string;
+}
+
+/** Figures for the status line and `/tokens`. */
+export interface SessionFacts {
+  root: string;
+  model: string;
+  profile: string;
+  profiles: string[];
+  mode: SessionMode;
+  approvals: ApprovalMode;
+  contextWindow?: number;
+  /** Estimated tokens of the conversation as the next request would carry it. */
+  contextTokens: number;
+  /** Sums over the session's requests, as the server reported them. */
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  requests: number;
+  /** The last request's usage. */
+  lastUsage?: Usage;
+}
+
+export interface SessionPort {
+  facts(): SessionFacts;
+  /** Paths of the file index once the bootstrap has it (for `@path` completion). */
+  filePaths(): readonly string[] | undefined;
+  /** Resolves when the bootstrap (index, repo map, summary) is done; rejects with its error. */
+  ready(): Promise<void>;
+  /** Runs one turn; never rejects (errors come back as `status: 'error'`). */
+  runTurn(input: string, onEvent: (event: UiEvent) => void): Promise<TurnOutcome>;
+  /** Aborts the running turn: the runtime's one abort message for its scope. */
+  abort(): void;
+  /** One compaction event by hand; returns a line to show. */
+  compact(): Promise<string>;
+  /** Fresh conversation, same bootstrap. */
+  reset(): Promise<void> | void;
+  /** Re-bootstraps in another folder (`.` re-indexes); returns a line to show. */
+  cd(path: string): Promise<string>;
+  /** Switches to a profile or model name; returns a line to show. */
+  switchModel(name: string): Promise<string>;
+  setMode(mode: SessionMode): void;
+  setApprovals(mode: 'safe' | 'off'): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,19 @@
+/** A spinner frame with the time elapsed since `startedAt`, e.g. `⠹ thinking 3.2s`. */
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+export const SPINNER_INTERVAL_MS = 80;
+
+export function spinnerFrame(now: number, startedAt: number): string {
+  return FRAMES[Math.floor(now / SPINNER_INTERVAL_MS) % FRAMES.length]!;
+}
+
+/** `0.4s`, `12.0s`, `2m05s`. */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, ms) / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, '0')}s`;
+}
+
+export function spinnerLine(label: string, now: number, startedAt: number, hint = 'Esc to interrupt'): string {
+  return `${spinnerFrame(now, startedAt)} ${label} ${formatElapsed(now - startedAt)} · ${hint}`;
+}

@@ -1,0 +1,41 @@
+/**
+ * Puts the terminal into the mode the UI needs and back: raw input (every key arrives at once,
+ * no echo, Ctrl-C as a byte rather than SIGINT), bracketed paste, and a restore that runs exactly
+ * once — on exit, on a signal, or on an uncaught error — so the shell is never left raw.
+ */
+
+export interface TerminalInput {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  setEncoding(encoding: BufferEncoding): unknown;
+  on(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  resume(): unknown;
+  pause(): unknown;
+}
+
+export interface TerminalHandle {
+  restore(): void;
+}
+
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
+export function enterRawMode(input: TerminalInput, output: { write(data: string): unknown }, onData: (chunk: string | Buffer) => void): TerminalHandle {
+  input.setRawMode?.(true);
+  input.setEncoding('utf8');
+  input.on('data', onData);
+  input.resume();
+  output.write(BRACKETED_PASTE_ON);
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    input.off('data', onData);
+    output.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
+    input.setRawMode?.(false);
+    input.pause();
+  };
+  process.once('exit', restore);
+  return { restore };
+}

@@ -1,0 +1,78 @@
+import test from 'ava';
+import { LineEditor } from '../../../cli/tui/line-editor.js';
+
+test('Ctrl+A and Ctrl+E move to the start and end of the cursor\'s line', (t) => {
+  const editor = new LineEditor();
+  editor.insert('first line\nsecond');
+  editor.lineStart();
+  t.is(editor.cursor, 11);
+  editor.insert('>');
+  t.is(editor.text, 'first line\n>second');
+  editor.up();
+  editor.lineEnd();
+  t.is(editor.cursor, 10);
+  editor.lineStart();
+  t.is(editor.cursor, 0);
+});
+
+test('left and right step over surrogate pairs as one character', (t) => {
+  const editor = new LineEditor();
+  editor.insert('a😀b');
+  editor.left();
+  editor.left();
+  t.is(editor.cursor, 1);
+  editor.right();
+  t.is(editor.cursor, 3);
+  editor.backspace();
+  t.is(editor.text, 'ab');
+});
+
+test('Ctrl+W deletes the word before the cursor and Ctrl+U the line before it', (t) => {
+  const editor = new LineEditor();
+  editor.insert('git commit -m  ');
+  editor.deleteWordBack();
+  t.is(editor.text, 'git commit ');
+  editor.insert('x\nmore words');
+  editor.deleteToLineStart();
+  t.is(editor.text, 'git commit x\n');
+  editor.deleteToLineStart();
+  t.is(editor.text, 'git commit x');
+});
+
+test('history recalls older and newer entries and keeps the draft', (t) => {
+  const editor = new LineEditor();
+  editor.insert('one');
+  t.is(editor.submit(), 'one');
+  editor.insert('two');
+  t.is(editor.submit(), 'two');
+  editor.insert('dra');
+  editor.up();
+  t.is(editor.text, 'two');
+  editor.up();
+  t.is(editor.text, 'one');
+  editor.up();
+  t.is(editor.text, 'one');
+  editor.down();
+  editor.down();
+  t.is(editor.text, 'dra');
+});
+
+test('a trailing backslash turns Enter into a line break', (t) => {
+  const editor = new LineEditor();
+  editor.insert('first \\');
+  t.is(editor.submit(), undefined);
+  editor.insert('second');
+  t.is(editor.submit(), 'first \nsecond');
+  t.is(editor.text, '');
+});
+
+test('up and down move between lines of multi-line input before touching history', (t) => {
+  const editor = new LineEditor();
+  editor.remember('old');
+  editor.insert('abc\nde');
+  editor.up();
+  t.is(editor.cursor, 2);
+  t.is(editor.text, 'abc\nde');
+  editor.down();
+  t.is(editor.cursor, 6);
+});
