@@ -1,10 +1,12 @@
+import type { ScanCaps } from './caps.js';
+
 /**
  * The indexer actor's contract. The actor is a front in the main thread for a piscina pool of
  * worker threads (`workers/`); the main thread never walks the tree.
  */
 
 /** Which cap stopped the scan early. */
-export type CapName = 'files' | 'map-files' | 'map-directories' | 'gitignore-directories';
+export type CapName = 'files' | 'map-files' | 'map-directories' | 'gitignore-directories' | 'directories';
 
 export interface FileIndex {
   /** Absolute root that was scanned. */
@@ -13,6 +15,11 @@ export interface FileIndex {
   paths: string[];
   /** Caps that were hit, empty when the scan saw the whole tree. */
   capped: CapName[];
+  /**
+   * Repo-map candidates: source files by extension (`workers/scan-sources.ts`), breadth-first,
+   * ≤ 3,000 from the first 4,000 folders. May include files past the index cap.
+   */
+  mapCandidates?: string[];
   stats: { directories: number; files: number; ignored: number; skipped: number; ms: number };
 }
 
@@ -33,7 +40,7 @@ export interface RepoMap {
 }
 
 export type IndexerRequest =
-  | { type: 'scan'; root: string }
+  | { type: 'scan'; root: string; /** Smaller caps, for tests. */ caps?: Partial<ScanCaps> }
   | { type: 'repo-map'; root: string; paths: string[]; budgetTokens: number };
 
 export type IndexerProtocol = {

@@ -1,0 +1,63 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { scan } from '../../workers/scan.js';
+import { tempDir, writeTree } from '../helpers/temp.js';
+import { gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+
+for (const repo of TRICKY_REPOS) {
+  test(`the scan equals git ls-files --cached --others --exclude-standard on ${repo.title}`, (t) => {
+    const root = oracleRepo(repo.committed, repo.untracked, repo.exclude);
+    const index = scan(root);
+    t.deepEqual([...index.paths].sort(), gitListing(root));
+    t.deepEqual(index.capped, []);
+    t.is(index.root, root);
+  });
+}
+
+test('the scan of a subfolder of a repository equals git ls-files run there', (t) => {
+  const root = oracleRepo(
+    { '.gitignore': '*.gen\n/top/skip/\n', 'top/.gitignore': '!keep.gen\n', 'top/a.gen': '', 'top/keep.gen': '', 'top/skip/x': '', 'top/in/y.ts': '', 'top/ex.txt': '' },
+    { 'top/new.txt': '' },
+    'top/ex.txt\n',
+  );
+  const index = scan(join(root, 'top'));
+  t.deepEqual([...index.paths].sort(), gitListing(join(root, 'top')));
+  t.true(index.paths.includes('in/y.ts'));
+});
+
+test('paths come out breadth-first, names sorted within a folder', (t) => {
+  const root = writeTree(tempDir(), { 'b/deep/x.ts': '', 'a/one.ts': '', 'z.md': '', 'a.md': '', 'b/two.py': '' });
+  t.deepEqual(scan(root).paths, ['a.md', 'z.md', 'a/one.ts', 'b/two.py', 'b/deep/x.ts']);
+});
+
+test('map candidates are the source files, in the same order, minified bundles left out', (t) => {
+  const root = writeTree(tempDir(), {
+    'README.md': '',
+    'src/a.ts': '',
+    'src/b.min.js': '',
+    'src/c.json': '',
+    'lib/d.py': '',
+    'lib/e.GO': '',
+    'tools/run.sh': '',
+    'native/f.hpp': '',
+  });
+  const index = scan(root);
+  t.deepEqual(index.mapCandidates, ['lib/d.py', 'lib/e.GO', 'native/f.hpp', 'src/a.ts', 'tools/run.sh']);
+  t.is(index.stats.files, 8);
+});
+
+test('stats count folders, files and ignored entries', (t) => {
+  const root = writeTree(tempDir(), { '.gitignore': '*.log\n', 'a.log': '', 'b.txt': '', 'node_modules/x/y.js': '', 'sub/c.txt': '' });
+  const { stats } = scan(root);
+  t.is(stats.directories, 2, 'root and sub; node_modules is never read');
+  t.is(stats.files, 3);
+  t.is(stats.ignored, 2, 'a.log and node_modules');
+  t.is(stats.skipped, 0);
+  t.true(stats.ms >= 0);
+});
+
+test('a root that is missing or is a file fails with one clear sentence', (t) => {
+  const root = writeTree(tempDir(), { 'file.txt': '' });
+  t.throws(() => scan(join(root, 'nope')), { message: `${join(root, 'nope')} does not exist` });
+  t.throws(() => scan(join(root, 'file.txt')), { message: `${join(root, 'file.txt')} is not a folder` });
+});

@@ -1,0 +1,178 @@
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_CAPS, type ScanCaps } from '../actors/indexer/caps.js';
+import type { CapName, FileIndex } from '../actors/indexer/protocol.js';
+import { IgnoreRules } from './ignore-rules.js';
+import { isSourceFile } from './scan-sources.js';
+
+/** What one directory entry is, as far as the index cares. */
+type Kind = 'directory' | 'file' | 'other' | 'gone';
+
+function kindOf(entry: Dirent, absoluteDir: string): Kind {
+  if (entry.isFile() || entry.isSymbolicLink()) return 'file'; // symlinks are listed, never followed
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return 'other';
+  // The file system did not say (DT_UNKNOWN): ask it.
+  try {
+    const stat = lstatSync(join(absoluteDir, entry.name));
+    return stat.isFile() || stat.isSymbolicLink() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'gone';
+  }
+}
+
+/**
+ * A name that was not valid UTF-8 reaches us with U+FFFD in it and can no longer be opened by that
+ * name; one that truly contains U+FFFD still can. A name with a line break would break the
+ * one-path-per-line index. Both are skipped.
+ */
+function unusableName(name: string, absoluteDir: string): boolean {
+  if (name.includes('\n') || name.includes('\r')) return true;
+  if (!name.includes('\uFFFD')) return false;
+  try {
+    lstatSync(join(absoluteDir, name));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** For tests: lets another "process" change the tree at a chosen moment of a synchronous scan. */
+export interface ScanHooks {
+  /** Called right before a folder (not the root) is listed. */
+  beforeRead?(absoluteDir: string): void;
+}
+
+/**
+ * Breadth-first crawl of `root` within caps, applying git's ignore rules: one folder at a time,
+ * each listed once with `readdir(withFileTypes)`, its entries sorted by name, ignored folders
+ * pruned and never read. Paths come out level by level, so a capped index is shallow-first.
+ * Synchronous on purpose: it runs in an indexer worker thread, where blocking calls are the
+ * fastest way through the file system (measured in `bench/scan.bench.ts`).
+ *
+ * Unreadable or vanished folders and files, sockets, FIFOs, devices and names that are not
+ * UTF-8 are counted in `stats.skipped` and never stop the scan.
+ */
+export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHooks = {}): FileIndex {
+  const started = performance.now();
+  const limits: ScanCaps = { ...DEFAULT_CAPS, ...caps };
+  const absoluteRoot = resolve(root);
+  const rules = IgnoreRules.create(absoluteRoot);
+  const paths: string[] = [];
+  const mapCandidates: string[] = [];
+  const capped = new Set<CapName>();
+  const stats = { directories: 0, files: 0, ignored: 0, skipped: 0, ms: 0 };
+
+  // The first listing is the root's own: failing there is an error, not an empty index.
+  let rootEntries: Dirent[];
+  try {
+    rootEntries = readdirSync(absoluteRoot, { withFileTypes: true });
+  } catch (error) {
+    throw new Error(describeRootError(absoluteRoot, error));
+  }
+  let level: string[] = [''];
+  let pending: Dirent[] | undefined = rootEntries;
+
+  /** True while reading more folders can still add something within the caps. */
+  const wanted = () =>
+    paths.length < limits.indexPaths || (mapCandidates.length < limits.mapFiles && stats.directories < limits.mapDirectories);
+
+  walk: while (level.length > 0) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i++) {
+      const dir = level[i]!;
+      if (!wanted()) {
+        markUnseen();
+        break walk;
+      }
+      if (stats.directories >= limits.scanDirectories) {
+        capped.add('directories');
+        markUnseen();
+        break walk;
+      }
+      const absoluteDir = dir === '' ? absoluteRoot : join(absoluteRoot, dir);
+      let entries: Dirent[];
+      try {
+        if (pending) entries = pending;
+        else {
+          hooks.beforeRead?.(absoluteDir);
+          entries = readdirSync(absoluteDir, { withFileTypes: true });
+        }
+      } catch {
+        stats.skipped++; // unreadable, vanished, or no longer a folder
+        continue;
+      } finally {
+        pending = undefined;
+      }
+      stats.directories++;
+      if (stats.directories === limits.gitignoreDirectories + 1) {
+        rules.stopDiscovery();
+        capped.add('gitignore-directories');
+      }
+      entries.sort(byName);
+      rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'));
+      const mapOpen = stats.directories <= limits.mapDirectories;
+      for (const entry of entries) {
+        const name = entry.name;
+        const rel = dir === '' ? name : `${dir}/${name}`;
+        const kind = kindOf(entry, absoluteDir);
+        if (kind === 'other' || kind === 'gone' || unusableName(name, absoluteDir)) {
+          stats.skipped++;
+          continue;
+        }
+        if (kind === 'directory') {
+          if (rules.isEntryIgnored(rel, true)) stats.ignored++;
+          else next.push(rel);
+          continue;
+        }
+        const indexOpen = paths.length < limits.indexPaths;
+        const candidate = isSourceFile(name);
+        const source = mapOpen && candidate;
+        if (!indexOpen && !source) {
+          capped.add('files');
+          // Nothing in this folder can be added any more once the map is closed too.
+          if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
+          continue; // past the index cap only map candidates are still worth an ignore check
+        }
+        if (rules.isEntryIgnored(rel, false)) {
+          stats.ignored++;
+          continue;
+        }
+        stats.files++;
+        if (indexOpen) paths.push(rel);
+        else capped.add('files');
+        if (source) {
+          if (mapCandidates.length < limits.mapFiles) mapCandidates.push(rel);
+          else capped.add('map-files');
+        } else if (candidate && mapCandidates.length < limits.mapFiles) {
+          capped.add('map-directories');
+        }
+      }
+    }
+    level = next;
+  }
+
+  /** The walk stopped with folders left unread: say which caps kept them out. */
+  function markUnseen(): void {
+    if (paths.length >= limits.indexPaths) capped.add('files');
+    if (mapCandidates.length >= limits.mapFiles) capped.add('map-files');
+    else if (stats.directories >= limits.mapDirectories) capped.add('map-directories');
+  }
+
+  stats.ms = Math.round((performance.now() - started) * 10) / 10;
+  return { root: absoluteRoot, paths, capped: [...capped], mapCandidates, stats };
+}
+
+/** One sentence for a root that cannot be scanned. */
+export function describeRootError(root: string, error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT') return `${root} does not exist`;
+  if (code === 'ENOTDIR') return `${root} is not a folder`;
+  if (code === 'EACCES' || code === 'EPERM') return `${root} cannot be read (permission denied)`;
+  return `${root} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+}
