@@ -42,6 +42,11 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** Where it was found: native `tool_calls`, printed in the content, or leaked into reasoning. */
   source: 'native' | 'text' | 'reasoning';
+  /**
+   * Present only when a native call's arguments were not valid JSON (e.g. cut off by
+   * `max_tokens`): the raw text, so the agent loop can tell the model. `arguments` is then `{}`.
+   */
+  rawArguments?: string;
 }
 
 export interface Usage {
@@ -58,7 +63,10 @@ export type ModelEvent =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: ToolCall }
-  /** A retry is about to happen (429/5xx/connection loss). */
+  /**
+   * A retry is about to happen (429/5xx/connection loss). Deltas streamed before it belong to the
+   * failed attempt: discard them; the next attempt streams the turn from the start.
+   */
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   /** Something the model produced that could not be used (malformed call, unknown tool…). */
   | { type: 'notice'; message: string }
@@ -73,8 +81,11 @@ export type ModelIoRequest =
       maxTokens?: number;
       temperature?: number;
     }
-  /** Asks the server for its models and context window. */
-  | { type: 'discover'; endpoint: Endpoint };
+  /**
+   * Asks the server for its models and context window. `contextWindow` is the configured
+   * REIKA_CONTEXT_WINDOW (or the profile's): it wins over what the server says.
+   */
+  | { type: 'discover'; endpoint: Endpoint; contextWindow?: number };
 
 /** Final reply of a `chat` request: the whole assistant turn, assembled. */
 export interface ChatReply {

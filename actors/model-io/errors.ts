@@ -1,0 +1,60 @@
+import { ReikaError } from '../../runtime/errors.js';
+
+/**
+ * The model-IO failures a user can fix, each one sentence naming the setting to change.
+ * Codes are stable: callers branch on them.
+ */
+export type ModelIoErrorCode =
+  | 'REIKA_ERR_SERVER_UNREACHABLE'
+  | 'REIKA_ERR_AUTH'
+  | 'REIKA_ERR_MODEL_NOT_FOUND'
+  | 'REIKA_ERR_BAD_URL'
+  | 'REIKA_ERR_HTTP'
+  | 'REIKA_ERR_TIMEOUT'
+  | 'REIKA_ERR_STREAM';
+
+export function serverUnreachable(baseUrl: string, detail?: string): ReikaError {
+  return new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', `No model server answers at ${baseUrl}${detail ? ` (${detail})` : ''} — start one or set REIKA_BASE_URL.`, { retryable: true });
+}
+
+export function authError(baseUrl: string, status: number): ReikaError {
+  return new ReikaError('REIKA_ERR_AUTH', `The server at ${baseUrl} refused the API key (HTTP ${status}) — set REIKA_API_KEY.`);
+}
+
+export function modelNotFound(model: string, available: string[] = []): ReikaError {
+  const offer = available.length ? ` The server offers: ${available.slice(0, 10).join(', ')}${available.length > 10 ? ', …' : ''}.` : '';
+  return new ReikaError('REIKA_ERR_MODEL_NOT_FOUND', `The server has no model "${model}" — set REIKA_MODEL.${offer}`);
+}
+
+export function badUrl(url: string): ReikaError {
+  return new ReikaError('REIKA_ERR_BAD_URL', `Nothing answers at ${url} (HTTP 404) — check REIKA_BASE_URL (does it end in /v1?).`);
+}
+
+export function httpError(status: number, message: string, retryable: boolean): ReikaError {
+  return new ReikaError('REIKA_ERR_HTTP', `The model server failed with HTTP ${status}${message ? `: ${oneLine(message)}` : ''}.`, { retryable });
+}
+
+export function timeoutError(ms: number): ReikaError {
+  return new ReikaError('REIKA_ERR_TIMEOUT', `The model server sent nothing for ${ms} ms — raise REIKA_REQUEST_TIMEOUT_MS (0 waits forever).`);
+}
+
+export function streamError(message: string, retryable: boolean): ReikaError {
+  return new ReikaError('REIKA_ERR_STREAM', `The model stream broke: ${oneLine(message)}.`, { retryable });
+}
+
+/** Error bodies come as `{error:{message}}`, `{error:"…"}`, `{message}` or `{detail}`; keep one short line. */
+export function errorMessageOf(body: string): string {
+  try {
+    const json = JSON.parse(body) as any;
+    const message = json?.error?.message ?? (typeof json?.error === 'string' ? json.error : undefined) ?? json?.message ?? json?.detail;
+    if (typeof message === 'string') return oneLine(message);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return oneLine(body);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

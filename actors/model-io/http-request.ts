@@ -1,0 +1,86 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/**
+ * One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
+ * - the bytes arrive as Buffers straight from the socket, with no WHATWG-stream layer per chunk
+ *   (bench/model-io.bench.ts measures both on the same 1 MB stream);
+ * - connection failures keep their `code` (ECONNREFUSED, ECONNRESET…) instead of a generic
+ *   `TypeError: fetch failed`, which is what the retry policy branches on;
+ * - `setTimeout` is exactly the idle timeout REIKA_REQUEST_TIMEOUT_MS means: time without a byte.
+ * Keep-alive agents reuse the connection to a local server across the turns of a session.
+ */
+
+const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** Thrown when the server sent nothing for the idle timeout. */
+export class IdleTimeoutError extends Error {
+  readonly code = 'REIKA_IDLE_TIMEOUT';
+  constructor(readonly ms: number) {
+    super(`no data for ${ms} ms`);
+  }
+}
+
+export interface HttpOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  /** 0 = no timeout. */
+  idleTimeoutMs: number;
+}
+
+export interface HttpExchange {
+  response: IncomingMessage;
+  /** Closes the connection at once (abort, or enough read). */
+  destroy(): void;
+}
+
+/** Sends the request and resolves once the response headers arrived. */
+export function openHttp(url: string, options: HttpOptions): Promise<HttpExchange> {
+  return new Promise<HttpExchange>((resolve, reject) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      reject(Object.assign(new Error(`invalid URL ${url}`), { code: 'ERR_INVALID_URL' }));
+      return;
+    }
+    const https = parsed.protocol === 'https:';
+    if (!https && parsed.protocol !== 'http:') {
+      reject(Object.assign(new Error(`unsupported protocol ${parsed.protocol}`), { code: 'ERR_INVALID_URL' }));
+      return;
+    }
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+    const request = (https ? httpsRequest : httpRequest)(parsed, { method: options.method, headers, agent: https ? agents.https : agents.http });
+    const onAbort = () => request.destroy(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
+    if (options.signal.aborted) {
+      onAbort();
+    } else {
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      request.once('close', () => options.signal.removeEventListener('abort', onAbort));
+    }
+    if (options.idleTimeoutMs > 0) request.setTimeout(options.idleTimeoutMs, () => request.destroy(new IdleTimeoutError(options.idleTimeoutMs)));
+    request.once('error', reject);
+    request.once('response', (response) => {
+      // Errors after the headers surface through the response stream the caller reads.
+      request.removeListener('error', reject);
+      request.on('error', (error) => response.destroy(error));
+      resolve({ response, destroy: () => request.destroy() });
+    });
+    request.end(options.body);
+  });
+}
+
+/** Reads a (small) response body as text, at most `limit` bytes. */
+export async function readText(response: IncomingMessage, limit = 1 << 20): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

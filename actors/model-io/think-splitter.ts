@@ -1,0 +1,78 @@
+/**
+ * Splits `<think>…</think>` at the start of the content into the reasoning channel (models served
+ * without a reasoning parser print their thoughts that way). Only a block that opens the message
+ * counts, so a `<think>` inside later text or a tool argument stays text. Partial tags are held
+ * back and blank lines around the tags dropped, so pieces of any size give the same result.
+ */
+export interface Piece {
+  channel: 'text' | 'reasoning';
+  text: string;
+}
+
+const OPEN = '<think>';
+const CLOSE = '</think>';
+
+export class ThinkSplitter {
+  private state: 'start' | 'thinking' | 'text' = 'start';
+  private buffer = '';
+  /** Leading whitespace of the current channel is still being dropped. */
+  private trimming = false;
+
+  push(text: string): Piece[] {
+    this.buffer += text;
+    return this.run(false);
+  }
+
+  end(): Piece[] {
+    return this.run(true);
+  }
+
+  private emit(out: Piece[], channel: Piece['channel'], text: string): void {
+    if (this.trimming) {
+      text = text.trimStart();
+      if (text) this.trimming = false;
+    }
+    if (text) out.push({ channel, text });
+  }
+
+  private run(final: boolean): Piece[] {
+    const out: Piece[] = [];
+    if (this.state === 'start') {
+      const rest = this.buffer.trimStart();
+      if (rest.startsWith(OPEN)) {
+        this.state = 'thinking';
+        this.trimming = true;
+        this.buffer = rest.slice(OPEN.length);
+      } else if (!final && OPEN.startsWith(rest)) {
+        return out; // blank so far, or a partial `<think>`
+      } else {
+        this.state = 'text';
+      }
+    }
+    if (this.state === 'thinking') {
+      const close = this.buffer.indexOf(CLOSE);
+      if (close === -1) {
+        let keep = 0;
+        if (!final) {
+          for (let k = Math.min(CLOSE.length - 1, this.buffer.length); k > 0; k--) {
+            if (CLOSE.startsWith(this.buffer.slice(-k))) {
+              keep = k;
+              break;
+            }
+          }
+        }
+        this.emit(out, 'reasoning', this.buffer.slice(0, this.buffer.length - keep));
+        this.buffer = this.buffer.slice(this.buffer.length - keep);
+        return out;
+      }
+      this.emit(out, 'reasoning', this.buffer.slice(0, close));
+      this.buffer = this.buffer.slice(close + CLOSE.length);
+      this.state = 'text';
+      this.trimming = true;
+    }
+    const text = this.buffer;
+    this.buffer = '';
+    this.emit(out, 'text', text);
+    return out;
+  }
+}
