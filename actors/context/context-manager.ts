@@ -68,7 +68,7 @@ type Entry = (MessageEntry | ToolEntry) & { sent?: boolean; cache?: { withPayloa
 
 export class ContextManager {
   private readonly entries: Entry[] = [];
-  private readonly toolsChars: number;
+  private toolsChars: number;
   private readonly estimate = new TokenEstimate();
   private round = 0;
   private lastChars = 0;
@@ -163,6 +163,15 @@ export class ContextManager {
   /** Calibrates the estimate with the server's count for the last prepared request. */
   recordUsage(usage: Usage | null): void {
     if (usage && usage.promptTokens > 0) this.estimate.calibrate(this.lastChars, usage.promptTokens);
+  }
+
+  /**
+   * A new system prompt and tools array (a mode switch) for the same conversation. The prefix
+   * cache restarts from the first byte; nothing else changes.
+   */
+  rebase(system: string, tools: readonly ToolSchema[]): void {
+    this.entries[0] = { kind: 'message', message: { role: 'system', content: system }, sent: this.entries[0]!.sent };
+    this.toolsChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
   }
 
   /** Sets the window once it is discovered (or a profile switch changed it). */

@@ -1,0 +1,62 @@
+import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
+
+/** The `--json` object (also the last line of `--stream`); docs/headless.md is its schema. */
+export interface HeadlessResult {
+  status: TurnResult['status'];
+  answer: string;
+  /** Chat requests made. */
+  turns: number;
+  toolCalls: TurnResult['toolCalls'];
+  usage: { promptTokens: number; completionTokens: number; cachedTokens: number; requests: (TurnResult['requestUsage'][number])[] };
+  compactions: number;
+  model?: string;
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number): HeadlessResult {
+  return {
+    status: result.status,
+    answer: result.answer,
+    turns: result.requests,
+    toolCalls: result.toolCalls,
+    usage: { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, cachedTokens: result.usage.cachedTokens, requests: result.requestUsage },
+    compactions: result.compactions,
+    ...(model ? { model } : {}),
+    durationMs,
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+/** One progress line for stderr in plain mode, or undefined for events that print nothing. */
+export function progressLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'bootstrap':
+      return `reika: indexed ${event.files} files${event.capped ? ' (capped)' : ''}, repo map of ${event.repoMapFiles} files (${event.ms} ms)`;
+    case 'tool-call': {
+      const { state } = event;
+      if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
+        const mark = state.status === 'done' ? '✓' : state.status === 'cancelled' ? '⊘' : '✗';
+        return `${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary}`;
+      }
+      return undefined;
+    }
+    case 'compaction':
+      return `reika: context compacted: ${event.shed} older output${event.shed === 1 ? '' : 's'} replaced by summaries (${event.beforeTokens} → ${event.afterTokens} tokens)`;
+    case 'retry':
+      return `reika: the server failed (${event.reason}); retry ${event.attempt} in ${event.delayMs} ms`;
+    case 'notice':
+      return `reika: ${event.message}`;
+    case 'nudge':
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function target(args: Record<string, unknown>): string {
+  const value = args.path ?? args.command ?? args.pattern;
+  if (typeof value !== 'string') return '';
+  const line = value.split('\n')[0]!;
+  return `${line.length > 80 ? `${line.slice(0, 79)}…` : line} `;
+}

@@ -1,0 +1,73 @@
+import { defineActor, type ActorDefinition } from '../runtime/actor.js';
+import { Supervisor } from '../runtime/supervisor.js';
+import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
+
+/**
+ * Spawns reika's actor tree: model-io in a worker thread, the tool executor in a child process,
+ * the indexer (front of its piscina pool) and the approver in the main thread. Nothing here
+ * waits: requests to an actor still starting are queued by the supervisor, so the caller can
+ * start its bootstrap at once and spawning overlaps the scan.
+ */
+
+export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
+
+export interface RuntimeOptions {
+  /** Answers the tool executor's approval requests (the TUI's prompt; headless declines). */
+  approve: ApproveFn;
+  /** Working directory of the tool-executor process. */
+  cwd: string;
+}
+
+export interface Runtime {
+  /** Routes requests by name and fans out one abort per turn scope. */
+  readonly supervisor: Supervisor;
+  /** Settles when every actor is up; rejects with the first that could not start. */
+  readonly ready: Promise<void>;
+  /** Settles when the indexer is registered (its module loads lazily); the bootstrap waits for it. */
+  readonly indexerReady: Promise<void>;
+  /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
+  watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
+  /** Ends every actor, thread and process. */
+  close(): Promise<void>;
+}
+
+const modelIoModule = new URL('../actors/model-io/actor.js', import.meta.url);
+const toolExecutorModule = new URL('../actors/tool-executor/actor.js', import.meta.url);
+const indexerModule = new URL('../actors/indexer/actor.js', import.meta.url);
+
+export function startRuntime(options: RuntimeOptions): Runtime {
+  const supervisor = new Supervisor();
+  const watchers = new Set<(phase: 'ask' | 'answered') => void>();
+  const tell = (phase: 'ask' | 'answered') => {
+    for (const watcher of watchers) watcher(phase);
+  };
+  const approver = defineActor<ApproverProtocol>({
+    async handle(request, context) {
+      tell('ask');
+      try {
+        return await options.approve(request, context.signal);
+      } finally {
+        tell('answered');
+      }
+    },
+  });
+  const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<any, any> }) => supervisor.register('indexer', loaded.default));
+  const ready = Promise.all([
+    supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule }),
+    supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }),
+    supervisor.register(APPROVER, approver),
+    indexerReady,
+  ]).then(() => undefined);
+  ready.catch(() => {});
+  indexerReady.catch(() => {});
+  return {
+    supervisor,
+    ready,
+    indexerReady,
+    watchApprovals(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
+    close: () => supervisor.close(),
+  };
+}
