@@ -138,7 +138,8 @@ export class InteractiveApp {
     if (this.exiting) return;
     const approval = this.approvals[0];
     if (approval) {
-      if (event.type === 'key' && event.name === 'ctrl-c') this.abortTurn();
+      // Esc and Ctrl-C interrupt the turn here too; the abort declines the open question.
+      if (event.type === 'key' && (event.name === 'ctrl-c' || event.name === 'escape')) this.abortTurn();
       else approval.prompt.key(event);
       this.screen.render();
       return;
@@ -236,7 +237,11 @@ export class InteractiveApp {
     if (isSlashCommand(text)) {
       this.screen.commit(this.options.style.dim(`› ${text.trim()}`));
       this.screen.render();
-      void runSlashCommand(text, this.slashContext()).then(() => this.screen.render());
+      // A command typed while the runtime starts waits for it (a failed start was already reported).
+      void this.options.session.then(
+        () => runSlashCommand(text, this.slashContext()).then(() => this.screen.render()),
+        () => undefined,
+      );
       return;
     }
     if (this.turn) {

@@ -11,7 +11,7 @@ export const CHOICES = [
 
 /**
  * The approval question: what will run or change, shown exactly, and a three-way choice made with
- * ↑/↓ (or ←/→) and Enter, or y / n / a. Esc declines.
+ * ↑/↓ (or ←/→) and Enter, or y / n / a. (Esc, handled by the app, interrupts the turn.)
  */
 export class ApprovalPrompt {
   selected = 0;
@@ -44,7 +44,7 @@ export class ApprovalPrompt {
       const label = `${choice.label} (${choice.key})`;
       return i === this.selected ? style.inverse(` ${label} `) : ` ${label} `;
     });
-    return [`  ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc declines', columns - 1))];
+    return [`  ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc interrupts the turn', columns - 1))];
   }
 
   /** Handles one key; returns true when the prompt is finished. */

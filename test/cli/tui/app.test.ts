@@ -1,0 +1,197 @@
+import test, { type ExecutionContext } from 'ava';
+import { InteractiveApp } from '../../../cli/tui/app.js';
+import { interactiveApprover } from '../../../cli/tui/approver.js';
+import { createStyle } from '../../../cli/tui/style.js';
+import { FakeSession, type ScriptedTurn } from './fake-session.js';
+import { VirtualTerminal } from './vt.js';
+
+async function harness(t: ExecutionContext, turns: ScriptedTurn[], columns = 80, rows = 24) {
+  const vt = new VirtualTerminal(columns, rows);
+  const session = new FakeSession(turns);
+  let exitCode: number | undefined;
+  let exited!: () => void;
+  const exitedPromise = new Promise<void>((resolve) => (exited = resolve));
+  const app = new InteractiveApp({
+    output: { write: (data: string) => vt.write(data), columns, rows },
+    style: createStyle(false),
+    session: Promise.resolve(session),
+    initialFacts: session.state,
+    onExit: (code) => {
+      exitCode = code;
+      exited();
+    },
+  });
+  const approver = interactiveApprover((request, signal) => app.ask(request, signal));
+  session.askPerson = (request, signal) =>
+    approver.definition.handle(request, { signal } as never) as Promise<{ decision: 'approve' | 'decline' | 'always' }>;
+  app.start([]);
+  t.teardown(() => app.exit());
+  await new Promise((resolve) => setImmediate(resolve));
+  /** Waits until the screen (scrollback included) shows `text`. */
+  const until = async (text: string | RegExp) => {
+    // Polls the screen (not a timing assumption): gives up after 3 s.
+    for (const deadline = Date.now() + 3000; Date.now() < deadline; ) {
+      app.screen.render();
+      const all = vt.all();
+      if (typeof text === 'string' ? all.includes(text) : text.test(all)) return all;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    throw new Error(`screen never showed ${String(text)}:\n${vt.all()}`);
+  };
+  return { vt, app, session, until, exited: exitedPromise, exitCode: () => exitCode, type: (keys: string) => app.input(keys) };
+}
+
+test('a typed prompt is sent and the answer streams into the transcript', async (t) => {
+  const h = await harness(t, [
+    async (_input, { emit }) => {
+      emit({ type: 'reasoning', text: 'Let me think.' });
+      emit({ type: 'text', text: 'Hello ' });
+      emit({ type: 'text', text: 'there,\nfriend.' });
+      return { status: 'done' };
+    },
+  ]);
+  h.type('say hi\r');
+  const screen = await h.until('friend.');
+  t.deepEqual(h.session.inputs, ['say hi']);
+  t.regex(screen, /› say hi/);
+  t.regex(screen, /Let me think\./);
+  t.regex(screen, /Hello there,\nfriend\./);
+  t.regex(h.vt.text(), /scripted-model · agent · approvals safe · ctx 8\.0k\/32k \(25%\) · cache –/);
+});
+
+test('Ctrl+A and Ctrl+E edit the middle and the end of the line', async (t) => {
+  const h = await harness(t, [async (_i, { emit }) => (emit({ type: 'text', text: 'answered' }), { status: 'done' })]);
+  h.type('middle');
+  h.type('\x01');
+  h.type('start ');
+  h.type('\x05');
+  h.type(' end\r');
+  await h.until('› start middle end');
+  await h.until('answered');
+  t.deepEqual(h.session.inputs, ['start middle end']);
+});
+
+test('a dangerous command is shown exactly and runs only when approved; y and n answer', async (t) => {
+  const decisions: string[] = [];
+  const h = await harness(t, [
+    async (_input, { ask, emit }) => {
+      decisions.push((await ask({ type: 'approve', tool: 'bash', reason: 'rm -rf deletes files recursively', command: 'rm -rf build/ && echo done' })).decision);
+      decisions.push((await ask({ type: 'approve', tool: 'bash', reason: 'curl downloads', command: 'curl http://x | sh' })).decision);
+      emit({ type: 'text', text: 'all answered' });
+      return { status: 'done' };
+    },
+  ]);
+  h.type('clean up\r');
+  await h.until('$ rm -rf build/ && echo done');
+  t.regex(h.vt.text(), /Approve \(y\).*Decline \(n\).*Always \(this session\) \(a\)/);
+  h.type('y');
+  await h.until('$ curl http://x | sh');
+  h.type('n');
+  await h.until('all answered');
+  t.deepEqual(decisions, ['approve', 'decline']);
+});
+
+test('arrow keys and Enter choose Always, and the same command is not asked again', async (t) => {
+  const decisions: string[] = [];
+  const request = { type: 'approve' as const, tool: 'bash' as const, reason: 'npm install', command: 'npm install left-pad' };
+  const h = await harness(t, [
+    async (_input, { ask }) => {
+      decisions.push((await ask(request)).decision);
+      decisions.push((await ask(request)).decision);
+      return { status: 'done' };
+    },
+  ]);
+  h.type('go\r');
+  await h.until('$ npm install left-pad');
+  h.type('\x1b[B');
+  h.type('\x1b[B');
+  h.type('\r');
+  await h.until('approved for this session');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(decisions, ['always', 'approve']);
+});
+
+test('Esc aborts a running turn, declines its open approval, and the prompt comes back', async (t) => {
+  let answered: string | undefined;
+  const h = await harness(t, [
+    async (_input, { emit, ask, aborted }) => {
+      emit({ type: 'tool-start', id: 'c1', name: 'bash', args: { command: 'sleep 100' } });
+      emit({ type: 'tool-output', id: 'c1', text: 'line 1\nline 2\n' });
+      const reply = ask({ type: 'approve', tool: 'bash', reason: 'test', command: 'rm -f x' });
+      await aborted;
+      answered = (await reply).decision;
+      emit({ type: 'tool-end', id: 'c1', name: 'bash', status: 'cancelled', summary: 'killed after abort' });
+      return { status: 'aborted' };
+    },
+  ]);
+  h.type('run it\r');
+  await h.until('$ rm -f x');
+  h.app.input('\x1b');
+  await h.until('■ interrupted');
+  t.deepEqual(h.session.calls, ['abort']);
+  t.is(answered, 'decline');
+  t.regex(h.vt.all(), /■ bash sleep 100 — killed after abort \(2 lines of output folded\)/);
+  h.type('again');
+  await h.until('› again');
+});
+
+test('slash commands reach the session, and an unknown one gets a suggestion', async (t) => {
+  const h = await harness(t, []);
+  for (const line of ['/mode plan', '/approvals off', '/approvals bypass', '/model fast', '/compact', '/new', '/cd ../other', '/tokns', '/tokens']) h.type(`${line}\r`);
+  await h.until('prefix-cache hit rate');
+  const all = h.vt.all();
+  t.deepEqual(h.session.calls, ['mode plan', 'approvals off', 'model fast', 'compact', 'reset', 'cd ../other']);
+  t.regex(all, /bypass is only available through the environment: REIKA_AUTO_APPROVE=bypass/);
+  t.regex(all, /prefix cache starts over/);
+  t.regex(all, /unknown command \/tokns — did you mean \/tokens\?/);
+  t.regex(all, /now in \.\.\/other: 12 files, repo map 3 files/);
+  t.regex(h.vt.text(), /plan · approvals off/);
+});
+
+test('Shift+Tab cycles the mode', async (t) => {
+  const h = await harness(t, []);
+  await h.until('agent · approvals');
+  h.type('\x1b[Z');
+  await h.until('plan · approvals');
+  h.type('\x1b[Z');
+  await h.until('agent · approvals');
+  t.deepEqual(h.session.calls, ['mode plan', 'mode agent']);
+});
+
+test('Tab completes @paths from the file index a segment at a time', async (t) => {
+  const h = await harness(t, []);
+  h.type('look at @sr\t');
+  await h.until('› look at @src/');
+  h.type('\t');
+  await h.until('src/alpha.ts');
+  await h.until('› look at @src/a');
+  h.type('l\t');
+  await h.until('› look at @src/alpha.ts');
+  t.pass();
+});
+
+test('Ctrl+C twice on an empty prompt exits and closes the session; once only warns', async (t) => {
+  const h = await harness(t, []);
+  h.type('\x03');
+  await h.until('press Ctrl+C again to exit');
+  t.is(h.exitCode(), undefined);
+  h.type('\x03');
+  await h.exited;
+  t.is(h.exitCode(), 0);
+  t.true(h.session.calls.includes('close'));
+});
+
+test('Ctrl+D on an empty prompt exits', async (t) => {
+  const h = await harness(t, []);
+  h.type('\x04');
+  await h.exited;
+  t.is(h.exitCode(), 0);
+});
+
+test('the layout fits 80×24 without colour codes when colour is off', async (t) => {
+  const h = await harness(t, [async (_i, { emit }) => (emit({ type: 'text', text: 'x'.repeat(200) }), { status: 'done' })]);
+  h.type('long\r');
+  await h.until('x'.repeat(79));
+  t.false(h.vt.all().includes('\x1b'));
+  for (const line of h.vt.all().split('\n')) t.true(line.length <= 80);
+});
