@@ -131,17 +131,17 @@ export interface ScanResult {
  * must stand on their own line); `final` says no more text will come.
  */
 export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolIndex, final: boolean): ScanResult {
+  if (tools.names.size === 0) return { items: text ? [{ type: 'text', text }] : [], consumed: text.length };
   const items: TextItem[] = [];
   let settled = 0; // text before this index is plain text not yet pushed
   let i = 0;
   const pushText = (to: number) => {
     if (to > settled) items.push({ type: 'text', text: text.slice(settled, to) });
   };
-  const python = tools.names.size > 0;
   while (i < text.length) {
     let block: Block = { state: 'none' };
     const c = text[i];
-    if ((i === 0 ? atLineStart : text[i - 1] === '\n') && python) {
+    if (i === 0 ? atLineStart : text[i - 1] === '\n') {
       let j = i;
       while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
       if (j >= text.length) {
@@ -168,7 +168,7 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
     let next = i + 1;
     if (c !== '<' && c !== '\n') {
       const lt = text.indexOf('<', next);
-      const nl = python ? text.indexOf('\n', next) : -1;
+      const nl = text.indexOf('\n', next);
       next = Math.min(lt === -1 ? text.length : lt, nl === -1 ? text.length : nl);
     }
     i = next;
