@@ -1,0 +1,80 @@
+import test from 'ava';
+import { definitionsOf } from './definitions-of.js';
+
+test('a Python module lists top-level functions, classes and constants; underscores are private', (t) => {
+  const source = `"""HTTP retry helpers."""
+import time
+from dataclasses import dataclass
+
+DEFAULT_RETRIES = 3
+BACKOFF: float = 0.5
+_cache = {}
+
+
+@dataclass
+class RetryPolicy:
+    retries: int = DEFAULT_RETRIES
+
+    def delay(self, attempt):
+        return BACKOFF * 2 ** attempt
+
+
+class _Clock:
+    pass
+
+
+def retry(call, policy=None):
+    def inner():
+        return call()
+    return inner()
+
+
+async def retry_async(call):
+    return await call()
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+`;
+  t.deepEqual(definitionsOf('pkg/retry.py', source), [
+    '+ DEFAULT_RETRIES constant',
+    '+ BACKOFF constant',
+    '+ RetryPolicy class',
+    '- _Clock class',
+    '+ retry function',
+    '+ retry_async function',
+    '- _sleep function',
+  ]);
+});
+
+test('__all__ decides what a Python module exports and adds its re-exports', (t) => {
+  const source = `from .client import Client, connect
+from .errors import ApiError
+
+__all__ = [
+    "Client",
+    "connect",
+    "ApiError",
+    "build",
+]
+__all__ += ("VERSION",)
+
+VERSION = "2.1"
+
+
+def build():
+    return Client()
+
+
+def helper():
+    pass
+`;
+  t.deepEqual(definitionsOf('pkg/__init__.py', source), [
+    '+ Client variable',
+    '+ connect variable',
+    '+ ApiError variable',
+    '+ VERSION constant',
+    '+ build function',
+    '- helper function',
+  ]);
+});

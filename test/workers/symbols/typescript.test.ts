@@ -1,0 +1,132 @@
+import test from 'ava';
+import { definitionsOf } from './definitions-of.js';
+
+const moduleSource = `import { readFile } from 'node:fs/promises';
+import type { Logger } from './logger.js';
+
+/** Where sessions are kept. */
+export const SESSION_DIR = '.reika/sessions';
+const MAX_ENTRIES = 200;
+
+export interface SessionStore {
+  load(id: string): Promise<Session>;
+}
+
+export type SessionId = string & { readonly brand: 'session' };
+export enum SessionState { Open, Closed }
+export const enum Flags { None = 0 }
+export declare function nativeHash(input: string): number;
+
+export async function loadSession(path: string): Promise<Session> {
+  const text = await readFile(path, 'utf8');
+  return parse(text);
+}
+
+export function* entries(session: Session) {
+  yield* session.items;
+}
+
+function parse(text: string): Session {
+  return JSON.parse(text) as Session;
+}
+
+export abstract class BaseStore implements SessionStore {
+  abstract load(id: string): Promise<Session>;
+}
+
+class Session {
+  items: string[] = [];
+}
+
+interface Internal { x: number }
+
+export namespace Formats {
+  export const json = 'json';
+}
+
+export { parse as parseSession, Session };
+export type { Internal as InternalShape };
+export * from './store.js';
+export * as codecs from './codecs.js';
+export {
+  readSnapshot,
+  writeSnapshot as saveSnapshot,
+} from './snapshot.js';
+
+export default class SessionManager {}
+`;
+
+test('a TypeScript module lists its exports, re-exports included, and keeps the rest private', (t) => {
+  t.deepEqual(definitionsOf('src/session.ts', moduleSource), [
+    '+ SESSION_DIR variable',
+    '- MAX_ENTRIES variable',
+    '+ SessionStore interface',
+    '+ SessionId type',
+    '+ SessionState enum',
+    '+ Flags enum',
+    '+ nativeHash function',
+    '+ loadSession function',
+    '+ entries function',
+    '- parse function',
+    '+ BaseStore class',
+    '+ Session class',
+    '- Internal interface',
+    '+ Formats module',
+    '+ parseSession variable',
+    '+ InternalShape variable',
+    '+ codecs module',
+    '+ readSnapshot variable',
+    '+ saveSnapshot variable',
+    '+ SessionManager class',
+  ]);
+});
+
+test('an anonymous default export is named default, a named one keeps its name', (t) => {
+  t.deepEqual(definitionsOf('actors/echo.ts', `import { defineActor } from '../runtime/actor.js';\n\nexport default defineActor({\n  handle(request) {\n    return request;\n  },\n});\n`), [
+    '+ default variable',
+  ]);
+  t.deepEqual(definitionsOf('a.js', `const handler = () => 1;\nexport default handler;\n`), ['+ handler variable']);
+  t.deepEqual(definitionsOf('b.mjs', `export default async function main() {}\n`), ['+ main function']);
+  t.deepEqual(definitionsOf('c.tsx', `export default class extends Base {}\n`), ['+ default variable']);
+});
+
+test('CommonJS exports are found in module.exports objects and exports assignments', (t) => {
+  const source = `'use strict';
+const path = require('path');
+
+function resolveConfig(dir) {
+  return path.join(dir, 'config.json');
+}
+
+function loadConfig(dir) {
+  return require(resolveConfig(dir));
+}
+
+function secret() {}
+
+exports.VERSION = '1.0.0';
+module.exports.defaults = { verbose: false };
+
+module.exports = {
+  resolveConfig,
+  loadConfig: loadConfig,
+  async reload(dir) {},
+};
+`;
+  t.deepEqual(definitionsOf('lib/config.cjs', source), [
+    '- path variable',
+    '+ resolveConfig function',
+    '+ loadConfig function',
+    '- secret function',
+    '+ VERSION variable',
+    '+ defaults variable',
+    '+ reload variable',
+  ]);
+  t.deepEqual(definitionsOf('lib/index.js', `module.exports = require('./config');\n`), []);
+  t.deepEqual(definitionsOf('lib/server.js', `class Server {}\nmodule.exports = Server;\n`), ['+ Server class']);
+});
+
+test('a script without exports lists its top-level declarations as globals', (t) => {
+  const source = `const canvas = document.getElementById('c');\n\nfunction draw(frame) {\n  const inner = 1;\n}\n\nclass Sprite {}\n`;
+  t.deepEqual(definitionsOf('public/game.js', source), ['+ canvas variable', '+ draw function', '+ Sprite class']);
+});

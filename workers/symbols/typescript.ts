@@ -1,0 +1,96 @@
+import { commaParts, defineLanguage, IDENT, type Found } from './language.js';
+
+/**
+ * TypeScript and JavaScript (ES modules and CommonJS). Exported: `export` declarations (also
+ * `export default`, whose anonymous form is named `default`), export lists and re-exports
+ * (`export { a as b } from`, `export * as ns from`), `export =`, `module.exports` and `exports.x`.
+ * Top-level declarations without `export` are private. A file that exports nothing is a script,
+ * whose top-level declarations are globals, so they count as exported.
+ */
+
+const DECLARE = String.raw`(?:declare\s+)?`;
+
+/** `a`, `b as c`, `type D`, `default as E` → the names other modules import. */
+function exportList(list: string): string[] {
+  return commaParts(list.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')).map((part) => {
+    const words = part.replace(/^type\s+/, '').split(/\s+as\s+/);
+    return words[words.length - 1]!.trim();
+  });
+}
+
+/** Keys of `module.exports = { a, b: c, d() {…} }` (a nested object ends the list early). */
+function objectKeys(list: string): string[] {
+  const keys: string[] = [];
+  for (const part of commaParts(list)) {
+    const key = /^(?:async\s+)?\*?\s*([A-Za-z_$][\w$]*)\s*(?::|\(|$)/.exec(part);
+    if (key) keys.push(key[1]!);
+  }
+  return keys;
+}
+
+export default defineLanguage({
+  name: 'typescript',
+  extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+  rules: [
+    {
+      pattern: new RegExp(String.raw`^export\s+(?:default\s+)?${DECLARE}(?:async\s+)?function\b\s*\*?\s*(?<name>${IDENT})`),
+      kind: 'function',
+      exported: true,
+    },
+    {
+      pattern: new RegExp(String.raw`^export\s+(?:default\s+)?${DECLARE}(?:abstract\s+)?class\s+(?!extends\b|implements\b)(?<name>${IDENT})`),
+      kind: 'class',
+      exported: true,
+    },
+    {
+      pattern: new RegExp(String.raw`^export\s+${DECLARE}(?<kw>interface|type|enum|const\s+enum|namespace|module)\s+(?<name>${IDENT})`),
+      kind: { interface: 'interface', type: 'type', enum: 'enum', 'const enum': 'enum', namespace: 'module', module: 'module' },
+      exported: true,
+    },
+    {
+      pattern: new RegExp(String.raw`^export\s+${DECLARE}(?:const|let|var|using)\s+(?!enum\b)(?<name>${IDENT})`),
+      kind: 'variable',
+      exported: true,
+    },
+    {
+      // `export default Name;` names the default export; any other anonymous form is `default`.
+      pattern: new RegExp(
+        String.raw`^export\s+default\s+(?!${DECLARE}(?:async\s+)?function\b\s*\*?\s*[A-Za-z_$]|${DECLARE}(?:abstract\s+)?class\s+(?!extends\b|implements\b)[A-Za-z_$])(?:(?<name>${IDENT})\s*;?[ \t]*$)?`,
+      ),
+      kind: 'variable',
+      exported: true,
+      fallbackName: 'default',
+    },
+    { pattern: new RegExp(String.raw`^export\s*=\s*(?<name>${IDENT})\s*;?[ \t]*$`), kind: 'variable', exported: true },
+    { pattern: /^export\s+(?:type\s+)?\{(?<list>[^}]*)\}/, kind: 'variable', exported: true, split: exportList },
+    { pattern: new RegExp(String.raw`^export\s+\*\s+as\s+(?<name>${IDENT})`), kind: 'module', exported: true },
+    { pattern: /^module\.exports\s*=\s*\{(?<list>[^}]*)\}/, kind: 'variable', exported: true, split: objectKeys },
+    {
+      pattern: new RegExp(String.raw`^module\.exports\s*=\s*(?:class\s+|(?:async\s+)?function\b\s*\*?\s*)?(?!require\b)(?<name>${IDENT})\s*[;({\n]`),
+      kind: 'variable',
+      exported: true,
+    },
+    { pattern: new RegExp(String.raw`^(?:module\.)?exports\.(?<name>${IDENT})\s*=`), kind: 'variable', exported: true },
+    // Private top-level declarations.
+    {
+      pattern: new RegExp(String.raw`^${DECLARE}(?:async\s+)?function\b\s*\*?\s*(?<name>${IDENT})`),
+      kind: 'function',
+      exported: false,
+    },
+    {
+      pattern: new RegExp(String.raw`^${DECLARE}(?:abstract\s+)?class\s+(?!extends\b|implements\b)(?<name>${IDENT})`),
+      kind: 'class',
+      exported: false,
+    },
+    {
+      pattern: new RegExp(String.raw`^${DECLARE}(?<kw>interface|type|enum|const\s+enum|namespace)\s+(?<name>${IDENT})`),
+      kind: { interface: 'interface', type: 'type', enum: 'enum', 'const enum': 'enum', namespace: 'module' },
+      exported: false,
+    },
+    { pattern: new RegExp(String.raw`^${DECLARE}(?:const|let|var)\s+(?!enum\b)(?<name>${IDENT})`), kind: 'variable', exported: false },
+  ],
+  finish(found: Found[]): Found[] {
+    if (found.some((definition) => definition.exported)) return found;
+    return found.map((definition) => ({ ...definition, exported: true }));
+  },
+});
