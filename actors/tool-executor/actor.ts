@@ -1,0 +1,35 @@
+import { nanoid } from 'nanoid';
+import { defineActor } from '../../runtime/actor.js';
+import { ProcessGroups } from './process-groups.js';
+import { APPROVER, type ApprovalReply, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { runTool } from './run-tool.js';
+import { SpillStore } from './spill.js';
+
+/**
+ * The tool-executor actor. It runs in a child process (`supervisor.spawn({ name: 'tool-executor',
+ * kind: 'process', module })`) so a runaway command or a crash cannot take the UI down. It keeps
+ * no session state: root, approvals mode and agent mode come with every call.
+ */
+const spill = new SpillStore();
+const groups = new ProcessGroups(nanoid(8));
+
+export default defineActor<ToolExecutorProtocol>({
+  async setup() {
+    // A previous incarnation that crashed mid-command may have left its processes behind.
+    await groups.reapLeftovers();
+  },
+
+  async handle(request, context): Promise<ToolResult> {
+    if (request?.type !== 'run') throw new Error(`the tool executor does not understand a "${String((request as { type?: unknown })?.type)}" request`);
+    return runTool(
+      request,
+      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups },
+      (approval) => context.request<ApprovalReply>(APPROVER, approval),
+    );
+  },
+
+  async dispose() {
+    await groups.killAll();
+    spill.dispose();
+  },
+});

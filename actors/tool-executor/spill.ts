@@ -1,0 +1,39 @@
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Temp files for output too big to inline (grep matches, glob lists, bash output). The model is
+ * told their absolute path and opens them with `read`/`grep`. One folder per executor
+ * incarnation, removed when the executor is disposed.
+ */
+export class SpillStore {
+  private folder: string | undefined;
+  private counter = 0;
+
+  constructor(private readonly base = tmpdir()) {}
+
+  /** A fresh path such as `/tmp/reika-spill-Ab12/bash-3.txt`; nothing is created yet. */
+  nextPath(kind: string): string {
+    this.folder ??= mkdtempSync(join(this.base, 'reika-spill-'));
+    return join(this.folder, `${kind}-${++this.counter}.txt`);
+  }
+
+  async write(kind: string, text: string): Promise<string> {
+    const path = this.nextPath(kind);
+    await writeFile(path, text);
+    return path;
+  }
+
+  /** A stream for output that arrives over time. */
+  stream(kind: string): { path: string; stream: WriteStream } {
+    const path = this.nextPath(kind);
+    return { path, stream: createWriteStream(path) };
+  }
+
+  dispose(): void {
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
+    this.folder = undefined;
+  }
+}

@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { BashArgs } from '../args.js';
+import { commandDangers } from '../danger.js';
+import { changedFiles, gitSnapshot } from '../git-status.js';
+import { displayPath } from '../paths.js';
+import type { PreparedCall } from '../prepared.js';
+import { MARKER_VARIABLE } from '../process-groups.js';
+import { ToolError } from '../tool-error.js';
+import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+
+/** Output kept inline as the payload; the rest goes to a spill file (SPEC §3). */
+export const BASH_HEAD_BYTES = 64 * 1024;
+export const DEFAULT_BASH_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_BASH_IDLE_MS = 5 * 60_000;
+/** After the command exits, how long its output pipes may stay open before leftovers are stopped. */
+const DRAIN_MS = 200;
+
+function envMs(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * `bash{command, timeout_ms?}`: `/bin/bash -c` in its own process group with stdin from
+ * /dev/null; output streams to the caller as deltas. On abort, timeout (30 min) or silence
+ * (5 min) the whole group is killed; processes the command leaves behind are stopped when it
+ * exits. In a git repository the result lists the files the command changed.
+ */
+export function prepareBash(args: BashArgs, env: ToolEnv): PreparedCall {
+  return {
+    action: { tool: 'bash', command: args.command, reasons: commandDangers(args.command, env.root) },
+    run: () => runBash(args, env),
+  };
+}
+
+async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
+  const totalMs = args.timeout_ms ?? envMs('REIKA_BASH_TIMEOUT_MS', DEFAULT_BASH_TIMEOUT_MS);
+  const idleMs = envMs('REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
+  const startedAt = Date.now();
+  if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
+  const before = await gitSnapshot(env.root);
+
+  const marker = env.groups.nextMarker();
+  const child = spawn('/bin/bash', ['-c', args.command], {
+    cwd: env.root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' },
+  });
+  const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
+  if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start /bin/bash: ${(await spawnFailed).message}`);
+  const pgid = child.pid;
+  env.groups.add(pgid, marker);
+
+  const output = new OutputCollector(env);
+  let stop: (reason: 'cancelled' | 'timeout' | 'idle') => void = () => {};
+  let stopReason: 'cancelled' | 'timeout' | 'idle' | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = (reason) => {
+      stopReason ??= reason;
+      resolve();
+    };
+  });
+  const totalTimer = setTimeout(() => stop('timeout'), totalMs);
+  let idleTimer = setTimeout(() => stop('idle'), idleMs);
+  const onAbort = () => stop('cancelled');
+  env.signal.addEventListener('abort', onAbort, { once: true });
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream]!.on('data', (chunk: Buffer) => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => stop('idle'), idleMs);
+      output.add(stream, chunk);
+    });
+  }
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+  let leftovers = false;
+  try {
+    await Promise.race([exited, stopped]);
+    if (stopReason) {
+      await env.groups.kill(pgid, marker);
+    } else {
+      await Promise.race([closed, delay(DRAIN_MS)]);
+      if (env.groups.alive(pgid, marker)) {
+        leftovers = true;
+        await env.groups.kill(pgid, marker);
+      }
+    }
+    await Promise.race([closed, delay(DRAIN_MS)]);
+  } finally {
+    clearTimeout(totalTimer);
+    clearTimeout(idleTimer);
+    env.signal.removeEventListener('abort', onAbort);
+    env.groups.delete(pgid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+  const exit = await exited;
+  const { payload, spillPath } = await output.finish();
+  const took = formatDuration(Date.now() - startedAt);
+  const meta: NonNullable<ToolOutcome['meta']> = { exitCode: exit.code, durationMs: Date.now() - startedAt, ...(spillPath ? { spillPath } : {}) };
+  const size = spillPath ? `; output ${formatBytes(output.total)}, first 64 KB shown, all of it in ${spillPath}` : '';
+
+  if (stopReason === 'cancelled') {
+    return { status: 'cancelled', summary: `cancelled after ${took}; the command and its processes were killed${size}`, payload, meta };
+  }
+  if (stopReason) {
+    const what = stopReason === 'timeout' ? `timed out after ${formatDuration(totalMs)}` : `produced no output for ${formatDuration(idleMs)}`;
+    return {
+      status: 'error',
+      errorCode: stopReason === 'timeout' ? 'BASH_TIMEOUT' : 'BASH_IDLE_TIMEOUT',
+      summary: `the command ${what}; it and its processes were killed${size}`,
+      payload,
+      meta,
+    };
+  }
+  const after = before ? await gitSnapshot(env.root) : undefined;
+  const changed = before && after ? changedFiles(before, after) : undefined;
+  if (changed) meta.changedFiles = changed;
+  const ended = exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal}`;
+  const shownChanged = changed?.map((path) => displayPath(env.root, path));
+  const changes = shownChanged && shownChanged.length > 0
+    ? `; changed ${plural(shownChanged.length, 'file')}: ${shownChanged.slice(0, 5).join(', ')}${shownChanged.length > 5 ? ', …' : ''}`
+    : '';
+  const stray = leftovers ? '; background processes it left running were stopped' : '';
+  return { summary: `${ended} after ${took}${size}${changes}${stray}`, payload, meta };
+}
+
+/** Keeps the first 64 KB; once past it, everything goes to a spill file too. Streams deltas. */
+class OutputCollector {
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  total = 0;
+  private spill: ReturnType<ToolEnv['spill']['stream']> | undefined;
+  private readonly decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+
+  constructor(private readonly env: ToolEnv) {}
+
+  add(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    this.total += chunk.length;
+    const room = BASH_HEAD_BYTES - this.headBytes;
+    if (room > 0) {
+      const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
+      this.head.push(kept);
+      this.headBytes += kept.length;
+    }
+    if (!this.spill && this.total > BASH_HEAD_BYTES) {
+      this.spill = this.env.spill.stream('bash');
+      this.spill.stream.on('error', () => {});
+      this.spill.stream.write(Buffer.concat(this.head));
+      if (chunk.length > room) this.spill.stream.write(chunk.subarray(Math.max(0, room)));
+    } else if (this.spill) {
+      this.spill.stream.write(chunk);
+    }
+    const text = this.decoders[stream].write(chunk);
+    if (text) this.env.emit({ type: 'output', stream, text });
+  }
+
+  async finish(): Promise<{ payload: string; spillPath?: string }> {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const text = this.decoders[stream].end();
+      if (text) this.env.emit({ type: 'output', stream, text });
+    }
+    let payload = new StringDecoder('utf8').write(Buffer.concat(this.head));
+    if (this.total === 0) payload = '(no output)';
+    if (!this.spill) return { payload };
+    const { path, stream } = this.spill;
+    await new Promise<void>((resolve) => stream.end(() => resolve()));
+    payload += `\n… ${formatBytes(this.total - BASH_HEAD_BYTES)} more output; the whole output is in ${path} (read it with an offset, or grep it)`;
+    return { payload, spillPath: path };
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+}

@@ -1,0 +1,73 @@
+import { stat } from 'node:fs/promises';
+import type { GlobArgs } from '../args.js';
+import { compileGlob } from '../glob-match.js';
+import { displayPath, resolveToolPath } from '../paths.js';
+import { fsError, ToolError } from '../tool-error.js';
+import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+import { walk } from '../walk.js';
+
+export const GLOB_PAGE = 200;
+/** The walk stops after this many entries (a home folder must not take minutes). */
+export const GLOB_MAX_ENTRIES = 300_000;
+
+/**
+ * `glob{pattern, path?}`: files whose path (relative to `path`, default the project root) matches
+ * the pattern, ignored paths skipped. Up to 200 are listed; past that a sample spread across the
+ * top-level folders is shown with a count per folder, and the full list is spilled to a file.
+ */
+export async function globTool(args: GlobArgs, env: ToolEnv): Promise<ToolOutcome> {
+  const start = resolveToolPath(env.root, args.path ?? '.');
+  const shownStart = displayPath(env.root, start);
+  const info = await stat(start).catch((error: unknown) => {
+    throw fsError(error, shownStart);
+  });
+  if (!info.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `${shownStart} is not a folder`);
+  const matches = compileGlob(args.pattern);
+  const found: { rel: string; shown: string }[] = [];
+  const stats = await walk({ root: env.root, start, maxEntries: GLOB_MAX_ENTRIES, signal: env.signal }, (entry) => {
+    if (entry.kind !== 'directory' && matches(entry.rel)) found.push({ rel: entry.rel, shown: displayPath(env.root, entry.absolute) });
+  });
+  found.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+  const where = args.path ? ` in ${shownStart}` : '';
+  const notes: string[] = [];
+  if (stats.stopped) notes.push(`the search stopped after ${GLOB_MAX_ENTRIES.toLocaleString('en-US')} entries; give a narrower path`);
+  if (stats.unfiltered) notes.push(`${shownStart} is ignored by the project's rules but searched because it was named`);
+  const tail = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+  if (stats.aborted) return { status: 'cancelled', summary: `glob "${args.pattern}" was cancelled`, payload: found.map((f) => f.shown).join('\n') };
+
+  if (found.length === 0) {
+    const hidden = stats.hidden > 0 ? ` (${plural(stats.hidden, 'ignored entry', 'ignored entries')} not searched)` : '';
+    return { summary: `glob "${args.pattern}"${where}: no paths match${hidden}${tail}`, payload: '' };
+  }
+  if (found.length <= GLOB_PAGE) {
+    return { summary: `glob "${args.pattern}"${where}: ${plural(found.length, 'path')}${tail}`, payload: found.map((f) => f.shown).join('\n') };
+  }
+
+  const groups = new Map<string, string[]>();
+  for (const { rel, shown } of found) {
+    const slash = rel.indexOf('/');
+    const top = slash === -1 ? '.' : rel.slice(0, slash);
+    let group = groups.get(top);
+    if (!group) groups.set(top, (group = []));
+    group.push(shown);
+  }
+  const sample = new Set<string>();
+  for (let round = 0; sample.size < GLOB_PAGE; round++) {
+    let added = false;
+    for (const group of groups.values()) {
+      if (round < group.length && sample.size < GLOB_PAGE) {
+        sample.add(group[round]!);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  const spillPath = await env.spill.write('glob', found.map((f) => f.shown).join('\n') + '\n');
+  const counts = [...groups].map(([top, group]) => `  ${top === '.' ? '(top level)' : `${top}/`}: ${group.length.toLocaleString('en-US')}`);
+  const payload = [...[...sample].sort(), '', `${plural(found.length, 'path')} by top-level folder:`, ...counts, `The full list is in ${spillPath}.`].join('\n');
+  return {
+    summary: `glob "${args.pattern}"${where}: ${plural(found.length, 'path')}; showing a sample of ${sample.size} across ${plural(groups.size, 'top-level folder')}; full list in ${spillPath}${tail}`,
+    payload,
+    meta: { spillPath },
+  };
+}

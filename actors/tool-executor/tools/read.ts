@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import type { ReadArgs } from '../args.js';
+import { displayPath, resolveToolPath } from '../paths.js';
+import { decodeText, forEachLine, sniffBinary, stripCr } from '../text-file.js';
+import { fsError, ToolError } from '../tool-error.js';
+import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+
+/** Lines shown when the model gives no limit (SPEC §3). */
+export const READ_DEFAULT_LIMIT = 300;
+/** A longer line is clipped (minified files would otherwise fill the context). */
+export const READ_MAX_LINE_BYTES = 2000;
+
+/**
+ * `read{path, offset?, limit?}`: numbered lines from a 1-indexed offset. The file is streamed, so
+ * a 50 MB log pages in bounded memory; the summary says how many lines remain and where to go on.
+ */
+export async function readTool(args: ReadArgs, env: ToolEnv): Promise<ToolOutcome> {
+  const path = resolveToolPath(env.root, args.path);
+  const shown = displayPath(env.root, path);
+  const info = await stat(path).catch((error: unknown) => {
+    throw fsError(error, shown);
+  });
+  if (info.isDirectory()) throw new ToolError('NOT_A_FILE', `${shown} is a directory (use list to see inside)`);
+  if (!info.isFile()) throw new ToolError('NOT_A_FILE', `${shown} is not a regular file`);
+  if (info.size === 0) return { summary: `${shown} is empty (0 lines)`, payload: '', meta: { path } };
+  const binary = await sniffBinary(path).catch((error: unknown) => {
+    throw fsError(error, shown);
+  });
+  if (binary) throw new ToolError('BINARY_FILE', `${shown} is a binary file (${formatBytes(info.size)}); read shows text files only`);
+
+  const offset = args.offset ?? 1;
+  const last = offset + (args.limit ?? READ_DEFAULT_LIMIT) - 1;
+  const picked: { number: number; bytes: Buffer; full: number }[] = [];
+  const scan = await forEachLine(
+    path,
+    (bytes, number, full) => {
+      if (number >= offset && number <= last) picked.push({ number, bytes: Buffer.from(bytes), full });
+    },
+    { signal: env.signal, maxLineBytes: READ_MAX_LINE_BYTES },
+  ).catch((error: unknown) => {
+    throw fsError(error, shown);
+  });
+
+  let latin1 = false;
+  const width = String(picked.at(-1)?.number ?? offset).length;
+  const lines = picked.map(({ number, bytes, full }) => {
+    let text: string;
+    if (full > bytes.length) {
+      text = `${bytes.toString('utf8')} … [line clipped: ${formatBytes(full)}]`;
+    } else {
+      const decoded = decodeText(bytes);
+      latin1 ||= decoded.encoding === 'latin1';
+      text = stripCr(decoded.text);
+    }
+    return `${String(number).padStart(width)}\t${text}`;
+  });
+  const note = latin1 ? ' (not valid UTF-8: shown as Latin-1)' : '';
+
+  if (scan.aborted) {
+    return {
+      status: 'cancelled',
+      summary: `read ${shown} was cancelled after ${plural(scan.lines, 'line')}`,
+      payload: lines.join('\n'),
+      meta: { path },
+    };
+  }
+  const total = scan.lines;
+  if (offset > total) {
+    throw new ToolError('OFFSET_PAST_END', `${shown} has ${plural(total, 'line')}; offset ${offset} is past the end`);
+  }
+  const end = picked.at(-1)!.number;
+  const remaining = total - end;
+  const range = offset === 1 && remaining === 0 ? `all ${plural(total, 'line')}` : `lines ${offset}–${end} of ${total.toLocaleString('en-US')}`;
+  const more = remaining > 0 ? `; ${plural(remaining, 'more line')}, continue with offset ${end + 1}` : '';
+  const trailer = remaining > 0 ? `\n… ${plural(remaining, 'more line')}; read with offset ${end + 1} to continue` : '';
+  return { summary: `read ${shown}: ${range}${more}${note}`, payload: lines.join('\n') + trailer, meta: { path } };
+}

@@ -1,0 +1,41 @@
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { WriteArgs } from '../args.js';
+import { creationDiff } from '../diff.js';
+import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
+import type { PreparedCall } from '../prepared.js';
+import { fsError, ToolError } from '../tool-error.js';
+import { formatBytes, plural, type ToolEnv } from '../tool-env.js';
+
+/** `write{path, content}`: creates a new file (and its folders); refuses to overwrite. */
+export async function prepareWrite(args: WriteArgs, env: ToolEnv): Promise<PreparedCall> {
+  const path = resolveToolPath(env.root, args.path);
+  const shown = displayPath(env.root, path);
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing) {
+    throw new ToolError(
+      'WRITE_EXISTS',
+      existing.isDirectory() ? `${shown} is an existing directory` : `${shown} already exists; write only creates new files (use edit to change it)`,
+    );
+  }
+  const reasons = isInsideProject(env.root, path) ? [] : [`writes outside the project: ${path}`];
+  const diff = creationDiff(shown, args.content);
+  return {
+    action: { tool: 'write', path, diff, reasons },
+    run: async () => {
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, args.content, { flag: 'wx' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ToolError('WRITE_EXISTS', `${shown} already exists; write only creates new files (use edit to change it)`);
+        throw fsError(error, shown);
+      }
+      const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
+      return {
+        summary: `created ${shown} (${plural(lines, 'line')}, ${formatBytes(Buffer.byteLength(args.content))})`,
+        payload: '',
+        meta: { path, diff },
+      };
+    },
+  };
+}
