@@ -1,0 +1,84 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { cancelledError, ReikaError } from '../../runtime/errors.js';
+import type { ScanCaps } from './caps.js';
+import type { FileIndex } from './protocol.js';
+
+/** The worker file, next to this one in any out dir. */
+export const POOL_ENTRY = new URL('../../workers/pool-entry.js', import.meta.url);
+
+/** At most this many indexer threads (the repo map's extraction runs batches in parallel). */
+export const MAX_INDEXER_THREADS = 4;
+/** An idle extra thread ends after this long; one thread stays for `/cd`. */
+const IDLE_TIMEOUT_MS = 10_000;
+
+export interface IndexerPoolOptions {
+  /** Defaults to the machine's parallelism, within 1–4. */
+  maxThreads?: number;
+  /** Errors the pool reports outside any task (a thread dying while idle). */
+  onError?: (error: Error) => void;
+  /** Called with a thread's id when it ends (idle timeout, abort, close). */
+  onThreadExit?: (threadId: number) => void;
+  /** Another worker file, for tests. */
+  filename?: URL;
+}
+
+/**
+ * The piscina pool of indexer threads. The main thread never walks the tree: it hands tasks to
+ * the pool and awaits plain results. Every task takes a `signal`; aborting a task that is already
+ * running ends its thread (piscina gives an abortable task a thread of its own), which is the only
+ * way to stop a synchronous crawl.
+ */
+export class IndexerPool {
+  private readonly piscina: Piscina;
+  private closed = false;
+
+  constructor(options: IndexerPoolOptions = {}) {
+    const maxThreads = options.maxThreads ?? Math.max(1, Math.min(MAX_INDEXER_THREADS, availableParallelism()));
+    this.piscina = new Piscina({
+      filename: (options.filename ?? POOL_ENTRY).href,
+      minThreads: 1,
+      maxThreads,
+      idleTimeout: IDLE_TIMEOUT_MS,
+    });
+    // Without a listener an 'error' event would throw in the main thread.
+    this.piscina.on('error', (error: Error) => options.onError?.(error));
+    if (options.onThreadExit) {
+      const onThreadExit = options.onThreadExit;
+      this.piscina.on('workerDestroy', (worker: { id: number }) => onThreadExit(worker.id));
+    }
+  }
+
+  /** Scans one root within caps in an indexer thread. */
+  scan(root: string, options: { caps?: Partial<ScanCaps>; signal?: AbortSignal } = {}): Promise<FileIndex> {
+    return this.run<FileIndex>('scan', { root, caps: options.caps }, options.signal);
+  }
+
+  /**
+   * Runs one named task of `workers/pool-entry.ts`. An abort rejects with REIKA_ERR_CANCELLED at
+   * once, whether the task was queued or running.
+   */
+  async run<R>(name: string, task: unknown, signal?: AbortSignal): Promise<R> {
+    if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'the indexer pool is closed');
+    if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
+    try {
+      return (await this.piscina.run(task, { name, ...(signal ? { signal } : {}) })) as R;
+    } catch (error) {
+      if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
+      if (ReikaError.isInstance(error)) throw error;
+      throw new ReikaError('REIKA_ERR_INDEXER', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Threads currently alive (for tests and diagnostics). */
+  get threadCount(): number {
+    return this.piscina.threads.length;
+  }
+
+  /** Ends every thread at once; running tasks are abandoned. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.piscina.destroy();
+  }
+}
