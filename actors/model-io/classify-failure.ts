@@ -14,8 +14,8 @@ export interface Failure {
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ERR_INVALID_URL']);
 const LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'ERR_STREAM_PREMATURE_CLOSE']);
 
-/** A thrown network error (before or during the response) → a failure. */
-export function connectionFailure(error: unknown, baseUrl: string, started: boolean): Failure {
+/** A thrown network error, before the answer began or mid-stream (`midStream`) → a failure. */
+export function connectionFailure(error: unknown, baseUrl: string, midStream: boolean): Failure {
   if (error instanceof IdleTimeoutError) return { error: timeoutError(error.ms), retry: 'no' };
   if (ReikaError.isInstance(error)) return { error, retry: error.retryable ? 'connection' : 'no' };
   const code = (error as { code?: string })?.code ?? '';
@@ -25,7 +25,7 @@ export function connectionFailure(error: unknown, baseUrl: string, started: bool
     return { error: serverUnreachable(baseUrl, code === 'ECONNREFUSED' ? 'connection refused' : message), retry: code === 'ECONNREFUSED' ? 'connection' : 'no' };
   }
   if (LOST.has(code) || message === 'aborted' || message === 'socket hang up' || /premature close/i.test(message)) {
-    const error = started ? streamError('the connection was lost mid-stream', true) : serverUnreachable(baseUrl, 'the connection was closed before an answer');
+    const error = midStream ? streamError('the connection was lost mid-stream', true) : serverUnreachable(baseUrl, 'the connection was closed before an answer');
     return { error, retry: 'connection' };
   }
   return { error: streamError(message, false), retry: 'no' };

@@ -139,7 +139,8 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
   } catch (error) {
     if (signal.aborted) return turn.finish(true);
     if (error instanceof AttemptFailed) throw error;
-    throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, turn.started));
+    // The answer had begun (headers arrived), so this is a stream lost midway.
+    throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, true));
   } finally {
     // A finished response leaves its socket to the keep-alive pool; anything else is closed now.
     if (!response.complete) exchange.destroy();

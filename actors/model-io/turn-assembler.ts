@@ -38,11 +38,6 @@ export class TurnAssembler {
     }
   }
 
-  /** Something arrived, so a lost connection now would lose streamed output. */
-  get started(): boolean {
-    return this.text !== '' || this.reasoning !== '' || this.native.size > 0 || this.textCalls.length > 0;
-  }
-
   push(delta: WireDelta): void {
     switch (delta.kind) {
       case 'text':

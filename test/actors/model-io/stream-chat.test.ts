@@ -1,0 +1,179 @@
+import test from 'ava';
+import type { ChatReply, Endpoint, ModelEvent, ToolSchema } from '../../../actors/model-io/protocol.js';
+import { streamChat, type ChatRequest } from '../../../actors/model-io/stream-chat.js';
+import { estimateTokens, promptText, startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
+
+const tools: ToolSchema[] = ['read', 'grep'].map((name) => ({
+  type: 'function',
+  function: { name, description: name, parameters: { type: 'object', properties: { path: { type: 'string' }, pattern: { type: 'string' } } } },
+}));
+
+function chat(endpoint: Endpoint, extra: Partial<ChatRequest> = {}): ChatRequest {
+  return { type: 'chat', endpoint, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'Look at a.ts' }], tools, ...extra };
+}
+
+async function run(reply: ScriptedReply | ScriptedReply[], request: Partial<ChatRequest> = {}, signal = new AbortController().signal) {
+  const server = await startScriptedServer(Array.isArray(reply) ? reply : [reply]);
+  const events: ModelEvent[] = [];
+  try {
+    const endpoint = { baseUrl: server.url, model: 'scripted-model', requestTimeoutMs: 5_000 };
+    const result = await streamChat(chat(endpoint, request), { signal, emit: (e) => events.push(e), retry: { maxRetries: 3, maxConnectionRetries: 2, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 5_000 } });
+    return { reply: result, events, server };
+  } finally {
+    await server.close();
+  }
+}
+
+const full: ScriptedReply = {
+  reasoning: 'The user wants a.ts — let me read it. 日本語も。',
+  content: 'Reading the file now. ✓',
+  toolCalls: [
+    { name: 'read', arguments: { path: 'a.ts' }, idLate: true, fragments: 5 },
+    { name: 'grep', arguments: { pattern: 'export' }, id: null },
+  ],
+};
+
+function expectFull(t: any, reply: ChatReply, events: ModelEvent[]) {
+  t.is(reply.reasoning, full.reasoning);
+  t.is(reply.text, full.content);
+  t.deepEqual(reply.toolCalls.map((c) => [c.name, c.arguments, c.source]), [
+    ['read', { path: 'a.ts' }, 'native'],
+    ['grep', { pattern: 'export' }, 'native'],
+  ]);
+  t.is(reply.toolCalls[0]!.id, 'call_0', 'a late id is still used');
+  t.regex(reply.toolCalls[1]!.id, /^call_[A-Za-z0-9]{12}$/, 'a missing id is made up');
+  t.is(reply.finishReason, 'tool_calls');
+  t.truthy(reply.usage);
+  const text = events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text).join('');
+  const reasoning = events.filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('');
+  t.is(text, full.content);
+  t.is(reasoning, full.reasoning);
+  const order = events.map((e) => e.type).filter((type, i, all) => type !== all[i - 1]);
+  t.deepEqual(order, ['reasoning-delta', 'text-delta', 'tool-call', 'finish']);
+}
+
+test('reasoning, then content, then native tool calls, with usage in the last chunk, survive random byte splits', async (t) => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const { reply, events, server } = await run({ ...full, split: { mode: 'random', seed, max: 9 } });
+    expectFull(t, reply, events);
+    const body = server.requests[0]!.json;
+    t.is(reply.usage!.promptTokens, estimateTokens(promptText(body)));
+    t.is(events.at(-1)!.type, 'finish');
+  }
+});
+
+test('one byte at a time, CRLF line endings and keep-alive comments give the same turn', async (t) => {
+  const { reply, events } = await run({ ...full, split: { mode: 'byte' }, lineEnding: '\r\n', keepAlive: true });
+  expectFull(t, reply, events);
+});
+
+test('usage inside the finish chunk with llama.cpp timings reports cached prompt tokens', async (t) => {
+  const { reply } = await run({ content: 'hi', usageIn: 'finish', usage: { prompt_tokens: 120, completion_tokens: 2, cached_tokens: 100 } });
+  t.deepEqual(reply.usage, { promptTokens: 120, completionTokens: 2, cachedTokens: 100 });
+});
+
+test('the second request of a session reports the shared prefix as cached tokens', async (t) => {
+  const server = await startScriptedServer([{ content: 'one' }, { content: 'two' }]);
+  try {
+    const endpoint = { baseUrl: server.url, model: 'm', requestTimeoutMs: 5_000 };
+    const first = await streamChat(chat(endpoint), { signal: new AbortController().signal, emit: () => {} });
+    const request = chat(endpoint);
+    request.messages.push({ role: 'assistant', content: 'one' }, { role: 'user', content: 'and?' });
+    const second = await streamChat(request, { signal: new AbortController().signal, emit: () => {} });
+    t.is(first.usage!.cachedTokens, 0);
+    t.true(second.usage!.cachedTokens > 0 && second.usage!.cachedTokens < second.usage!.promptTokens);
+    const [a, b] = server.chatRequests();
+    t.true(b!.body.startsWith(a!.body.slice(0, a!.body.indexOf(']'))), 'the second body extends the first byte for byte');
+  } finally {
+    await server.close();
+  }
+});
+
+test('the request carries the key, the model, stream and include_usage', async (t) => {
+  const server = await startScriptedServer([{ content: 'x' }]);
+  try {
+    await streamChat(chat({ baseUrl: `${server.url}/`, model: 'qwen', apiKey: 'sk-test', requestTimeoutMs: 0 }, { maxTokens: 64 }), { signal: new AbortController().signal, emit: () => {} });
+    const request = server.requests[0]!;
+    t.is(request.path, '/v1/chat/completions');
+    t.is(request.headers.authorization, 'Bearer sk-test');
+    t.like(request.json, { model: 'qwen', stream: true, stream_options: { include_usage: true }, max_tokens: 64 });
+  } finally {
+    await server.close();
+  }
+});
+
+test('a server that ignores stream and answers JSON gives the same turn', async (t) => {
+  const { reply, events } = await run({ ...full, fault: { type: 'json' } });
+  t.is(reply.text, full.content!);
+  t.is(reply.reasoning, full.reasoning!);
+  t.is(reply.toolCalls.length, 2);
+  t.truthy(reply.usage);
+  t.true(events.some((e) => e.type === 'text-delta'));
+});
+
+test('calls printed in the content are parsed, streamed as tool-call events and never shown as text', async (t) => {
+  const content = 'Let me check.\n<tool_call>\n{"name": "read", "arguments": {"path": "b.ts"}}\n</tool_call>';
+  const { reply, events } = await run({ content, split: { mode: 'byte' }, charsPerDelta: 3 });
+  t.is(reply.text, 'Let me check.\n');
+  t.deepEqual(reply.toolCalls.map((c) => [c.name, c.arguments, c.source]), [['read', { path: 'b.ts' }, 'text']]);
+  t.is(reply.finishReason, 'tool_calls');
+  t.false(events.some((e) => e.type === 'text-delta' && e.text.includes('<')));
+});
+
+test('a call leaked into the reasoning is used only when the turn has no other call', async (t) => {
+  const leaked = '<tool_call>{"name": "grep", "arguments": {"pattern": "x"}}</tool_call>';
+  const alone = await run({ reasoning: `I will search. ${leaked}`, content: '' });
+  t.deepEqual(alone.reply.toolCalls.map((c) => [c.name, c.source]), [['grep', 'reasoning']]);
+  t.is(alone.reply.reasoning, 'I will search. ');
+  const both = await run({ reasoning: `Plan: ${leaked}`, toolCalls: [{ name: 'grep', arguments: { pattern: 'x' } }] });
+  t.deepEqual(both.reply.toolCalls.map((c) => c.source), ['native']);
+  t.true(both.reply.notices.some((n) => /reasoning/.test(n)));
+  const think = await run({ content: `<think>Use ${leaked}</think>` });
+  t.deepEqual(think.reply.toolCalls.map((c) => [c.name, c.source]), [['grep', 'reasoning']]);
+  t.is(think.reply.text, '');
+});
+
+test('native arguments cut off by max_tokens keep their raw text and raise a notice', async (t) => {
+  const { reply } = await run({ toolCalls: [{ name: 'read', arguments: '{"path": "a.t' }], finishReason: 'length' });
+  t.is(reply.finishReason, 'length');
+  t.is(reply.toolCalls[0]!.rawArguments, '{"path": "a.t');
+  t.deepEqual(reply.toolCalls[0]!.arguments, {});
+  t.is(reply.notices.length, 1);
+});
+
+test('the same call three times in one response raises a loop notice', async (t) => {
+  const same = { name: 'read', arguments: { path: 'a' } };
+  const { reply, events } = await run({ toolCalls: [same, same, same] });
+  t.is(reply.toolCalls.length, 3);
+  t.true(events.some((e) => e.type === 'notice' && /repeated the same call 3 times/.test(e.message)));
+});
+
+test('abort closes the HTTP stream at once and the reply ends aborted with what arrived', async (t) => {
+  const server = await startScriptedServer([{ content: 'a'.repeat(400), charsPerDelta: 1, chunkDelayMs: 5, split: { mode: 'fixed', size: 40 } }]);
+  try {
+    const controller = new AbortController();
+    const events: ModelEvent[] = [];
+    const endpoint = { baseUrl: server.url, model: 'm', requestTimeoutMs: 0 };
+    const pending = streamChat(chat(endpoint), {
+      signal: controller.signal,
+      emit: (e) => {
+        events.push(e);
+        if (e.type === 'text-delta' && events.length === 5) controller.abort();
+      },
+    });
+    const reply = await pending;
+    t.is(reply.finishReason, 'aborted');
+    t.true(reply.text.length > 0 && reply.text.length < 400);
+    t.deepEqual(reply.toolCalls, []);
+    t.is(await server.requests[0]!.outcome, 'client-closed');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a stream that ends with a plain close and no [DONE] still finishes', async (t) => {
+  const { reply } = await run({ content: 'bye', done: false, usage: false, finishReason: null });
+  t.is(reply.text, 'bye');
+  t.is(reply.finishReason, 'stop');
+  t.is(reply.usage, null);
+});
