@@ -69,12 +69,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     args: '[agent|plan]',
     help: 'show or set the mode: agent edits and runs, plan only reads (Shift+Tab cycles)',
     idleOnly: true,
-    run(context, arg) {
+    async run(context, arg) {
       if (!arg) return context.print(`mode: ${context.session.facts().mode}`);
       const mode = MODES.find((m) => m === arg.toLowerCase());
       if (!mode) return context.error(`unknown mode "${arg}": use ${MODES.join(' or ')}`);
-      context.session.setMode(mode);
-      context.print(`mode: ${mode}`);
+      if (mode === context.session.facts().mode) return context.print(`mode: ${mode}`);
+      await context.session.setMode(mode);
+      context.print(`mode: ${mode} ${context.style.dim('(new system prompt and tools: the prefix cache starts over)')}`);
     },
   },
   {

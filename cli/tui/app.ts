@@ -90,6 +90,11 @@ export class InteractiveApp {
     this.screen.render();
   }
 
+  /** Prints lines into the transcript (from outside a turn's events: bootstrap, errors). */
+  print(...lines: string[]): void {
+    this.screen.commit(...lines);
+  }
+
   get facts(): SessionFacts {
     return this.session?.facts() ?? this.options.initialFacts;
   }
@@ -389,8 +394,14 @@ export class InteractiveApp {
       return;
     }
     const next = MODES[(MODES.indexOf(this.facts.mode) + 1) % MODES.length]!;
-    this.session?.setMode(next);
-    if (!this.session) this.options.initialFacts.mode = next;
+    if (!this.session) {
+      this.options.initialFacts.mode = next;
+      return;
+    }
+    Promise.resolve(this.session.setMode(next)).then(
+      () => this.screen.schedule(),
+      (error: unknown) => this.screen.commit(this.options.style.red(`mode: ${error instanceof Error ? error.message : String(error)}`)),
+    );
   }
 
   private toggleReasoning(): void {

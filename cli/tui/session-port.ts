@@ -65,7 +65,8 @@ export interface SessionPort {
   cd(path: string): Promise<string>;
   /** Switches to a profile or model name; returns a line to show. */
   switchModel(name: string): Promise<string>;
-  setMode(mode: SessionMode): void;
+  /** Changing the mode changes the system prompt and tools: the prefix cache starts over. */
+  setMode(mode: SessionMode): Promise<void> | void;
   setApprovals(mode: 'safe' | 'off'): void;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { InteractiveApp } from '../../../cli/tui/app.js';
-import { interactiveApprover } from '../../../cli/tui/approver.js';
+import { SessionApprovals } from '../../../cli/tui/approver.js';
 import { createStyle } from '../../../cli/tui/style.js';
 import { FakeSession, type ScriptedTurn } from './fake-session.js';
 import { VirtualTerminal } from './vt.js';
@@ -21,9 +21,8 @@ async function harness(t: ExecutionContext, turns: ScriptedTurn[], columns = 80,
       exited();
     },
   });
-  const approver = interactiveApprover((request, signal) => app.ask(request, signal));
-  session.askPerson = (request, signal) =>
-    approver.definition.handle(request, { signal } as never) as Promise<{ decision: 'approve' | 'decline' | 'always' }>;
+  const approvals = new SessionApprovals((request, signal) => app.ask(request, signal));
+  session.askPerson = approvals.approve;
   app.start([]);
   t.teardown(() => app.exit());
   await new Promise((resolve) => setImmediate(resolve));

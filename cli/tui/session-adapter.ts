@@ -1,0 +1,161 @@
+import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
+import type { Session } from '../../actors/agent/session.js';
+import type { Config } from '../../actors/config.js';
+import type { Usage } from '../../actors/model-io/protocol.js';
+import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
+import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
+import { formatTokens } from './status-line.js';
+
+/**
+ * The agent's {@link Session} as the terminal UI sees it: agent events become UI events, the
+ * session's figures become status-line facts (with the running turn's usage added as it is
+ * reported), and `/cd`, `/model`, `/compact` results become one line each.
+ */
+export class SessionAdapter implements SessionPort {
+  private turnUsage = { promptTokens: 0, cachedTokens: 0, completionTokens: 0 };
+  private requests = 0;
+  private lastUsage: Usage | undefined;
+  private readonly started = new Set<string>();
+
+  constructor(
+    private readonly session: Session,
+    private readonly config: Config,
+    private readonly closeRuntime: () => Promise<void>,
+  ) {}
+
+  facts(): SessionFacts {
+    const info = this.session.info();
+    return {
+      root: info.root,
+      model: info.model ?? '',
+      profile: info.profile,
+      profiles: this.config.profiles.map((p) => p.name),
+      mode: info.mode === 'plan' ? 'plan' : 'agent',
+      approvals: info.approvals,
+      contextWindow: info.window,
+      contextTokens: info.estimateTokens,
+      promptTokens: info.usage.promptTokens + this.turnUsage.promptTokens,
+      cachedTokens: info.usage.cachedTokens + this.turnUsage.cachedTokens,
+      completionTokens: info.usage.completionTokens + this.turnUsage.completionTokens,
+      requests: this.requests,
+      lastUsage: this.lastUsage,
+    };
+  }
+
+  filePaths(): readonly string[] | undefined {
+    return this.session.bootstrap?.index.paths;
+  }
+
+  ready(): Promise<void> {
+    return this.session.ready;
+  }
+
+  async runTurn(input: string, onEvent: (event: UiEvent) => void): Promise<TurnOutcome> {
+    if (!this.session.bootstrap) onEvent({ type: 'waiting', what: 'the index' });
+    this.started.clear();
+    const unsubscribe = this.session.subscribe((event) => {
+      for (const ui of this.translate(event)) onEvent(ui);
+    });
+    let result: TurnResult;
+    try {
+      result = await this.session.run(input);
+    } catch (error) {
+      return { status: 'error', error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      unsubscribe();
+      this.turnUsage = { promptTokens: 0, cachedTokens: 0, completionTokens: 0 };
+    }
+    if (result.status === 'answered') return { status: 'done' };
+    if (result.status === 'aborted') return { status: 'aborted' };
+    return { status: 'error', error: result.error?.message ?? `the turn ended: ${result.status}` };
+  }
+
+  abort(): void {
+    this.session.abort('interrupted by the user');
+  }
+
+  async compact(): Promise<string> {
+    const event = this.session.compact();
+    if (!event) return 'nothing to compact: no tool output is old enough to shed';
+    return `compacted: ${event.shed} tool result${event.shed === 1 ? '' : 's'} reduced to summaries, ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens`;
+  }
+
+  reset(): void {
+    this.session.newConversation();
+    this.requests = 0;
+    this.lastUsage = undefined;
+  }
+
+  async cd(path: string): Promise<string> {
+    const boot = await this.session.cd(path);
+    this.requests = 0;
+    return describeBootstrap(boot);
+  }
+
+  async switchModel(name: string): Promise<string> {
+    const connection = await this.session.switchProfile(name);
+    const window = connection.window ? `, ${formatTokens(connection.window)} window` : '';
+    return `model: ${connection.endpoint.model} (profile ${connection.profile}${window}) — the server's prefix cache starts over with the next request`;
+  }
+
+  setMode(mode: SessionMode): Promise<void> {
+    return this.session.setMode(mode);
+  }
+
+  setApprovals(mode: 'safe' | 'off'): void {
+    this.session.setApprovals(mode);
+  }
+
+  async close(): Promise<void> {
+    this.session.abort('reika is closing');
+    await this.closeRuntime();
+  }
+
+  private translate(event: AgentEvent): UiEvent[] {
+    switch (event.type) {
+      case 'text-delta':
+        return [{ type: 'text', text: event.text }];
+      case 'reasoning-delta':
+        return [{ type: 'reasoning', text: event.text }];
+      case 'request':
+        this.requests++;
+        return [];
+      case 'usage':
+        this.lastUsage = event.usage;
+        this.turnUsage.promptTokens += event.usage.promptTokens;
+        this.turnUsage.cachedTokens += event.usage.cachedTokens;
+        this.turnUsage.completionTokens += event.usage.completionTokens;
+        return [{ type: 'usage', usage: event.usage }];
+      case 'notice':
+        return [{ type: 'notice', message: event.message }];
+      case 'retry':
+        return [{ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason }];
+      case 'compaction':
+        return [{ type: 'notice', message: `context compacted: ${event.shed} old tool results now send their summaries (${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens)` }];
+      case 'tool-output':
+        return [{ type: 'tool-output', id: event.callId, text: event.text }];
+      case 'tool-call': {
+        const { state } = event;
+        const id = state.call.id;
+        const out: UiEvent[] = [];
+        if (!this.started.has(id) && state.status !== 'pending') {
+          this.started.add(id);
+          out.push({ type: 'tool-start', id, name: state.call.name, args: state.call.arguments });
+        }
+        if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
+          out.push({ type: 'tool-end', id, name: state.call.name, status: state.result.status, summary: state.result.summary, meta: state.result.meta });
+        }
+        return out;
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+/** `now in /path: 1,234 files indexed, repo map of 56 files`. */
+export function describeBootstrap(boot: Bootstrap): string {
+  const capped = boot.index.capped.length > 0 ? ` (capped: ${boot.index.capped.join(', ')})` : '';
+  const mapped = boot.repoMap.files.length - boot.repoMap.omitted;
+  return `now in ${boot.root}: ${boot.index.paths.length.toLocaleString('en-US')} files indexed${capped}, repo map of ${mapped} file${mapped === 1 ? '' : 's'} (${(boot.ms / 1000).toFixed(1)}s)`;
+}

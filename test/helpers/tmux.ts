@@ -1,0 +1,134 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './temp.js';
+
+/**
+ * Drives a real program in a real terminal: a tmux session of fixed size on a private tmux server
+ * (its own socket and an empty config, so a user's tmux is never touched), keys sent with
+ * `send-keys`, the screen read with `capture-pane`. Tests skip with a logged reason when tmux is
+ * missing (see {@link tmuxMissing}).
+ *
+ * ```ts
+ * const term = await Tmux.start({ command: ['node', mainJs], cwd, env, width: 80, height: 24 });
+ * t.teardown(() => term.kill());
+ * await term.waitFor('› ');
+ * term.type('hello'); term.keys('Enter');
+ * await term.waitFor(/answer/);
+ * ```
+ */
+
+/** Why tmux tests cannot run here, or undefined when they can. */
+export function tmuxMissing(): string | undefined {
+  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) return `tmux is not installed (${probe.error?.message ?? probe.stderr.trim()})`;
+  return undefined;
+}
+
+export interface TmuxOptions {
+  command: string[];
+  cwd: string;
+  /** The program's whole environment (PATH and HOME should be in it). */
+  env: Record<string, string | undefined>;
+  width?: number;
+  height?: number;
+}
+
+let counter = 0;
+
+export class Tmux {
+  private constructor(
+    private readonly socket: string,
+    readonly name: string,
+  ) {}
+
+  static async start(options: TmuxOptions): Promise<Tmux> {
+    const dir = tempDir('reika-tmux-');
+    const conf = join(dir, 'tmux.conf');
+    // remain-on-exit keeps the pane after the program ends, so its exit status can be read.
+    writeFileSync(conf, 'set -g remain-on-exit on\nset -g history-limit 5000\nset -sg escape-time 0\nset -g status off\n');
+    const socket = join(dir, 'sock');
+    const name = `reika-${process.pid}-${++counter}`;
+    const env = Object.entries(options.env)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${shellQuote(v!)}`);
+    const command = ['exec', 'env', '-i', ...env, ...options.command.map(shellQuote)].join(' ');
+    execFileSync('tmux', ['-S', socket, '-f', conf, 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), '-c', options.cwd, command]);
+    return new Tmux(socket, name);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Types text literally (no key names). */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  /** Sends named keys: `Enter`, `Escape`, `C-a`, `BTab`, `Up`, `M-Enter`… */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  /** The visible screen plus `scrollback` lines above it, trailing blanks trimmed. */
+  capture(scrollback = 200): string {
+    return this.tmux('capture-pane', '-p', '-t', this.name, '-S', String(-scrollback))
+      .split('\n')
+      .map((line) => line.replace(/\s+$/, ''))
+      .join('\n')
+      .replace(/\n+$/, '');
+  }
+
+  /** Only the visible screen. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.name).replace(/\s+$/, '');
+  }
+
+  /** Polls the screen until it shows `text` (or `test` returns true); fails with the screen after `timeoutMs`. */
+  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+    const matches = typeof text === 'function' ? text : (screen: string) => (typeof text === 'string' ? screen.includes(text) : text.test(screen));
+    const deadline = Date.now() + timeoutMs;
+    let screen = '';
+    while (Date.now() < deadline) {
+      screen = this.capture();
+      if (matches(screen)) return screen;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    throw new Error(`the terminal never showed ${String(text)} within ${timeoutMs} ms; it shows:\n${screen}`);
+  }
+
+  /** The program's exit status once it has ended, else undefined. */
+  exitStatus(): number | undefined {
+    const [dead, status] = this.tmux('list-panes', '-t', this.name, '-F', '#{pane_dead} #{pane_dead_status}').trim().split(' ');
+    return dead === '1' ? Number(status) : undefined;
+  }
+
+  /** Process id of the program in the pane. */
+  pid(): number {
+    return Number(this.tmux('list-panes', '-t', this.name, '-F', '#{pane_pid}').trim());
+  }
+
+  async waitForExit(timeoutMs = 10_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const status = this.exitStatus();
+      if (status !== undefined) return status;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    throw new Error(`the program did not exit within ${timeoutMs} ms; the terminal shows:\n${this.capture()}`);
+  }
+
+  /** Ends the tmux server of this session (and with it the program, if still running). */
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
