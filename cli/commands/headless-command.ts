@@ -1,5 +1,122 @@
-/** `reika headless`: not built yet. */
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('reika: the headless command is not built yet\n');
+import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import type { TurnResult } from '../../actors/agent/events.js';
+import { Session } from '../../actors/agent/session.js';
+import { declineHeadless } from '../headless/approver.js';
+import { parseHeadlessArgs, UsageError } from '../headless/args.js';
+import { progressLine, toHeadlessResult } from '../headless/output.js';
+import { startRuntime } from '../start-runtime.js';
+
+/**
+ * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
+ * stdout, progress to stderr; `--json` prints one result object, `--stream` JSON lines of events
+ * (docs/headless.md). Exit 0 answered, 1 error, 130 interrupted (SIGINT/SIGTERM abort the turn
+ * through the runtime's one abort message, then every actor is closed).
+ */
+
+/** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
+const WIND_DOWN_MS = 800;
+/** After close, a process still held open by a stray handle is ended this much later. */
+const EXIT_GRACE_MS = 500;
+
+export async function run(argv: string[]): Promise<number> {
+  const started = Date.now();
+  let args;
+  let config: Config;
+  try {
+    args = parseHeadlessArgs(argv);
+    config = loadConfig({ cwd: process.cwd() });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) return fail(error.message);
+    throw error;
+  }
+  process.stdout.on('error', () => {});
+
+  let interrupted = false;
+  let session: Session | undefined;
+  let wakeInterrupt: () => void = () => {};
+  const interruptedPromise = new Promise<void>((resolve) => (wakeInterrupt = resolve));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    if (args.output === 'text') process.stderr.write(`\nreika: interrupted (${signal})\n`);
+    session?.abort(`interrupted by ${signal}`);
+    wakeInterrupt();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    const prompt = args.prompt ?? (await Promise.race([readStdin(), interruptedPromise.then(() => '')]));
+    if (interrupted) return 130;
+    if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
+
+    const cwd = process.cwd();
+    const runtime = startRuntime({ approve: declineHeadless, cwd });
+    session = new Session({ runtime, config, cwd, headless: true });
+    session.subscribe((event) => {
+      if (args.output === 'stream') writeLine(JSON.stringify(event));
+      else if (args.output === 'text') {
+        const line = progressLine(event);
+        if (line !== undefined) process.stderr.write(`${line}\n`);
+      }
+    });
+
+    const turn = session.run(prompt);
+    const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
+    const info = session.info();
+    await runtime.close();
+    setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
+    return report(result, args.output, info.model, Date.now() - started, interrupted);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean): number {
+  if (!result) {
+    // The turn did not wind down in time after an interrupt; the runtime is closed regardless.
+    if (output !== 'text') writeLine(JSON.stringify({ type: 'result', status: 'aborted', answer: '', durationMs }));
+    return 130;
+  }
+  const code = interrupted || result.status === 'aborted' ? 130 : result.status === 'answered' ? 0 : 1;
+  const summary = toHeadlessResult(result, model, durationMs);
+  if (output === 'json') writeLine(JSON.stringify(summary));
+  else if (output === 'stream') writeLine(JSON.stringify({ type: 'result', ...summary }));
+  else if (result.status === 'answered') writeLine(result.answer.trimEnd());
+  if (result.error) process.stderr.write(`reika: ${result.error.message}\n`);
+  else if (code === 130 && output === 'text' && !interrupted) process.stderr.write('reika: the turn was aborted\n');
+  return code;
+}
+
+function writeLine(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function fail(message: string): number {
+  process.stderr.write(`reika: ${message}\n`);
   return 1;
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
 }

@@ -1,0 +1,323 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { nanoid } from 'nanoid';
+import type { Router } from '../../runtime/calls.js';
+import { ReikaError } from '../../runtime/errors.js';
+import { findProfile, type Config } from '../config.js';
+import { ContextManager, type Compaction } from '../context/context-manager.js';
+import { repoMapBudget } from '../indexer/budget.js';
+import type { ToolSchema } from '../model-io/protocol.js';
+import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
+import { buildSystemPrompt, type AgentMode } from '../prompt/system-prompt.js';
+import { toolSchemas } from '../tool-executor/schemas.js';
+import type { ApprovalMode } from '../tool-executor/protocol.js';
+import { connect, type Connection } from './connect.js';
+import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
+import { describe, runTurn } from './turn.js';
+
+/**
+ * One reika session, used by the terminal UI and the headless CLI alike: bootstrap once
+ * (index, repo map, summary, AGENTS.md → one frozen system prompt), then turns, each with its own
+ * abort scope. Bootstrap and model discovery start in the constructor and run while the actors
+ * spawn; the first turn waits for them.
+ */
+
+/** What the session needs from the runtime (see cli/start-runtime.ts). */
+export interface SessionRuntime {
+  /** Routes requests; `abort(scope)` sends the one abort message for a turn. */
+  supervisor: Router & { abort(scope: string, reason?: string): void };
+  indexerReady: Promise<void>;
+  watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
+}
+
+export interface SessionOptions {
+  runtime: SessionRuntime;
+  config: Config;
+  /** The project root: the folder reika runs in. */
+  cwd: string;
+  mode?: Exclude<AgentMode, 'subagent'>;
+  /** Nobody answers approval prompts: the system prompt says so. */
+  headless?: boolean;
+}
+
+/** Figures for the status line and `/tokens`. */
+export interface SessionInfo {
+  root: string;
+  profile: string;
+  model?: string;
+  mode: AgentMode;
+  approvals: ApprovalMode;
+  window?: number;
+  estimateTokens: number;
+  threshold?: number;
+  usage: UsageTotals;
+  /** Cached / prompt tokens over the session (0 when nothing was reported). */
+  cacheHitRate: number;
+  /** Prompt tokens of the last request, as the server counted them. */
+  lastPromptTokens?: number;
+  busy: boolean;
+}
+
+interface Frozen {
+  boot: Bootstrap;
+  system: string;
+  tools: ToolSchema[];
+}
+
+export class Session {
+  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly config: Config;
+  private readonly runtime: SessionRuntime;
+  private readonly headless: boolean;
+  private root: string;
+  private mode: Exclude<AgentMode, 'subagent'>;
+  private approvals: ApprovalMode;
+  private profile;
+  private connection: Promise<Connection>;
+  private frozen: Promise<Frozen>;
+  private frozenValue: Frozen | undefined;
+  private context: ContextManager | undefined;
+  private current: { scope: string; controller: AbortController } | undefined;
+  private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
+  private lastPromptTokens: number | undefined;
+
+  constructor(options: SessionOptions) {
+    this.config = options.config;
+    this.runtime = options.runtime;
+    this.headless = options.headless ?? false;
+    this.root = resolve(options.cwd);
+    this.mode = options.mode ?? 'agent';
+    this.approvals = options.config.approvals;
+    this.profile = options.config.active;
+    this.connection = this.connect();
+    this.frozen = this.boot();
+  }
+
+  /** Settles when the bootstrap is done and the model is settled; rejects with a one-sentence error. */
+  get ready(): Promise<void> {
+    return Promise.all([this.frozen, this.connection]).then(() => undefined);
+  }
+
+  /** The frozen bootstrap (index paths for completion, repo map…), once it is built. */
+  get bootstrap(): Bootstrap | undefined {
+    return this.frozenValue?.boot;
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs one turn. Never throws for model or tool failures: the result says how it ended. */
+  async run(prompt: string): Promise<TurnResult> {
+    if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'a turn is already running');
+    const turn = nanoid(8);
+    const scope = `turn-${turn}`;
+    const controller = new AbortController();
+    this.current = { scope, controller };
+    const started = Date.now();
+    try {
+      let frozen: Frozen;
+      let connection: Connection;
+      try {
+        [frozen, connection] = await untilAborted(Promise.all([this.frozen, this.connectionOrRetry()]), controller.signal);
+      } catch (error) {
+        return this.endEarly(turn, prompt, started, controller.signal.aborted ? undefined : describe(error));
+      }
+      const context = this.contextFor(frozen, connection);
+      const result = await runTurn(prompt, {
+        router: this.runtime.supervisor,
+        turn,
+        scope,
+        signal: controller.signal,
+        endpoint: connection.endpoint,
+        tools: frozen.tools,
+        toolContext: { root: this.root, approvals: this.approvals, mode: this.mode },
+        context,
+        maxRequests: this.config.maxTurns,
+        emit: (event) => this.emit(event),
+        watchApprovals: this.runtime.watchApprovals,
+      });
+      this.usage.promptTokens += result.usage.promptTokens;
+      this.usage.completionTokens += result.usage.completionTokens;
+      this.usage.cachedTokens += result.usage.cachedTokens;
+      this.usage.reported += result.usage.reported;
+      const last = result.requestUsage.filter((u) => u !== null).at(-1);
+      if (last) this.lastPromptTokens = last.promptTokens;
+      return result;
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  /** Aborts the running turn: one abort message down the tree for its scope. */
+  abort(reason = 'aborted'): void {
+    const current = this.current;
+    if (!current) return;
+    this.runtime.supervisor.abort(current.scope, reason);
+    current.controller.abort(reason);
+  }
+
+  /** `/compact`: one compaction event by hand (undefined when there was nothing to shed). */
+  compact(): Compaction | undefined {
+    const event = this.context?.compact();
+    if (event) this.emit({ type: 'compaction', ...event });
+    return event;
+  }
+
+  /** `/new`: a fresh conversation with the same frozen system prompt. */
+  newConversation(): void {
+    this.assertIdle();
+    this.context = undefined;
+  }
+
+  /** `/cd PATH` (and `/cd .`): a new root, re-bootstrapped; the conversation starts over. */
+  async cd(path: string): Promise<Bootstrap> {
+    this.assertIdle();
+    const root = resolve(this.root, path);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(root).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDirectory) throw new ReikaError('REIKA_ERR_NO_SUCH_FOLDER', `${root} is not a folder`);
+    this.root = root;
+    this.context = undefined;
+    this.frozen = this.boot();
+    return (await this.frozen).boot;
+  }
+
+  /** `/model NAME`: another profile (or model name on the current server); the prefix cache restarts. */
+  async switchProfile(name: string): Promise<Connection> {
+    this.assertIdle();
+    const profile = findProfile(this.config, name) ?? { ...this.profile, model: name };
+    this.profile = profile;
+    this.connection = this.connect();
+    const connection = await this.connection;
+    this.context?.setWindow(connection.window);
+    return connection;
+  }
+
+  setApprovals(mode: ApprovalMode): void {
+    this.approvals = mode;
+  }
+
+  /** `/mode agent|plan`: the system prompt and tools change, so the prefix cache restarts. */
+  async setMode(mode: Exclude<AgentMode, 'subagent'>): Promise<void> {
+    this.assertIdle();
+    if (mode === this.mode) return;
+    this.mode = mode;
+    const previous = this.frozen;
+    this.frozen = previous.then((frozen) => this.freeze(frozen.boot));
+    const frozen = await this.frozen;
+    this.context?.rebase(frozen.system, frozen.tools);
+  }
+
+  info(): SessionInfo {
+    const stats = this.context?.stats();
+    return {
+      root: this.root,
+      profile: this.profile.name,
+      model: this.profile.model,
+      mode: this.mode,
+      approvals: this.approvals,
+      window: stats?.window ?? this.profile.contextWindow,
+      estimateTokens: stats?.estimateTokens ?? 0,
+      threshold: stats?.threshold,
+      usage: { ...this.usage },
+      cacheHitRate: this.usage.promptTokens > 0 ? this.usage.cachedTokens / this.usage.promptTokens : 0,
+      lastPromptTokens: this.lastPromptTokens,
+      busy: this.busy,
+    };
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private assertIdle(): void {
+    if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'wait for the turn to end (or abort it) first');
+  }
+
+  private connect(): Promise<Connection> {
+    const promise = connect(this.runtime.supervisor, this.profile, this.config);
+    promise.then((connection) => (this.profile = { ...this.profile, model: connection.endpoint.model }), () => {});
+    return promise;
+  }
+
+  /** A failed connection is tried again by the next turn (the server may have come up since). */
+  private connectionOrRetry(): Promise<Connection> {
+    this.connection = this.connection.catch(() => this.connect());
+    return this.connection;
+  }
+
+  private boot(): Promise<Frozen> {
+    const root = this.root;
+    const pinned = this.config.repoMapBudget;
+    const window = this.profile.contextWindow;
+    // The budget needs the window; only wait for discovery when neither is configured.
+    const budget = pinned !== undefined || window !== undefined ? repoMapBudget(window, pinned) : this.connection.then((c) => repoMapBudget(c.window), () => repoMapBudget(undefined));
+    const promise = this.runtime.indexerReady
+      .then(() => bootstrap(this.runtime.supervisor, { root, budgetTokens: budget }))
+      .then((boot) => {
+        this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms });
+        return this.freeze(boot);
+      });
+    promise.catch(() => {});
+    return promise;
+  }
+
+  private freeze(boot: Bootstrap): Frozen {
+    const system = buildSystemPrompt(this.mode, {
+      cwd: boot.root,
+      summary: boot.summary,
+      agentsMd: boot.agentsMd,
+      repoMap: boot.repoMap.text,
+      indexedFiles: boot.index.paths.length,
+      capped: boot.index.capped.length > 0,
+      headless: this.headless,
+    });
+    const frozen: Frozen = { boot, system, tools: [...toolSchemas(this.mode)] };
+    this.frozenValue = frozen;
+    return frozen;
+  }
+
+  private contextFor(frozen: Frozen, connection: Connection): ContextManager {
+    if (!this.context) {
+      this.context = new ContextManager({ system: frozen.system, tools: frozen.tools, window: connection.window, maxTokens: this.config.maxTokens });
+    }
+    return this.context;
+  }
+
+  private endEarly(turn: string, prompt: string, started: number, error?: { code: string; message: string }): TurnResult {
+    const result: TurnResult = {
+      status: error ? 'error' : 'aborted',
+      answer: '',
+      requests: 0,
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 },
+      requestUsage: [],
+      compactions: 0,
+      durationMs: Date.now() - started,
+      ...(error ? { error } : {}),
+    };
+    this.emit({ type: 'turn-start', turn, prompt });
+    this.emit({ type: 'turn-end', turn, result });
+    return result;
+  }
+}
+
+/** Resolves with `promise`, or rejects as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ReikaError('REIKA_ERR_CANCELLED', 'aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ReikaError('REIKA_ERR_CANCELLED', 'aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { tempDir } from '../helpers/temp.js';
+
+/** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
+
+export const mainJs = new URL('../../cli/main.js', import.meta.url).pathname;
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  /** Called with each stdout line as it arrives; may send a signal to the child. */
+  onLine?(line: string, child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
+}
+
+/** A clean environment: no REIKA_* from the caller, HOME in a temp folder (no ~/.config/reika/.env). */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('REIKA_')) env[key] = value;
+  return { ...env, HOME: tempDir('reika-home-'), ...extra };
+}
+
+export function runReika(args: string[], options: RunOptions): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [mainJs, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      pending += chunk;
+      let newline: number;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        options.onLine?.(line, { pid: child.pid!, kill: (signal) => child.kill(signal) });
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      // Let the pipes drain before resolving.
+      child.stdout.on('close', () => resolve({ code, signal, stdout, stderr }));
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Processes whose working directory is `dir` (what a leaked actor or command would keep). */
+export function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir) found.push(Number(entry));
+    } catch {
+      // gone or not ours
+    }
+  }
+  return found;
+}
