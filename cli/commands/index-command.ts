@@ -1,5 +1,71 @@
-/** `reika index`: not built yet. */
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('reika: the index command is not built yet\n');
-  return 1;
+import { resolve } from 'node:path';
+import { createIndexerActor } from '../../actors/indexer/actor.js';
+import type { FileIndex, IndexerRequest } from '../../actors/indexer/protocol.js';
+import { Supervisor } from '../../runtime/supervisor.js';
+
+/**
+ * `reika index [DIR] [--json]`: prints the file index of DIR (default: the current folder), one
+ * path per line relative to DIR with `/` separators, or `{paths, capped, stats}` with `--json`.
+ * The scan runs in the indexer pool exactly as in a session; no model server is involved.
+ */
+
+const USAGE = 'usage: reika index [DIR] [--json]';
+
+interface Args {
+  dir: string;
+  json: boolean;
+}
+
+function parse(argv: string[]): Args | string {
+  let dir: string | undefined;
+  let json = false;
+  for (const arg of argv) {
+    if (arg === '--json') json = true;
+    else if (arg === '--') continue;
+    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (${USAGE})`;
+    else if (dir === undefined) dir = arg;
+    else return `one folder at a time (${USAGE})`;
+  }
+  return { dir: resolve(dir ?? '.'), json };
+}
+
+/** One line for stderr saying which caps made the index partial. */
+export function describeCaps(index: FileIndex): string | undefined {
+  if (index.capped.length === 0) return undefined;
+  return `reika index: partial index (caps hit: ${index.capped.join(', ')}); ${index.paths.length} paths, shallow first`;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const args = parse(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`reika: ${args}\n`);
+    return 2;
+  }
+  // `reika index | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const supervisor = new Supervisor();
+  let index: FileIndex;
+  try {
+    await supervisor.register('indexer', createIndexerActor(), { maxThreads: 1 });
+    index = await supervisor.request<FileIndex>('indexer', { type: 'scan', root: args.dir } satisfies IndexerRequest);
+  } catch (error) {
+    process.stderr.write(`reika: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await supervisor.close();
+  }
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ paths: index.paths, capped: index.capped, stats: index.stats })}\n`);
+  } else {
+    if (index.paths.length > 0) process.stdout.write(`${index.paths.join('\n')}\n`);
+    const note = describeCaps(index);
+    if (note) process.stderr.write(`${note}\n`);
+  }
+  return 0;
 }
