@@ -177,15 +177,28 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
   return { items, consumed: i };
 }
 
+/** Past this many held-back characters, rescans are rationed (see `push`). */
+const LARGE_HOLD = 2048;
+const CLOSERS = [TOOL_CLOSE, '</function>'];
+
 /** The incremental driver: push text as it streams, `end()` when the stream is over. */
 export class TextCallParser {
   private buffer = '';
   private atLineStart = true;
+  /** Buffer length when it was last scanned and held back whole. */
+  private heldAt = 0;
 
   constructor(private readonly tools: ToolIndex) {}
 
   push(text: string): TextItem[] {
     this.buffer += text;
+    // A large block still being written (a whole file as a call argument) would be rescanned on
+    // every delta: quadratic. Rescan it only when a closing tag may have arrived or it grew by
+    // half; `end()` always scans, so the items are the same, only possibly found a little later.
+    if (this.heldAt > LARGE_HOLD && this.buffer.length < this.heldAt * 1.5) {
+      const tail = this.buffer.slice(Math.max(0, this.buffer.length - text.length - 12));
+      if (!CLOSERS.some((closer) => tail.includes(closer))) return [];
+    }
     return this.run(false);
   }
 
@@ -205,6 +218,7 @@ export class TextCallParser {
       this.atLineStart = this.buffer[consumed - 1] === '\n';
       this.buffer = this.buffer.slice(consumed);
     }
+    this.heldAt = consumed === 0 ? this.buffer.length : 0;
     return items;
   }
 }

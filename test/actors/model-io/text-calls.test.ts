@@ -161,3 +161,15 @@ test('text fallback: with no tools offered nothing is parsed', (t) => {
   const items = [...parser.push('<tool_call>{"name":"read","arguments":{}}</tool_call>'), ...parser.end()];
   t.deepEqual(normalise(items), [text('<tool_call>{"name":"read","arguments":{}}</tool_call>')]);
 });
+
+test('text fallback: a large call written in small pieces gives the same call as parsing it whole', (t) => {
+  const content = Array.from({ length: 3000 }, (_, i) => `line ${i}: if (a) { b("</tool_call>"); } // <function=x>\n`).join('');
+  const input = `Writing.\n<tool_call>${JSON.stringify({ name: 'write', arguments: { path: 'big.ts', content } })}</tool_call>\nDone.`;
+  const whole = parseWhole(input);
+  t.deepEqual(whole, [text('Writing.\n'), call('write', { path: 'big.ts', content }), text('\nDone.')]);
+  const parser = new TextCallParser(tools);
+  const items: TextItem[] = [];
+  for (let i = 0; i < input.length; i += 7) items.push(...parser.push(input.slice(i, i + 7)));
+  items.push(...parser.end());
+  t.deepEqual(normalise(items), whole);
+});
