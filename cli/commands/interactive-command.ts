@@ -92,8 +92,11 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   const runtime = startRuntime({ approve: approvals.approve, cwd });
   const session = new Session({ runtime, config, cwd });
   const style = createStyle(!colorDisabled());
-  session.subscribe((event) => {
-    if (event.type === 'bootstrap' && session.bootstrap) app.print(style.dim(describeBootstrap(session.bootstrap)));
+  // The first bootstrap is announced here; `/cd` prints its own.
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type !== 'bootstrap' || !session.bootstrap) return;
+    app.print(style.dim(describeBootstrap(session.bootstrap)));
+    unsubscribe();
   });
   session.ready.catch((error: unknown) => app.print(style.red(`reika: ${error instanceof Error ? error.message : String(error)}`)));
   runtime.ready.catch((error: unknown) => app.print(style.red(`reika: ${error instanceof Error ? error.message : String(error)}`)));

@@ -80,6 +80,11 @@ export class Tmux {
       .replace(/\n+$/, '');
   }
 
+  /** The visible screen with its colour and attribute escapes (`capture-pane -e`). */
+  captureEscapes(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', this.name);
+  }
+
   /** Only the visible screen. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', this.name).replace(/\s+$/, '');
