@@ -121,6 +121,12 @@ function unwrap(command: SimpleCommand, level: number, out: Unwrapped, home?: st
         if (words.length === 0) words = [{ text: 'echo', quoted: false, dynamic: false, substituted: false }];
         continue;
       }
+      case 'ssh': {
+        // The words after the host are a command line run on the remote side.
+        const remote = skipOptions(rest, new Set(['-p', '-i', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-E', '-B'])).slice(1);
+        if (remote.length > 0) collect(remote.map((w) => w.text).join(' '), level + 1, out, home);
+        break;
+      }
       case 'eval':
         collect(rest.map((w) => w.text).join(' '), level + 1, out, home);
         return;

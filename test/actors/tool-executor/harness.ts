@@ -1,0 +1,44 @@
+import { nanoid } from 'nanoid';
+import type { Ask } from '../../../actors/tool-executor/approvals.js';
+import { ProcessGroups } from '../../../actors/tool-executor/process-groups.js';
+import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult } from '../../../actors/tool-executor/protocol.js';
+import { runTool } from '../../../actors/tool-executor/run-tool.js';
+import { SpillStore } from '../../../actors/tool-executor/spill.js';
+
+/** Runs one tool call in this process through the same wrapper the actor uses. */
+export interface CallOptions {
+  approvals?: ApprovalMode;
+  mode?: 'agent' | 'plan' | 'subagent';
+  signal?: AbortSignal;
+  /** Answers approval requests; by default every request is approved and recorded. */
+  ask?: Ask;
+  deltas?: ToolDelta[];
+}
+
+export const spill = new SpillStore();
+export const groups = new ProcessGroups(nanoid(8));
+process.on('exit', () => spill.dispose());
+
+export interface Call extends ToolResult {
+  asked: ApprovalRequest[];
+}
+
+export async function call(root: string, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<Call> {
+  const asked: ApprovalRequest[] = [];
+  const ask: Ask = async (request) => {
+    asked.push(request);
+    return options.ask ? options.ask(request) : { decision: 'approve' };
+  };
+  const result = await runTool(
+    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent' } },
+    {
+      root,
+      signal: options.signal ?? new AbortController().signal,
+      emit: (delta) => options.deltas?.push(delta),
+      spill,
+      groups,
+    },
+    ask,
+  );
+  return { ...result, asked };
+}
