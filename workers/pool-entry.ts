@@ -19,3 +19,4 @@ export function scanTask(task: ScanTask): FileIndex {
 }
 
 export { scanTask as scan };
+export { extractSymbols, rankFiles } from './extract.js';

@@ -6,8 +6,8 @@ import type { FileSymbols } from './extract.js';
  * identifier that file B defines → edge A→B) scored by personalised PageRank.
  *
  * An edge's weight is the sum over the identifiers behind it of:
- * - specificity: long identifiers weigh more than short ones, compound ones (`parseConfig`,
- *   `read_file`) of 8+ characters twice as much;
+ * - specificity: ((length − 2) / 6)², at most 1, so `get` weighs 1/36 of `loadUser`; compound
+ *   names (`parseConfig`, `read_file`) of 8+ characters count twice;
  * - rarity: 1 + ln((N+1)/(df+1)), df the number of files that mention the identifier, so a word
  *   every file says (`name`, `value`) carries little;
  * - the definer's share: split between the files defining the identifier (exported definitions
@@ -21,6 +21,13 @@ const DAMPING = 0.85;
 const MAX_ITERATIONS = 100;
 const TOLERANCE = 1e-12;
 const PRIVATE_WEIGHT = 0.25;
+/**
+ * A file passes on its whole rank only when its references weigh at least this much (about one
+ * long, rare identifier); weaker evidence passes on a part, the rest goes back to the teleport
+ * vector. Without it a file whose only link is a stray `get` would hand all its rank to whoever
+ * exports `get`.
+ */
+const FULL_EVIDENCE = 2;
 /** Names that never stand for one definition (the anonymous `export default`). */
 const UNLINKED = new Set(['default']);
 
@@ -42,7 +49,7 @@ export function roleOf(path: string, generated = false): FileRole {
 }
 
 function specificity(name: string): number {
-  const base = Math.min(1, Math.max(0.1, (name.length - 2) / 6));
+  const base = Math.min(1, Math.max(0.02, ((name.length - 2) / 6) ** 2));
   return name.length >= 8 && /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z]/.test(name) ? base * 2 : base;
 }
 
@@ -112,6 +119,7 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     }
     let total = 0;
     for (const weight of edges.values()) total += weight;
+    total = Math.max(total, FULL_EVIDENCE);
     targets.push(Int32Array.from(edges.keys()));
     weights.push(Float64Array.from(edges.values(), (weight) => weight / total));
   }
@@ -129,7 +137,10 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   return ranked.sort((a, b) => b.score - a.score || byPath(a, b));
 }
 
-/** Power iteration; a file without out-edges gives its rank back through the teleport vector. */
+/**
+ * Power iteration. A file's out-weights sum to at most 1; what is missing (all of it for a file
+ * without out-edges) goes back through the teleport vector.
+ */
 function pageRank(targets: Int32Array[], weights: Float64Array[], teleport: Float64Array): Float64Array {
   const count = teleport.length;
   let rank = Float64Array.from(teleport);
@@ -139,13 +150,14 @@ function pageRank(targets: Int32Array[], weights: Float64Array[], teleport: Floa
     next.fill(0);
     for (let from = 0; from < count; from++) {
       const to = targets[from]!;
-      if (to.length === 0) {
-        dangling += rank[from]!;
-        continue;
-      }
       const share = weights[from]!;
       const mass = rank[from]! * DAMPING;
-      for (let edge = 0; edge < to.length; edge++) next[to[edge]!]! += mass * share[edge]!;
+      let passed = 0;
+      for (let edge = 0; edge < to.length; edge++) {
+        next[to[edge]!]! += mass * share[edge]!;
+        passed += share[edge]!;
+      }
+      dangling += rank[from]! * (1 - passed);
     }
     let change = 0;
     for (let index = 0; index < count; index++) {

@@ -44,8 +44,11 @@ export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPo
           const root = await checkRoot(request.root);
           return pool.scan(root, { caps: request.caps, signal: context.signal }) satisfies Promise<FileIndex>;
         }
-        case 'repo-map':
-          throw new ReikaError('REIKA_ERR_NOT_BUILT', 'the repo map is not built yet');
+        case 'repo-map': {
+          const root = await checkRoot(request.root);
+          const { buildRepoMap } = await import('./repo-map.js');
+          return buildRepoMap(pool, { root, paths: request.paths, budgetTokens: request.budgetTokens }, context.signal);
+        }
       }
     },
 

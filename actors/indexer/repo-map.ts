@@ -16,9 +16,9 @@ export const EXTRACT_BATCH = 64;
 /** Names shown on one line at most; the rest are counted. */
 export const MAX_SYMBOLS_PER_LINE = 30;
 
-/** What the map needs of a piscina pool (pool-entry exports `extractSymbols` and `rankFiles`). */
+/** What the map needs of the indexer pool (`IndexerPool`; pool-entry exports `extractSymbols` and `rankFiles`). */
 export interface TaskRunner {
-  run(task: unknown, options: { name: string; signal?: AbortSignal }): Promise<unknown>;
+  run<R>(name: string, task: unknown, signal?: AbortSignal): Promise<R>;
 }
 
 export interface RepoMapRequest {
@@ -33,10 +33,10 @@ export async function buildRepoMap(pool: TaskRunner, request: RepoMapRequest, si
   const batches: Promise<FileSymbols[]>[] = [];
   for (let start = 0; start < paths.length; start += EXTRACT_BATCH) {
     const task: ExtractTask = { root: request.root, paths: paths.slice(start, start + EXTRACT_BATCH) };
-    batches.push(pool.run(task, { name: 'extractSymbols', signal }) as Promise<FileSymbols[]>);
+    batches.push(pool.run<FileSymbols[]>('extractSymbols', task, signal));
   }
   const files = (await Promise.all(batches)).flat();
-  const ranked = (await pool.run(files, { name: 'rankFiles', signal })) as RepoMapFile[];
+  const ranked = await pool.run<RepoMapFile[]>('rankFiles', files, signal);
   return renderRepoMap(ranked, request.budgetTokens);
 }
 

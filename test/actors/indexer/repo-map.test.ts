@@ -1,0 +1,95 @@
+import test from 'ava';
+import { createIndexerActor } from '../../../actors/indexer/actor.js';
+import { IndexerPool } from '../../../actors/indexer/pool.js';
+import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
+import { buildRepoMap } from '../../../actors/indexer/repo-map.js';
+import { Supervisor } from '../../../runtime/supervisor.js';
+import { roleOf } from '../../../workers/rank.js';
+import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
+import { CENTRAL_MODULE, sampleRepo } from './repo-map-sample.js';
+
+/** The indexer's pool with at most `threads` threads. */
+async function withPool<T>(threads: number, use: (pool: IndexerPool) => Promise<T>): Promise<T> {
+  const pool = new IndexerPool({ maxThreads: threads });
+  try {
+    return await use(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+const root = gitRepo(sampleRepo({ packages: 12, modulesPerPackage: 6, testsPerPackage: 4 }));
+const paths = Object.keys(sampleRepo({ packages: 12, modulesPerPackage: 6, testsPerPackage: 4 }));
+
+test('the module every package depends on ranks first, and tests and generated code do not crowd out the core', async (t) => {
+  const map = await withPool(2, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 3_200 }));
+  t.is(map.files[0]!.path, CENTRAL_MODULE);
+  t.is(map.text.split('\n')[0], `${CENTRAL_MODULE}: ServiceDescriptor, ServiceRegistry, registerService`);
+  const top = map.files.slice(0, 20).map((file) => file.path);
+  t.deepEqual(top.filter((path) => roleOf(path) !== 'core'), [], 'no test or generated file among the first 20');
+  // The module of short common names is said by every file but means little.
+  const common = map.files.findIndex((file) => file.path === 'packages/core/src/common.ts');
+  t.true(common > 10, `common.ts ranked ${common}`);
+  t.is(map.files.length, paths.length);
+});
+
+test('the same tree gives the same bytes, run twice and with 1, 2 or 4 threads', async (t) => {
+  const runs = [
+    await withPool(1, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
+    await withPool(2, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
+    await withPool(4, (pool) => buildRepoMap(pool, { root, paths: [...paths].reverse(), budgetTokens: 2_000 })),
+    await withPool(4, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
+  ];
+  for (const run of runs.slice(1)) {
+    t.is(run.text, runs[0]!.text);
+    t.is(JSON.stringify(run), JSON.stringify(runs[0]));
+  }
+  t.true(runs[0]!.omitted > 0);
+});
+
+test('the map keeps to its budget in whole lines and says how many files it left out', async (t) => {
+  const map = await withPool(2, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 600 }));
+  t.true(map.text.length <= 600 * 4, `${map.text.length} characters`);
+  const lines = map.text.split('\n');
+  t.is(lines.at(-1), `… ${map.omitted} more files not shown`);
+  t.is(lines.length - 1 + map.omitted, map.files.length);
+  for (const [index, line] of lines.slice(0, -1).entries()) t.true(line.startsWith(`${map.files[index]!.path}`));
+});
+
+test('files the map cannot read or does not know are left out, and the rest still map', async (t) => {
+  const dir = writeTree(tempDir(), {
+    'src/a.ts': 'export function alpha() {}\n',
+    'src/b.ts': "import { alpha } from './a.js';\nexport const beta = alpha();\n",
+    'README.md': '# not source\n',
+    'src/blob.ts': Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02]),
+  });
+  const map = await withPool(1, (pool) =>
+    buildRepoMap(pool, { root: dir, paths: ['src/a.ts', 'src/b.ts', 'README.md', 'src/blob.ts', 'src/gone.ts'], budgetTokens: 3_200 }),
+  );
+  t.deepEqual(map.text, 'src/a.ts: alpha\nsrc/b.ts: beta');
+  t.is(map.omitted, 0);
+});
+
+test('an aborted map build rejects and leaves nothing running', async (t) => {
+  const controller = new AbortController();
+  controller.abort('stop');
+  await withPool(1, async (pool) => {
+    await t.throwsAsync(buildRepoMap(pool, { root, paths, budgetTokens: 3_200 }, controller.signal));
+  });
+});
+
+test('the indexer actor scans and maps a git repository on request', async (t) => {
+  const supervisor = new Supervisor();
+  try {
+    await supervisor.register('indexer', createIndexerActor(), { maxThreads: 2 });
+    const ask = <R>(body: IndexerRequest) => supervisor.request<R>('indexer', body);
+    const index = await ask<FileIndex>({ type: 'scan', root });
+    const map = await ask<RepoMap>({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens: 3_200 });
+    t.is(map.files[0]!.path, CENTRAL_MODULE);
+    t.is(map.files.length, paths.length);
+    const missing = await t.throwsAsync(ask({ type: 'repo-map', root: `${root}/nope`, paths: [], budgetTokens: 3_200 }));
+    t.regex(missing!.message, /does not exist/);
+  } finally {
+    await supervisor.close();
+  }
+});
