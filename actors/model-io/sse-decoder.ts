@@ -1,7 +1,8 @@
 /**
  * Server-sent events decoding that survives any chunking: lines split anywhere (even inside a
  * UTF-8 character), `\n`, `\r\n` or `\r` endings, comments and keep-alives, multi-line `data:`.
- * Only what the chat stream needs is kept: each event's `data` (and its `event` name, if any).
+ * Only what the chat stream needs is kept: each event's `data` (and its `event` name, if any);
+ * llama.cpp's non-standard `error:` line becomes an `error` event.
  */
 
 /** One decoded event. */
@@ -74,5 +75,10 @@ export class SseDecoder {
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     if (field === 'data') this.data.push(value);
     else if (field === 'event') this.eventName = value;
+    else if (field === 'error') {
+      // llama.cpp reports a failure mid-stream as an `error: {json}` line.
+      this.data.push(value);
+      this.eventName = 'error';
+    }
   }
 }

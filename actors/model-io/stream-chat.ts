@@ -8,7 +8,7 @@ import { mapChunk } from './map-chunk.js';
 import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest } from './protocol.js';
 import { endpointUrl, requestBody } from './request-body.js';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelay, type RetryPolicy } from './retry-policy.js';
-import { SseDecoder } from './sse-decoder.js';
+import { SseDecoder, type SseEvent } from './sse-decoder.js';
 import { toolIndex, type ToolIndex } from './tool-index.js';
 import { TurnAssembler } from './turn-assembler.js';
 
@@ -94,47 +94,59 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
       );
     }
     const type = String(response.headers['content-type'] ?? '');
-    if (type.includes('application/json')) {
-      // A server that ignored `stream: true` and answered one JSON object.
-      const text = await readText(response, 256 * 1024 * 1024);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new AttemptFailed({ error: httpError(status, 'the answer was not valid JSON', true), retry: 'status' });
-      }
-      for (const delta of mapChunk(json)) {
-        if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
-        turn.push(delta);
-      }
-      return turn.finish(false);
-    }
+    // A server that ignored `stream: true` answers one JSON object; when the content type does
+    // not say, the first byte does.
+    let json = type.includes('application/json');
+    const held: Buffer[] = [];
     const decoder = new SseDecoder();
     let garbage = 0;
-    const handle = (data: string): boolean => {
+    const handle = (event: SseEvent): boolean => {
+      const data = event.data;
       if (data === '[DONE]') return true;
       if (data === '') return false;
-      let json: unknown;
+      let parsed: any;
       try {
-        json = JSON.parse(data);
+        parsed = JSON.parse(data);
       } catch {
+        if (event.event === 'error') throw new AttemptFailed(streamFailure(undefined, data));
         if (garbage++ === 0) turn.notice(`Ignored a malformed line in the model stream: ${data.length > 80 ? `${data.slice(0, 79)}…` : data}`);
         return false;
       }
-      for (const delta of mapChunk(json)) {
+      if (event.event === 'error' && !parsed?.error) parsed = { error: parsed };
+      for (const delta of mapChunk(parsed)) {
         if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
         turn.push(delta);
       }
       return false;
     };
     let done = false;
+    let first = true;
     for await (const chunk of response as AsyncIterable<Buffer>) {
       if (signal.aborted) break;
-      for (const event of decoder.push(chunk)) if ((done = handle(event.data))) break;
+      if (first && !type.includes('text/event-stream')) json ||= chunk.toString('utf8', 0, 64).trimStart().startsWith('{');
+      first = false;
+      if (json) {
+        held.push(chunk);
+        continue;
+      }
+      for (const event of decoder.push(chunk)) if ((done = handle(event))) break;
       if (done) break;
     }
     if (signal.aborted) return turn.finish(true);
-    if (!done) for (const event of decoder.end()) if (handle(event.data)) break;
+    if (json) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.concat(held).toString('utf8'));
+      } catch {
+        throw new AttemptFailed({ error: httpError(status, 'the answer was not valid JSON', true), retry: 'status' });
+      }
+      for (const delta of mapChunk(parsed)) {
+        if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
+        turn.push(delta);
+      }
+      return turn.finish(false);
+    }
+    if (!done) for (const event of decoder.end()) if (handle(event)) break;
     return turn.finish(false);
   } catch (error) {
     if (signal.aborted) return turn.finish(true);

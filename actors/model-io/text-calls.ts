@@ -126,11 +126,21 @@ export interface ScanResult {
   consumed: number;
 }
 
+/** Which formats to look for. */
+export interface ScanOptions {
+  /**
+   * Python-style lines (default true). Off for the reasoning channel, where a line such as
+   * `read(path="a.ts")` is usually a plan, not a call; tagged calls there are real leaks.
+   */
+  python?: boolean;
+}
+
 /**
  * Scans `text` for calls. `atLineStart` says whether `text` begins a line (Python-style calls
  * must stand on their own line); `final` says no more text will come.
  */
-export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolIndex, final: boolean): ScanResult {
+export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolIndex, final: boolean, options: ScanOptions = {}): ScanResult {
+  const python = options.python ?? true;
   if (tools.names.size === 0) return { items: text ? [{ type: 'text', text }] : [], consumed: text.length };
   const items: TextItem[] = [];
   let settled = 0; // text before this index is plain text not yet pushed
@@ -141,7 +151,7 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
   while (i < text.length) {
     let block: Block = { state: 'none' };
     const c = text[i];
-    if (i === 0 ? atLineStart : text[i - 1] === '\n') {
+    if (python && (i === 0 ? atLineStart : text[i - 1] === '\n')) {
       let j = i;
       while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
       if (j >= text.length) {
@@ -168,7 +178,7 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
     let next = i + 1;
     if (c !== '<' && c !== '\n') {
       const lt = text.indexOf('<', next);
-      const nl = text.indexOf('\n', next);
+      const nl = python ? text.indexOf('\n', next) : -1;
       next = Math.min(lt === -1 ? text.length : lt, nl === -1 ? text.length : nl);
     }
     i = next;
@@ -188,7 +198,10 @@ export class TextCallParser {
   /** Buffer length when it was last scanned and held back whole. */
   private heldAt = 0;
 
-  constructor(private readonly tools: ToolIndex) {}
+  constructor(
+    private readonly tools: ToolIndex,
+    private readonly options: ScanOptions = {},
+  ) {}
 
   push(text: string): TextItem[] {
     this.buffer += text;
@@ -213,7 +226,7 @@ export class TextCallParser {
 
   private run(final: boolean): TextItem[] {
     if (this.buffer.length === 0) return [];
-    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final);
+    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.options);
     if (consumed > 0) {
       this.atLineStart = this.buffer[consumed - 1] === '\n';
       this.buffer = this.buffer.slice(consumed);

@@ -9,7 +9,7 @@ import type { ToolIndex } from './tool-index.js';
 /**
  * Turns the wire deltas of one attempt into the normalised event stream and the final
  * {@link ChatReply}. Content goes through `<think>` splitting and the text-fallback parser;
- * reasoning goes through the parser too, for calls that leaked there. Calls found in the content
+ * reasoning goes through the parser too (tagged formats only), for calls that leaked there. Calls found in the content
  * are streamed as soon as they are complete; native calls at the end, when their arguments are;
  * leaked reasoning calls only when the turn has no other calls (a model drafting its call in its
  * thoughts and then making it properly must not run it twice).
@@ -34,7 +34,7 @@ export class TurnAssembler {
   ) {
     if (tools.names.size > 0) {
       this.contentParser = new TextCallParser(tools);
-      this.reasoningParser = new TextCallParser(tools);
+      this.reasoningParser = new TextCallParser(tools, { python: false });
     }
   }
 

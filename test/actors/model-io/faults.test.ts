@@ -142,3 +142,10 @@ test('an abort during the retry wait ends the request as aborted data', async (t
     await server.close();
   }
 });
+
+test('a llama.cpp `error:` line mid-stream is reported, not swallowed', async (t) => {
+  const raw = 'data: {"choices":[{"index":0,"delta":{"content":"par"}}]}\n\nerror: {"code":500,"message":"slot unavailable\\nretry later","type":"server_error"}\n\n';
+  const { error, server } = await attempt([{ raw }, { raw }, { raw }, { raw }, { raw }]);
+  oneLine(t, error, 'REIKA_ERR_HTTP', /slot unavailable retry later/);
+  t.is(server.chatRequests().length, fast.maxRetries + 1, 'a 500 inside the stream is retried like one outside');
+});

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { createServer } from 'node:http';
 import type { ChatReply, Endpoint, ModelEvent, ToolSchema } from '../../../actors/model-io/protocol.js';
 import { streamChat, type ChatRequest } from '../../../actors/model-io/stream-chat.js';
 import { estimateTokens, promptText, startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
@@ -176,4 +177,21 @@ test('a stream that ends with a plain close and no [DONE] still finishes', async
   t.is(reply.text, 'bye');
   t.is(reply.finishReason, 'stop');
   t.is(reply.usage, null);
+});
+
+test('a JSON answer without a JSON content type is still read as JSON', async (t) => {
+  const plain = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'plain json' }, finish_reason: 'stop' }] })));
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (plain.address() as { port: number }).port;
+    const reply = await streamChat(chat({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', requestTimeoutMs: 2_000 }), { signal: new AbortController().signal, emit: () => {} });
+    t.is(reply.text, 'plain json');
+    t.is(reply.finishReason, 'stop');
+  } finally {
+    plain.closeAllConnections();
+    await new Promise<void>((resolve) => plain.close(() => resolve()));
+  }
 });
