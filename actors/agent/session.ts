@@ -265,7 +265,7 @@ export class Session {
     const promise = this.runtime.indexerReady
       .then(() => bootstrap(this.runtime.supervisor, { root, budgetTokens: budget }))
       .then((boot) => {
-        this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms });
+        this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) });
         return this.freeze(boot);
       });
     promise.catch(() => {});

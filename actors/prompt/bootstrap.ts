@@ -16,6 +16,8 @@ export interface Bootstrap {
   agentsMd: AgentsFile[];
   /** Wall time of the whole bootstrap. */
   ms: number;
+  /** Why the repo map is empty, when building it failed (the session goes on without it). */
+  repoMapError?: string;
 }
 
 export interface BootstrapOptions {
@@ -37,8 +39,16 @@ export async function bootstrap(router: Router, options: BootstrapOptions): Prom
   const ask = <R>(body: IndexerRequest) => router.request<R>(indexer, body, { signal: options.signal });
   const index = await ask<FileIndex>({ type: 'scan', root: options.root });
   const budgetTokens = await options.budgetTokens;
-  const repoMap = ask<RepoMap>({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens });
+  const repoMap = ask<RepoMap>({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens }).then(
+    (map): { map: RepoMap; error?: string } => ({ map }),
+    (error: unknown) => {
+      // A map is a help, not a requirement: without one the model still has list/glob/grep.
+      if (options.signal?.aborted) throw error;
+      return { map: { text: '', files: [], omitted: 0, budgetTokens } satisfies RepoMap, error: error instanceof Error ? error.message : String(error) };
+    },
+  );
   const summary = summarizeProject(options.root, index.paths);
   const agentsMd = collectAgentsMd(options.root);
-  return Object.freeze({ root: options.root, index, repoMap: await repoMap, summary, agentsMd, ms: Date.now() - started });
+  const built = await repoMap;
+  return Object.freeze({ root: options.root, index, repoMap: built.map, summary, agentsMd, ms: Date.now() - started, ...(built.error ? { repoMapError: built.error } : {}) });
 }

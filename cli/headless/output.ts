@@ -32,7 +32,7 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
 export function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'bootstrap':
-      return `reika: indexed ${event.files} files${event.capped ? ' (capped)' : ''}, repo map of ${event.repoMapFiles} files (${event.ms} ms)`;
+      return `reika: indexed ${event.files} files${event.capped ? ' (capped)' : ''}, ${event.repoMapError ? `no repo map (${event.repoMapError})` : `repo map of ${event.repoMapFiles} files`} (${event.ms} ms)`;
     case 'tool-call': {
       const { state } = event;
       if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {

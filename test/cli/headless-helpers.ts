@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 
 /** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
@@ -46,19 +46,18 @@ export function runReika(args: string[], options: RunOptions): Promise<Run> {
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      // Let the pipes drain before resolving.
-      child.stdout.on('close', () => resolve({ code, signal, stdout, stderr }));
-    });
+    // 'close' comes after the exit and after the pipes drained.
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
   });
 }
 
+/** True while the process runs; a zombie (dead, waiting to be reaped by whoever adopted it) counts as gone. */
 export function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }
@@ -70,7 +69,7 @@ export function processesIn(dir: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readlinkSync(`/proc/${entry}/cwd`) === dir) found.push(Number(entry));
+      if (readlinkSync(`/proc/${entry}/cwd`) === dir && alive(Number(entry))) found.push(Number(entry));
     } catch {
       // gone or not ours
     }
