@@ -69,3 +69,28 @@ test('a bad key reaches the caller as a typed one-line error from the thread', a
     await server.close();
   }
 });
+
+test('parallel chats through one actor keep their streams apart', async (t) => {
+  const server = await startScriptedServer((request) => ({ content: `answer to ${request.json.messages[0].content}`, charsPerDelta: 1, split: { mode: 'random', seed: 4, max: 30 } }));
+  const supervisor = new Supervisor();
+  try {
+    await supervisor.spawn({ name: 'model-io', kind: 'thread', module: actorModule });
+    const endpoint = { baseUrl: server.url, model: 'm', requestTimeoutMs: 5_000 };
+    const names = ['alpha', 'beta', 'gamma', 'delta'];
+    const results = await Promise.all(
+      names.map(async (name) => {
+        let streamed = '';
+        const reply = (await supervisor.request('model-io', { type: 'chat', endpoint, messages: [{ role: 'user', content: name }], tools: [] } satisfies ModelIoRequest, {
+          onDelta: (e: ModelEvent) => {
+            if (e.type === 'text-delta') streamed += e.text;
+          },
+        })) as ChatReply;
+        return [reply.text, streamed];
+      }),
+    );
+    t.deepEqual(results, names.map((name) => [`answer to ${name}`, `answer to ${name}`]));
+  } finally {
+    await supervisor.close();
+    await server.close();
+  }
+});
