@@ -57,7 +57,10 @@ function errorDelta(json: any): WireDelta | undefined {
   return { kind: 'error', status, message: typeof error === 'string' ? error : String(error.message ?? 'error') };
 }
 
-/** One parsed stream chunk → its deltas, in wire order (reasoning, text, tools, finish, usage). */
+/**
+ * One parsed stream chunk, or a whole `chat.completion` answer (a server that ignored `stream`),
+ * → its deltas, in wire order (reasoning, text, tools, finish, usage).
+ */
 export function mapChunk(json: any): WireDelta[] {
   const out: WireDelta[] = [];
   const error = errorDelta(json);
@@ -77,7 +80,3 @@ export function mapChunk(json: any): WireDelta[] {
   return out;
 }
 
-/** A whole `chat.completion` answer (a server that ignored `stream`) → the same deltas. */
-export function mapCompletion(json: any): WireDelta[] {
-  return mapChunk(json);
-}

@@ -198,7 +198,7 @@ export function scanPythonCalls(text: string, start: number, tools: ToolIndex, f
     return { state: 'calls', calls, end: r.i };
   } catch (error) {
     if (error instanceof Incomplete) return final ? { state: 'none' } : { state: 'incomplete' };
-    if (error instanceof NotACall) return { state: 'none' };
-    throw error;
+    // NotACall, or a pathological literal (nesting deep enough to overflow the stack): prose.
+    return { state: 'none' };
   }
 }

@@ -173,3 +173,28 @@ test('text fallback: a large call written in small pieces gives the same call as
   items.push(...parser.end());
   t.deepEqual(normalise(items), whole);
 });
+
+test('text fallback: random mixes of tags, JSON, brackets and prose never throw and split the same at any cut', (t) => {
+  const alphabet = ['<tool_call>', '</tool_call>', '<function=read>', '<function=', '</function>', '<parameter=path>', '</parameter>', '{"name":"read","arguments":{"path":"a"}}', '{', '}', '[', ']', '"', '\\', 'read(', 'path="x"', ')', '\n', ' ', 'text', '<', '>', '<think>', 'é', 'grep(pattern=\'q\')', '"""', ','];
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let round = 0; round < 300; round++) {
+    let input = '';
+    const length = 1 + Math.floor(random() * 30);
+    for (let k = 0; k < length; k++) input += alphabet[Math.floor(random() * alphabet.length)];
+    const whole = parseWhole(input);
+    const parser = new TextCallParser(tools);
+    const items: TextItem[] = [];
+    for (let i = 0; i < input.length; ) {
+      const size = 1 + Math.floor(random() * 6);
+      items.push(...parser.push(input.slice(i, i + size)));
+      i += size;
+    }
+    items.push(...parser.end());
+    t.deepEqual(normalise(items), whole, JSON.stringify(input));
+    // Nothing is lost: the text items plus the calls' source account for all of the input's prose.
+    const shown = whole.filter((i) => i.type === 'text').map((i) => (i as { text: string }).text).join('');
+    t.true(shown.length <= input.length);
+    if (!whole.some((i) => i.type === 'call')) t.is(shown, input, JSON.stringify(input));
+  }
+});
