@@ -1,4 +1,3 @@
-import { nanoid } from 'nanoid';
 import { defineActor } from '../../runtime/actor.js';
 import { ProcessGroups } from './process-groups.js';
 import { APPROVER, type ApprovalReply, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
@@ -11,12 +10,12 @@ import { SpillStore } from './spill.js';
  * no session state: root, approvals mode and agent mode come with every call.
  */
 const spill = new SpillStore();
-const groups = new ProcessGroups(nanoid(8));
+const groups = new ProcessGroups();
 
 export default defineActor<ToolExecutorProtocol>({
-  async setup() {
+  setup() {
     // A previous incarnation that crashed mid-command may have left its processes behind.
-    await groups.reapLeftovers();
+    groups.reapLeftovers();
   },
 
   async handle(request, context): Promise<ToolResult> {

@@ -9,10 +9,10 @@ const POLL_MS = 20;
 
 /**
  * The process groups of running `bash` calls. Each command runs detached as its own group and
- * carries a marker `<supervisor pid>:<incarnation>:<call>` in its environment; killing a call
+ * carries a marker `<supervisor pid>:<executor pid>:<call>` in its environment; killing a call
  * sends SIGTERM to the group and to marked processes that left it, then SIGKILL after a grace.
- * A new executor incarnation kills what a crashed one left behind (same supervisor, other
- * incarnation).
+ * A new executor kills what a crashed executor under the same supervisor left behind (marked
+ * processes whose executor is gone), and nothing of a live one.
  */
 export class ProcessGroups {
   private readonly running = new Map<number, string>();
@@ -20,7 +20,7 @@ export class ProcessGroups {
   readonly ownerPrefix: string;
 
   constructor(
-    readonly incarnation: string,
+    readonly executorPid = process.pid,
     ownerPid = process.ppid,
   ) {
     this.ownerPrefix = `${ownerPid}:`;
@@ -28,7 +28,7 @@ export class ProcessGroups {
 
   /** A marker for a new command. */
   nextMarker(): string {
-    return `${this.ownerPrefix}${this.incarnation}:${++this.sequence}`;
+    return `${this.ownerPrefix}${this.executorPid}:${++this.sequence}`;
   }
 
   add(pgid: number, marker: string): void {
@@ -70,13 +70,19 @@ export class ProcessGroups {
     await Promise.all([...this.running].map(([pgid, marker]) => this.kill(pgid, marker)));
   }
 
-  /** Kills processes a previous incarnation under the same supervisor left running. */
-  async reapLeftovers(): Promise<number> {
+  /** Kills what executors under the same supervisor that are gone now left running; returns how many. */
+  reapLeftovers(): number {
     if (!procfsAvailable) return 0;
-    const mine = `${this.ownerPrefix}${this.incarnation}:`;
-    const pids = processesWithMarker(MARKER_VARIABLE, this.ownerPrefix).filter((pid) => !this.markerOf(pid)?.startsWith(mine));
-    for (const pid of pids) trySignal(pid, 'SIGKILL');
-    return pids.length;
+    const processes = listProcesses();
+    const live = new Set(processes.filter((p) => p.state !== 'Z').map((p) => p.pid));
+    let killed = 0;
+    for (const pid of processesWithMarker(MARKER_VARIABLE, this.ownerPrefix, processes)) {
+      const executor = Number(this.markerOf(pid)?.split(':')[1]);
+      if (executor === this.executorPid || live.has(executor)) continue;
+      trySignal(pid, 'SIGKILL');
+      killed++;
+    }
+    return killed;
   }
 
   private markerOf(pid: number): string | undefined {

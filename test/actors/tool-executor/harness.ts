@@ -13,10 +13,11 @@ export interface CallOptions {
   /** Answers approval requests; by default every request is approved and recorded. */
   ask?: Ask;
   deltas?: ToolDelta[];
+  onDelta?: (delta: ToolDelta) => void;
 }
 
 export const spill = new SpillStore();
-export const groups = new ProcessGroups(nanoid(8));
+export const groups = new ProcessGroups();
 process.on('exit', () => spill.dispose());
 
 export interface Call extends ToolResult {
@@ -34,7 +35,10 @@ export async function call(root: string, name: string, args: Record<string, unkn
     {
       root,
       signal: options.signal ?? new AbortController().signal,
-      emit: (delta) => options.deltas?.push(delta),
+      emit: (delta) => {
+        options.deltas?.push(delta);
+        options.onDelta?.(delta);
+      },
       spill,
       groups,
     },

@@ -1,0 +1,101 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolDelta } from '../../../actors/tool-executor/protocol.js';
+import { gitRepo, tempDir } from '../../helpers/temp.js';
+import { call } from './harness.js';
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+test.serial('a command that prints nothing for the idle limit is killed', async (t) => {
+  process.env.REIKA_BASH_IDLE_MS = '300';
+  t.teardown(() => delete process.env.REIKA_BASH_IDLE_MS);
+  const result = await call(tempDir(), 'bash', { command: 'echo start; sleep 30; echo never' });
+  t.is(result.status, 'error');
+  t.is(result.errorCode, 'BASH_IDLE_TIMEOUT');
+  t.regex(result.summary, /produced no output for 0\.3 s; it and its processes were killed/);
+  t.is(result.payload, 'start\n');
+});
+
+test('bash streams stdout and stderr as deltas and reports the exit code', async (t) => {
+  const deltas: ToolDelta[] = [];
+  const result = await call(tempDir(), 'bash', { command: 'echo out; echo err >&2; exit 3' }, { deltas });
+  t.is(result.status, 'done');
+  t.is(result.meta?.exitCode, 3);
+  t.regex(result.summary, /^exit code 3 after \d+\.\d s$/);
+  t.true(deltas.some((d) => d.stream === 'stdout' && d.text.includes('out')));
+  t.true(deltas.some((d) => d.stream === 'stderr' && d.text.includes('err')));
+  t.true(result.payload.includes('out\n') && result.payload.includes('err\n'));
+});
+
+test('bash runs in the project root with stdin at /dev/null', async (t) => {
+  const root = tempDir();
+  const result = await call(root, 'bash', { command: 'pwd; cat; readlink /proc/self/fd/0 || true' });
+  t.is(result.payload.split('\n')[0], root);
+  t.true(result.payload.includes('/dev/null'));
+  t.is((await call(root, 'bash', { command: 'true' })).payload, '(no output)');
+});
+
+test('bash keeps the first 64 KB and spills the whole output to a file named in the summary', async (t) => {
+  const result = await call(tempDir(), 'bash', { command: 'seq 1 100000' });
+  t.regex(result.summary, /output 575\.1 KB, first 64 KB shown, all of it in (\/\S+bash-\d+\.txt)/);
+  const spillPath = result.meta!.spillPath!;
+  t.is(readFileSync(spillPath, 'utf8'), Array.from({ length: 100_000 }, (_, i) => `${i + 1}\n`).join(''));
+  const [head, note] = result.payload.split('\n… ');
+  t.is(Buffer.byteLength(head!), 64 * 1024);
+  t.true(note!.includes(spillPath));
+});
+
+test('timeout_ms kills the command and says so, keeping its output', async (t) => {
+  const started = Date.now();
+  const result = await call(tempDir(), 'bash', { command: 'echo begun; sleep 30', timeout_ms: 300 });
+  t.is(result.status, 'error');
+  t.is(result.errorCode, 'BASH_TIMEOUT');
+  t.is(result.payload, 'begun\n');
+  t.true(Date.now() - started < 5_000);
+});
+
+test('an aborted command ends cancelled with the output it had', async (t) => {
+  const controller = new AbortController();
+  const pending = call(tempDir(), 'bash', { command: 'echo first; sleep 30' }, { signal: controller.signal, onDelta: () => controller.abort('user pressed Esc') });
+  const result = await pending;
+  t.is(result.status, 'cancelled');
+  t.is(result.payload, 'first\n');
+  t.regex(result.summary, /^cancelled after .*; the command and its processes were killed/);
+});
+
+test('bash reports the files a command changed in a git repository', async (t) => {
+  const root = gitRepo({ 'README.md': 'hi\n', 'dirty.txt': 'a\n', 'same.txt': 'x\n' });
+  await call(root, 'bash', { command: 'echo b >> dirty.txt' });
+  const result = await call(root, 'bash', { command: 'echo new > new.txt && echo more >> README.md && echo c >> dirty.txt && cat same.txt' });
+  t.deepEqual(result.meta?.changedFiles, [join(root, 'README.md'), join(root, 'dirty.txt'), join(root, 'new.txt')]);
+  t.regex(result.summary, /changed 3 files: README\.md, dirty\.txt, new\.txt/);
+  const outside = await call(tempDir(), 'bash', { command: 'echo x > a.txt' });
+  t.is(outside.meta?.changedFiles, undefined, 'no report outside git');
+});
+
+test('background processes a command leaves behind are stopped when it exits', async (t) => {
+  const result = await call(tempDir(), 'bash', { command: 'sleep 300 & echo $!' });
+  const pid = Number(result.payload.trim());
+  t.true(pid > 0);
+  t.false(alive(pid));
+  t.regex(result.summary, /background processes it left running were stopped/);
+});
+
+test('plan mode runs read-only commands and refuses the rest', async (t) => {
+  const root = gitRepo({ 'a.txt': 'x\n' });
+  const ok = await call(root, 'bash', { command: 'git status --short && ls | wc -l && cat a.txt 2>/dev/null' }, { mode: 'plan' });
+  t.is(ok.status, 'done');
+  for (const command of ['touch b.txt', 'echo x > b.txt', 'git commit -m x', 'sed -i s/x/y/ a.txt', 'find . -delete', 'npm install', 'node -e "1"']) {
+    const refused = await call(root, 'bash', { command }, { mode: 'plan' });
+    t.is(refused.errorCode, 'READ_ONLY_MODE', command);
+  }
+  t.is((await call(root, 'bash', { command: 'ls' }, { mode: 'subagent' })).errorCode, 'READ_ONLY_MODE');
+});
