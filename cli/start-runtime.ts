@@ -7,6 +7,10 @@ import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtoc
  * the indexer (front of its piscina pool) and the approver in the main thread. Nothing here
  * waits: requests to an actor still starting are queued by the supervisor, so the caller can
  * start its bootstrap at once and spawning overlaps the scan.
+ *
+ * The tool executor is not needed before the model's first reply, so its process starts on
+ * {@link Runtime.prewarm} (the session calls it once the bootstrap is done): on a small machine
+ * a Node process booting beside the scan threads would delay the first request.
  */
 
 export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
@@ -25,6 +29,8 @@ export interface Runtime {
   readonly ready: Promise<void>;
   /** Settles when the indexer is registered (its module loads lazily); the bootstrap waits for it. */
   readonly indexerReady: Promise<void>;
+  /** Starts the tool-executor process if it is not started yet (idempotent). */
+  prewarm(): void;
   /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
   watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** Ends every actor, thread and process. */
@@ -52,11 +58,19 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     },
   });
   const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<any, any> }) => supervisor.register('indexer', loaded.default));
+  let executorStarted!: (spawned: Promise<void>) => void;
+  const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
+  let prewarmed = false;
+  const prewarm = () => {
+    if (prewarmed) return;
+    prewarmed = true;
+    executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }));
+  };
   const ready = Promise.all([
     supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule }),
-    supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }),
     supervisor.register(APPROVER, approver),
     indexerReady,
+    executor,
   ]).then(() => undefined);
   ready.catch(() => {});
   indexerReady.catch(() => {});
@@ -64,6 +78,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     supervisor,
     ready,
     indexerReady,
+    prewarm,
     watchApprovals(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);

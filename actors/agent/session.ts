@@ -27,6 +27,8 @@ export interface SessionRuntime {
   /** Routes requests; `abort(scope)` sends the one abort message for a turn. */
   supervisor: Router & { abort(scope: string, reason?: string): void };
   indexerReady: Promise<void>;
+  /** Starts actors that are only needed once turns run (the tool executor). */
+  prewarm?(): void;
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
 }
 
@@ -128,6 +130,7 @@ export class Session {
       } catch (error) {
         return this.endEarly(turn, prompt, started, controller.signal.aborted ? undefined : describe(error));
       }
+      this.runtime.prewarm?.();
       const context = this.contextFor(frozen, connection);
       const result = await runTurn(prompt, {
         router: this.runtime.supervisor,
@@ -265,10 +268,12 @@ export class Session {
     const promise = this.runtime.indexerReady
       .then(() => bootstrap(this.runtime.supervisor, { root, budgetTokens: budget }))
       .then((boot) => {
+        this.runtime.prewarm?.();
         this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) });
         return this.freeze(boot);
       });
-    promise.catch(() => {});
+    // Even a failed bootstrap must not leave the executor unstarted (the runtime's `ready` waits for it).
+    promise.catch(() => this.runtime.prewarm?.());
     return promise;
   }
 
