@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { findDefinitions } from './symbols/definitions.js';
-import type { Definition } from './symbols/language.js';
 import { extensionOf, languageOf } from './symbols/languages.js';
 
 export { rankFiles } from './rank.js';
@@ -19,10 +18,16 @@ export interface ExtractTask {
   paths: string[];
 }
 
+/**
+ * One file's symbols, kept to a few strings: thousands of these cross thread boundaries twice
+ * (structured clone copies a string far faster than many small objects).
+ */
 export interface FileSymbols {
   path: string;
-  /** In source order, one per name. */
-  definitions: Definition[];
+  /** Exported definitions' names in source order, space-separated. */
+  exported: string;
+  /** Private definitions' names, space-separated (they still draw edges, with less weight). */
+  internal: string;
   /** The distinct identifiers (3+ characters) the file mentions, in first-seen order, space-separated. */
   references: string;
   /** Says so in its header (`@generated`, `DO NOT EDIT`, …), is minified, or is over MAX_FILE_BYTES. */
@@ -79,9 +84,15 @@ export function extractFile(root: string, path: string): FileSymbols | undefined
   if (!language) return undefined;
   const read = readText(join(root, path));
   if (!read) return undefined;
+  const exported: string[] = [];
+  const internal: string[] = [];
+  for (const definition of findDefinitions(language, read.text, { extension: extensionOf(path) })) {
+    (definition.exported ? exported : internal).push(definition.name);
+  }
   return {
     path,
-    definitions: findDefinitions(language, read.text, { extension: extensionOf(path) }),
+    exported: exported.join(' '),
+    internal: internal.join(' '),
     references: referencesOf(read.text),
     generated: looksGenerated(read.text, read.size),
   };

@@ -60,79 +60,112 @@ function keyOf(name: string): string {
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
+const words = (list: string): string[] => (list === '' ? [] : list.split(' '));
+
+/** Identifiers as small integers, with who defines each. */
+class Definers {
+  readonly ids = new Map<string, number>();
+  readonly keys: string[] = [];
+  readonly files: number[][] = [];
+  readonly weights: number[][] = [];
+
+  /** Records that `file` defines `name`; returns its id, or -1 for a name that links nothing. */
+  add(name: string, file: number, weight: number): number {
+    const key = keyOf(name);
+    if (key.length < 2 || UNLINKED.has(key)) return -1;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.files.length;
+      this.ids.set(key, id);
+      this.keys.push(key);
+      this.files.push([]);
+      this.weights.push([]);
+    }
+    const files = this.files[id]!;
+    if (files[files.length - 1] !== file) {
+      files.push(file);
+      this.weights[id]!.push(weight);
+    } else if (weight > this.weights[id]![files.length - 1]!) {
+      this.weights[id]![files.length - 1] = weight;
+    }
+    return id;
+  }
+}
+
 export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   const files = [...input].sort(byPath);
   const count = files.length;
   if (count === 0) return [];
 
-  // Who defines what, with each definer's weight.
-  const definers = new Map<string, { file: number; weight: number }[]>();
-  const ownNames: Set<string>[] = [];
-  files.forEach((file, index) => {
-    const own = new Set<string>();
-    for (const definition of file.definitions) {
-      const key = keyOf(definition.name);
-      if (own.has(key)) continue;
-      own.add(key);
-      if (key.length < 2 || UNLINKED.has(key)) continue;
-      let list = definers.get(key);
-      if (!list) definers.set(key, (list = []));
-      list.push({ file: index, weight: definition.exported ? 1 : PRIVATE_WEIGHT });
-    }
-    ownNames.push(own);
+  const definers = new Definers();
+  const own: number[][] = files.map((file, index) => {
+    const ids: number[] = [];
+    for (const name of words(file.exported)) ids.push(definers.add(name, index, 1));
+    for (const name of words(file.internal)) ids.push(definers.add(name, index, PRIVATE_WEIGHT));
+    return ids;
   });
+  const names = definers.ids.size;
 
   // Which defined identifiers each file mentions (not its own), and how many files mention each.
-  const mentions: string[][] = [];
-  const mentionedBy = new Map<string, number>();
+  const ownMark = new Int32Array(names);
+  const mentionedBy = new Int32Array(names);
+  const mentions: Int32Array[] = [];
+  const found: number[] = [];
   for (let index = 0; index < count; index++) {
-    const found: string[] = [];
-    const own = ownNames[index]!;
-    const references = files[index]!.references;
-    if (references) {
-      for (const token of references.split(' ')) {
-        if (!definers.has(token) || own.has(token)) continue;
-        found.push(token);
-        mentionedBy.set(token, (mentionedBy.get(token) ?? 0) + 1);
-      }
+    for (const id of own[index]!) if (id >= 0) ownMark[id] = index + 1;
+    found.length = 0;
+    for (const token of words(files[index]!.references)) {
+      const id = definers.ids.get(token);
+      if (id === undefined || ownMark[id] === index + 1) continue;
+      found.push(id);
+      mentionedBy[id]!++;
     }
-    mentions.push(found);
+    mentions.push(Int32Array.from(found));
   }
 
-  // Each identifier's vote, split between its definers.
-  const shares = new Map<string, { file: number; share: number }[]>();
-  for (const [name, list] of definers) {
-    const df = mentionedBy.get(name);
-    if (df === undefined) continue;
-    const vote = specificity(name) * (1 + Math.log((count + 1) / (df + 1))) / Math.sqrt(list.length);
-    const total = list.reduce((sum, definer) => sum + definer.weight, 0);
-    shares.set(name, list.map((definer) => ({ file: definer.file, share: (vote * definer.weight) / total })));
+  // Each identifier's vote, to be split between its definers by their weights.
+  const votes = new Float64Array(names);
+  for (let id = 0; id < names; id++) {
+    if (mentionedBy[id] === 0) continue;
+    const weights = definers.weights[id]!;
+    let total = 0;
+    for (const weight of weights) total += weight;
+    votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(weights.length) / total;
   }
 
   // Out-edges, normalised per file.
+  const scratch = new Float64Array(count);
+  const touched: number[] = [];
   const targets: Int32Array[] = [];
-  const weights: Float64Array[] = [];
+  const shares: Float64Array[] = [];
   for (let index = 0; index < count; index++) {
-    const edges = new Map<number, number>();
-    for (const name of mentions[index]!) {
-      for (const { file, share } of shares.get(name)!) edges.set(file, (edges.get(file) ?? 0) + share);
+    touched.length = 0;
+    for (const id of mentions[index]!) {
+      const to = definers.files[id]!;
+      const weights = definers.weights[id]!;
+      for (let k = 0; k < to.length; k++) {
+        const file = to[k]!;
+        if (scratch[file] === 0) touched.push(file);
+        scratch[file]! += votes[id]! * weights[k]!;
+      }
     }
     let total = 0;
-    for (const weight of edges.values()) total += weight;
+    for (const file of touched) total += scratch[file]!;
     total = Math.max(total, FULL_EVIDENCE);
-    targets.push(Int32Array.from(edges.keys()));
-    weights.push(Float64Array.from(edges.values(), (weight) => weight / total));
+    targets.push(Int32Array.from(touched));
+    shares.push(Float64Array.from(touched, (file) => scratch[file]! / total));
+    for (const file of touched) scratch[file] = 0;
   }
 
   const roleWeights = files.map((file) => ROLE_WEIGHT[roleOf(file.path, file.generated)]);
   const roleTotal = roleWeights.reduce((sum, weight) => sum + weight, 0);
   const teleport = Float64Array.from(roleWeights, (weight) => weight / roleTotal);
-  const rank = pageRank(targets, weights, teleport);
+  const rank = pageRank(targets, shares, teleport);
 
   const ranked = files.map((file, index) => ({
     path: file.path,
     score: Math.round(rank[index]! * roleWeights[index]! * count * 1e6) / 1e6,
-    symbols: file.definitions.filter((definition) => definition.exported).map((definition) => definition.name),
+    symbols: words(file.exported),
   }));
   return ranked.sort((a, b) => b.score - a.score || byPath(a, b));
 }

@@ -31,7 +31,7 @@ export default defineLanguage({
   rules: [
     {
       pattern: new RegExp(
-        String.raw`^(?!template\b|using\b|namespace\b)(?<type>(?:${TYPE_WORD})+?)${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]*?\)${AFTER_ARGS}(?<end>\{|;|:|$)`,
+        String.raw`^(?!template\b|using\b|namespace\b|typedef\b|return\b|else\b)(?<type>(?:${TYPE_WORD})+?)${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]*?\)${AFTER_ARGS}(?<end>\{|;|:|$)`,
       ),
       kind: 'function',
       exported: functionExported,

@@ -26,6 +26,6 @@ export default defineLanguage({
       kind: 'constant',
       exported: notHidden,
     },
-    { pattern: /^[ \t]*define\([ \t]*(['"])(?<name>[A-Za-z_]\w*)\1/, kind: 'constant', exported: true },
+    { pattern: /^[ \t]*define\([ \t]*(?<q>['"])(?<name>[A-Za-z_]\w*)\k<q>/, kind: 'constant', exported: true },
   ],
 });

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IndexerPool } from '../actors/indexer/pool.js';
+import { buildRepoMap } from '../actors/indexer/repo-map.js';
+import { writeTree } from '../test/helpers/temp.js';
+import { sampleRepo } from '../test/actors/indexer/repo-map-sample.js';
+
+/**
+ * Repo map over ~3,000 real-looking source files (TypeScript, Python, Go; ~4 KB each), on the
+ * indexer pool with its default thread count, beside the plain scan of the same tree in the same
+ * pool. Target (issue 4): ≤ 250 ms for 3,000 files.
+ */
+
+const RUNS = 5;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+export default async function (): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'reika-bench-map-'));
+  const pool = new IndexerPool();
+  try {
+    const tree = sampleRepo({ packages: 60, modulesPerPackage: 45, testsPerPackage: 5, functionsPerModule: 6 });
+    writeTree(root, tree);
+    const bytes = Object.values(tree).reduce((sum, text) => sum + text.length, 0);
+
+    const firstScan = await time(() => pool.scan(root));
+    const index = await pool.scan(root);
+    const paths = index.mapCandidates ?? index.paths;
+    const request = { root, paths, budgetTokens: 3_200 };
+    const cold = await time(() => buildRepoMap(pool, request));
+
+    const scans: number[] = [];
+    const maps: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      scans.push(await time(() => pool.scan(root)));
+      maps.push(await time(() => buildRepoMap(pool, request)));
+    }
+    const scan = median(scans);
+    const map = median(maps);
+    const threads = pool.threadCount;
+    process.stdout.write(
+      [
+        `files mapped            ${paths.length} (${(bytes / paths.length / 1024).toFixed(1)} KB average), ${threads} indexer threads`,
+        `scan (reference)        ${scan.toFixed(1)} ms median of ${RUNS} (first ${firstScan.toFixed(1)} ms)`,
+        `repo map                ${map.toFixed(1)} ms median of ${RUNS}, ${Math.round((paths.length / map) * 1000)} files/s (first ${cold.toFixed(1)} ms)`,
+        `repo map / scan         ${(map / scan).toFixed(2)}×`,
+        `repo map / 250 ms goal  ${(map / 250).toFixed(2)}×`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await pool.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
