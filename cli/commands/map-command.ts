@@ -1,5 +1,81 @@
-/** `reika map`: not built yet. */
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('reika: the map command is not built yet\n');
-  return 1;
+import { resolve } from 'node:path';
+import { loadConfig } from '../../actors/config.js';
+import { createIndexerActor } from '../../actors/indexer/actor.js';
+import { repoMapBudget } from '../../actors/indexer/budget.js';
+import type { FileIndex, IndexerRequest, RepoMap } from '../../actors/indexer/protocol.js';
+import { Supervisor } from '../../runtime/supervisor.js';
+
+/**
+ * `reika map [DIR] [--json]`: prints the repo map of DIR (default: the current folder) exactly as
+ * a session would put it in the system prompt: scanned and ranked in the indexer pool, cut to
+ * the budget (`REIKA_REPO_MAP_BUDGET`, else 5% of `REIKA_CONTEXT_WINDOW` within 3,200–12,000
+ * tokens, else 3,200; no model server is asked). `--json` gives `{budgetTokens, omitted, files,
+ * text}` with every ranked file, its score and its symbols, also those the budget cut.
+ */
+
+const USAGE = 'usage: reika map [DIR] [--json]';
+
+interface Args {
+  dir: string;
+  json: boolean;
+}
+
+function parse(argv: string[]): Args | string {
+  let dir: string | undefined;
+  let json = false;
+  for (const arg of argv) {
+    if (arg === '--json') json = true;
+    else if (arg === '--') continue;
+    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (${USAGE})`;
+    else if (dir === undefined) dir = arg;
+    else return `one folder at a time (${USAGE})`;
+  }
+  return { dir: resolve(dir ?? '.'), json };
+}
+
+/** Builds the map through the indexer actor, as a session's bootstrap does. */
+async function buildMap(root: string, budgetTokens: number): Promise<{ index: FileIndex; map: RepoMap }> {
+  const supervisor = new Supervisor();
+  try {
+    await supervisor.register('indexer', createIndexerActor(), {});
+    const ask = <R>(body: IndexerRequest) => supervisor.request<R>('indexer', body);
+    const index = await ask<FileIndex>({ type: 'scan', root });
+    const map = await ask<RepoMap>({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens });
+    return { index, map };
+  } finally {
+    await supervisor.close();
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const args = parse(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`reika: ${args}\n`);
+    return 2;
+  }
+  // `reika map | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  let built: { index: FileIndex; map: RepoMap };
+  try {
+    const config = loadConfig({ cwd: args.dir });
+    built = await buildMap(args.dir, repoMapBudget(config.active.contextWindow, config.repoMapBudget));
+  } catch (error) {
+    process.stderr.write(`reika: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const { index, map } = built;
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ budgetTokens: map.budgetTokens, omitted: map.omitted, files: map.files, text: map.text })}\n`);
+    return 0;
+  }
+  if (map.text !== '') process.stdout.write(`${map.text}\n`);
+  else process.stderr.write(`reika map: no source files in ${args.dir}\n`);
+  if (index.capped.length > 0) process.stderr.write(`reika map: partial scan (caps hit: ${index.capped.join(', ')}), shallow folders first\n`);
+  return 0;
 }
