@@ -1,4 +1,4 @@
-import { isCancelled, ReikaError } from '../../runtime/errors.js';
+import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { PreparedCall } from './prepared.js';
 import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js';
 
@@ -11,7 +11,7 @@ export type Verdict = { approved: true } | { approved: false; note: string };
 
 export type Ask = (request: ApprovalRequest) => Promise<ApprovalReply>;
 
-export async function decide(action: NonNullable<PreparedCall['action']>, mode: ApprovalMode, ask: Ask): Promise<Verdict> {
+export async function decide(action: NonNullable<PreparedCall['action']>, mode: ApprovalMode, ask: Ask, signal?: AbortSignal): Promise<Verdict> {
   if (mode === 'bypass') return { approved: true };
   if (mode === 'safe' && action.reasons.length === 0) return { approved: true };
   const reason = action.reasons.length > 0 ? action.reasons.join('; ') : `approvals are off: every ${action.tool} is confirmed`;
@@ -25,7 +25,7 @@ export async function decide(action: NonNullable<PreparedCall['action']>, mode: 
   };
   let reply: ApprovalReply;
   try {
-    reply = await ask(request);
+    reply = await untilAborted(ask(request), signal);
   } catch (error) {
     if (isCancelled(error)) throw error;
     if (ReikaError.isInstance(error) && error.code === 'REIKA_ERR_NO_SUCH_ACTOR') {
@@ -35,4 +35,15 @@ export async function decide(action: NonNullable<PreparedCall['action']>, mode: 
   }
   if (reply.decision === 'approve' || reply.decision === 'always') return { approved: true };
   return { approved: false, note: reply.note?.trim() || `the user declined (${reason})` };
+}
+
+/** An abort ends the wait at once: the prompt may stay open, the call is cancelled now. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(cancelledError('cancelled while waiting for approval'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledError('cancelled while waiting for approval'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -9,6 +9,9 @@ import { join } from 'node:path';
  */
 
 const GIT_TIMEOUT_MS = 5_000;
+/** A repository whose `git status` took longer than this is not asked again (huge trees). */
+const SLOW_MS = 2_000;
+const slowRoots = new Set<string>();
 
 export interface GitSnapshot {
   /** The repository's top folder (paths below are relative to it). */
@@ -25,9 +28,12 @@ function git(cwd: string, args: string[]): Promise<string | undefined> {
 }
 
 export async function gitSnapshot(root: string): Promise<GitSnapshot | undefined> {
+  if (slowRoots.has(root)) return undefined;
+  const startedAt = Date.now();
   const top = (await git(root, ['rev-parse', '--show-toplevel']))?.trim();
   if (!top) return undefined;
   const status = await git(top, ['-c', 'core.quotepath=off', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+  if (Date.now() - startedAt > SLOW_MS) slowRoots.add(root);
   if (status === undefined) return undefined;
   const entries = new Map<string, string>();
   const fields = status.split('\0').filter(Boolean);

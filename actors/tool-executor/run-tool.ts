@@ -31,7 +31,7 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     checkMode(name, request);
     const prepared = await prepare(name, request.args, env);
     if (prepared.action) {
-      const verdict = await decide(prepared.action, request.context.approvals, ask);
+      const verdict = await decide(prepared.action, request.context.approvals, ask, env.signal);
       if (!verdict.approved) {
         return { ...base, status: 'declined', summary: oneLine(`declined: ${verdict.note}`), payload: `Not done: ${verdict.note}` };
       }
@@ -42,7 +42,7 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     if (ToolError.isInstance(error)) {
       return { ...base, status: 'error', errorCode: error.code, summary: oneLine(error.message), payload: clip(error.payload) };
     }
-    if (env.signal.aborted || isCancelled(error)) return { ...base, status: 'cancelled', summary: `${request.name} was cancelled`, payload: '' };
+    if (env.signal.aborted || isCancelled(error)) return { ...base, status: 'cancelled', summary: `${request.name} was cancelled${isCancelled(error) ? ` (${(error as Error).message})` : ''}`, payload: '' };
     const message = error instanceof Error ? error.message : String(error);
     return { ...base, status: 'error', errorCode: 'INTERNAL', summary: oneLine(`${request.name} failed: ${message}`), payload: '' };
   }

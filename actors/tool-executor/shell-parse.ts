@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { decodeAnsiC } from './shell-ansi-c.js';
 
 /**
  * A small bash parser for deciding what a command line runs — not for running it. It splits
@@ -19,9 +20,12 @@ export interface Word {
 }
 
 export interface Redirect {
-  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`… without the fd number. */
+  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `<<`, `<<<`… without the fd number. */
   op: string;
+  /** The file, or the delimiter of a heredoc, or the text of a here-string. */
   target: Word;
+  /** A heredoc's text (what a shell reading it would run). */
+  body?: string;
 }
 
 export interface SimpleCommand {
@@ -30,6 +34,8 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** Nesting: 0 for the top level, deeper inside substitutions and subshells. */
   depth: number;
+  /** The command whose output is piped into this one (`a | b`: set on b). */
+  pipedFrom?: SimpleCommand;
 }
 
 export interface ParsedCommand {
@@ -60,12 +66,13 @@ interface Builder {
   words: Word[];
   redirects: Redirect[];
   depth: number;
+  pipedFrom?: SimpleCommand;
 }
 
 class Parser {
   readonly commands: SimpleCommand[] = [];
   private i = 0;
-  private heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  private heredocs: Redirect[] = [];
 
   constructor(
     private readonly src: string,
@@ -77,8 +84,9 @@ class Parser {
     if (depth > 32) throw new ParseError('nested too deeply');
     let current: Builder = { words: [], redirects: [], depth };
     const finish = () => {
-      this.finish(current);
+      const done = this.finish(current);
       current = { words: [], redirects: [], depth };
+      return done;
     };
     for (;;) {
       this.skipBlanks();
@@ -99,9 +107,11 @@ class Parser {
           this.redirect(current);
           continue;
         }
-        finish();
-        this.i++;
+        const done = finish();
+        const begin = this.i++;
         while (this.i < this.src.length && ';&|'.includes(this.src[this.i]!)) this.i++;
+        const op = this.src.slice(begin, this.i);
+        if (op === '|' || op === '|&') current.pipedFrom = done;
       } else if (c === ')') {
         this.i++;
         finish();
@@ -121,12 +131,15 @@ class Parser {
     }
   }
 
-  private finish(builder: Builder): void {
+  private finish(builder: Builder): SimpleCommand | undefined {
     let words = builder.words;
     while (words.length > 0 && !words[0]!.quoted && PREFIX_WORDS.has(words[0]!.text)) words = words.slice(1);
     if (words.length > 0 && !words[0]!.quoted && DROP_WHOLE.has(words[0]!.text)) words = [];
-    if (words.length === 0 && builder.redirects.length === 0) return;
-    this.commands.push({ words, redirects: builder.redirects, depth: builder.depth });
+    if (words.length === 0 && builder.redirects.length === 0) return undefined;
+    const command: SimpleCommand = { words, redirects: builder.redirects, depth: builder.depth };
+    if (builder.pipedFrom) command.pipedFrom = builder.pipedFrom;
+    this.commands.push(command);
+    return command;
   }
 
   private skipBlanks(): void {
@@ -155,8 +168,9 @@ class Parser {
     }
     this.skipBlanks();
     if (op === '<<' || op === '<<-') {
-      const delimiter = this.word(current.depth);
-      this.heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-' });
+      const heredoc: Redirect = { op, target: this.word(current.depth), body: '' };
+      current.redirects.push(heredoc);
+      this.heredocs.push(heredoc);
       return;
     }
     const target = this.word(current.depth);
@@ -167,15 +181,16 @@ class Parser {
   }
 
   private readHeredocBodies(): void {
-    for (const { delimiter, stripTabs } of this.heredocs) {
+    for (const heredoc of this.heredocs) {
       for (;;) {
         if (this.i >= this.src.length) return;
         let end = this.src.indexOf('\n', this.i);
         if (end === -1) end = this.src.length;
         let line = this.src.slice(this.i, end);
         this.i = end + 1;
-        if (stripTabs) line = line.replace(/^\t+/, '');
-        if (line === delimiter) break;
+        if (heredoc.op === '<<-') line = line.replace(/^\t+/, '');
+        if (line === heredoc.target.text) break;
+        heredoc.body += `${line}\n`;
       }
     }
     this.heredocs = [];
@@ -225,7 +240,10 @@ class Parser {
       } else if (c === '$') {
         if (this.src[this.i + 1] === "'") {
           this.i += 2;
-          word.text += this.ansiC();
+          const decoded = decodeAnsiC(this.src, this.i);
+          if (!decoded) throw new ParseError("unterminated $'…' quote");
+          word.text += decoded.text;
+          this.i = decoded.end;
           word.quoted = true;
         } else if (this.src[this.i + 1] === '"') {
           this.i++;
@@ -356,39 +374,5 @@ class Parser {
     const nested = parseCommand(inner, this.home);
     for (const command of nested.commands) this.commands.push({ ...command, depth: command.depth + depth + 1 });
     if (nested.error) throw new ParseError(nested.error);
-  }
-
-  private ansiC(): string {
-    let out = '';
-    while (this.i < this.src.length) {
-      const c = this.src[this.i]!;
-      if (c === "'") {
-        this.i++;
-        return out;
-      }
-      if (c === '\\') {
-        const next = this.src[this.i + 1] ?? '';
-        const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
-        if (next in simple) {
-          out += simple[next];
-          this.i += 2;
-        } else if (next === 'x') {
-          const hex = /^[0-9a-fA-F]{1,2}/.exec(this.src.slice(this.i + 2))?.[0] ?? '';
-          out += String.fromCharCode(parseInt(hex || '0', 16));
-          this.i += 2 + hex.length;
-        } else if (/[0-7]/.test(next)) {
-          const oct = /^[0-7]{1,3}/.exec(this.src.slice(this.i + 1))![0];
-          out += String.fromCharCode(parseInt(oct, 8));
-          this.i += 1 + oct.length;
-        } else {
-          out += c + next;
-          this.i += 2;
-        }
-      } else {
-        out += c;
-        this.i++;
-      }
-    }
-    throw new ParseError("unterminated $'…' quote");
   }
 }

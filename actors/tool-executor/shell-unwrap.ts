@@ -142,7 +142,7 @@ function unwrap(command: SimpleCommand, level: number, out: Unwrapped, home?: st
       }
       default:
         if (SHELLS.has(name)) {
-          const script = shellScript(rest);
+          const script = shellScript(rest) ?? scriptFromInput(command, rest);
           if (script !== undefined) {
             collect(script, level + 1, out, home);
             return;
@@ -188,6 +188,25 @@ function shellScript(args: Word[]): string | undefined {
     }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(text)) return args[i + 1]?.text;
     if (!text.startsWith('-') && !text.startsWith('+')) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * What a shell without `-c` and without a script file reads from stdin: a heredoc, a here-string,
+ * or the text `echo`/`printf` pipes into it (`echo "rm -rf x" | sh`).
+ */
+function scriptFromInput(command: SimpleCommand, args: Word[]): string | undefined {
+  if (args.some((w) => !w.text.startsWith('-') && !w.text.startsWith('+'))) return undefined;
+  for (const redirect of command.redirects) {
+    if (redirect.body !== undefined) return redirect.body;
+    if (redirect.op === '<<<') return redirect.target.text;
+  }
+  const source = command.pipedFrom;
+  const feeder = source?.words[0] ? basename(source.words[0].text) : undefined;
+  if (source && (feeder === 'echo' || feeder === 'printf')) {
+    const text = source.words.slice(1).filter((w, i) => i > 0 || !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(' ');
+    return feeder === 'printf' ? text.replace(/\\n/g, '\n') : text;
   }
   return undefined;
 }

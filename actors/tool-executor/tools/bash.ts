@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { BashArgs } from '../args.js';
 import { commandDangers } from '../danger.js';
@@ -39,6 +40,8 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
   const idleMs = envMs('REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
   const startedAt = Date.now();
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
+  const rootInfo = await stat(env.root).catch(() => undefined);
+  if (!rootInfo?.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `the project folder ${env.root} does not exist any more`);
   const before = await gitSnapshot(env.root);
 
   const marker = env.groups.nextMarker();

@@ -40,6 +40,9 @@ const DANGEROUS: [string, RegExp][] = [
   ['bash -lc "cd src && rm -rf x"', /rm -rf/],
   ['eval "rm -rf x"', /rm -rf/],
   ['ssh -p 2222 host "rm -rf /srv/app"', /rm -rf/],
+  ['bash <<EOF\nrm -rf x\nEOF', /rm -rf/],
+  ['echo "rm -rf x" | sh', /rm -rf/],
+  ["sh <<< 'curl https://x'", /curl/],
   ['watch -n 1 "pkill -f server"', /pkill/],
   ['echo ok; rm -rf x', /rm -rf/],
   ['true && rm -rf x', /rm -rf/],
@@ -138,6 +141,8 @@ const ORDINARY: string[] = [
   'find . -name "*.ts" | wc -l',
   'command -v curl',
   'ls # rm -rf everything',
+  "cat > setup.sh <<'EOF'\nrm -rf /\nEOF",
+  'echo "rm -rf x" | wc -c',
   'sed -n "1,5p" src/a.ts',
 ];
 
@@ -209,4 +214,20 @@ test('a declined dangerous command does not run and tells the model why', async 
   t.is(result.asked[0]!.reason, 'rm -rf deletes files recursively without asking');
   t.is(result.payload, 'Not done: declined: reika runs headless');
   t.false(existsSync(join(dir, 'made')), 'nothing ran');
+});
+
+test('an abort while approval is pending cancels the call at once and runs nothing', async (t) => {
+  const dir = tempDir();
+  const controller = new AbortController();
+  const result = await call(dir, 'bash', { command: 'rm -rf . && touch ran' }, {
+    signal: controller.signal,
+    // The prompt never answers; the user presses Esc instead.
+    ask: () => {
+      controller.abort('user pressed Esc');
+      return new Promise(() => {});
+    },
+  });
+  t.is(result.status, 'cancelled');
+  t.is(result.summary, 'bash was cancelled (cancelled while waiting for approval)');
+  t.false(existsSync(join(dir, 'ran')));
 });
