@@ -12,6 +12,14 @@ interface Verdict {
   unignored: boolean;
 }
 
+/** One compiled `.gitignore` on a folder's chain, with its folder's prefix length (`'a/b/'` → 4). */
+interface ChainLevel {
+  rules: Ignore;
+  cut: number;
+}
+
+const EMPTY_CHAIN: readonly ChainLevel[] = [];
+
 /** Rules from one ignore file, with the folder (relative to the repository root) they are scoped to. */
 interface OuterLevel {
   base: string;
@@ -116,6 +124,8 @@ function findGitDir(root: string): { top: string; commonDir: string } | null {
 export class IgnoreRules {
   /** Compiled `.gitignore` per folder relative to root (`''` is root); null: none or not read. */
   private readonly folders = new Map<string, Ignore | null>();
+  /** Per folder: the compiled files that apply inside it, deepest first. */
+  private readonly chains = new Map<string, readonly ChainLevel[]>();
   /** Decisions about folders already made, relative to root. */
   private readonly folderIgnored = new Map<string, boolean>();
   /** `.gitignore` files above root (shallow first) and `info/exclude`, as the repository sees them. */
@@ -178,6 +188,15 @@ export class IgnoreRules {
   }
 
   /**
+   * The fastest form for a scanner listing one folder (known not ignored): a test for its entries,
+   * with the folder's rules looked up once. `rel` is the entry's path, `name` its last part.
+   */
+  entryTest(relDir: string): (name: string, rel: string, isDirectory: boolean) => boolean {
+    const chain = this.chainOf(relDir);
+    return (name, rel, isDirectory) => this.decideIn(chain, name, rel, isDirectory);
+  }
+
+  /**
    * Tells the rules whether a folder has a `.gitignore` (a scanner knows it from the listing), so
    * none is looked for on disk. Ignored once discovery has stopped.
    */
@@ -220,22 +239,36 @@ export class IgnoreRules {
     return rules;
   }
 
+  /**
+   * The compiled files that apply inside a folder, deepest first, each with the length of its
+   * folder's prefix to cut from a path. Made once per folder from its parent's.
+   */
+  private chainOf(folder: string): readonly ChainLevel[] {
+    let chain = this.chains.get(folder);
+    if (chain) return chain;
+    const parent = folder === '' ? EMPTY_CHAIN : this.chainOf(folder.slice(0, Math.max(0, folder.lastIndexOf('/'))));
+    const own = this.load(folder);
+    chain = own ? [{ rules: own, cut: folder === '' ? 0 : folder.length + 1 }, ...parent] : parent;
+    this.chains.set(folder, chain);
+    return chain;
+  }
+
   /** Git's decision for the path itself, its ancestors assumed not ignored. */
   private decide(rel: string, isDirectory: boolean): boolean {
     const slash = rel.lastIndexOf('/');
-    const name = rel.slice(slash + 1);
+    const chain = this.chainOf(slash < 0 ? '' : rel.slice(0, slash));
+    return this.decideIn(chain, slash < 0 ? rel : rel.slice(slash + 1), rel, isDirectory);
+  }
+
+  private decideIn(chain: readonly ChainLevel[], name: string, rel: string, isDirectory: boolean): boolean {
     if (name === '.git' || (isDirectory && ALWAYS.has(name))) return true;
     const probe = isDirectory ? `${rel}/` : rel;
     // Deepest folder first: its own .gitignore, then each parent's up to root.
-    for (let cut = slash; ; cut = rel.lastIndexOf('/', cut - 1)) {
-      const folder = cut < 0 ? '' : rel.slice(0, cut);
-      const rules = this.load(folder);
-      if (rules) {
-        const verdict = testSelf(rules, cut < 0 ? probe : probe.slice(cut + 1));
-        if (verdict.ignored) return true;
-        if (verdict.unignored) return false;
-      }
-      if (cut < 0) break;
+    for (let i = 0; i < chain.length; i++) {
+      const level = chain[i]!;
+      const verdict = testSelf(level.rules, level.cut === 0 ? probe : probe.slice(level.cut));
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
     }
     if (this.outer.length === 0) return false;
     const full = this.prefix === '' ? probe : `${this.prefix}/${probe}`;

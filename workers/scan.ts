@@ -27,9 +27,11 @@ function kindOf(entry: Dirent, absoluteDir: string): Kind {
  * name; one that truly contains U+FFFD still can. A name with a line break would break the
  * one-path-per-line index. Both are skipped.
  */
+const SUSPECT_NAME = /[\n\r\uFFFD]/;
+
 function unusableName(name: string, absoluteDir: string): boolean {
+  if (!SUSPECT_NAME.test(name)) return false;
   if (name.includes('\n') || name.includes('\r')) return true;
-  if (!name.includes('\uFFFD')) return false;
   try {
     lstatSync(join(absoluteDir, name));
     return false;
@@ -116,6 +118,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
       }
       entries.sort(byName);
       rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'));
+      const ignored = rules.entryTest(dir);
       const mapOpen = stats.directories <= limits.mapDirectories;
       for (const entry of entries) {
         const name = entry.name;
@@ -126,7 +129,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           continue;
         }
         if (kind === 'directory') {
-          if (rules.isEntryIgnored(rel, true)) stats.ignored++;
+          if (ignored(name, rel, true)) stats.ignored++;
           else next.push(rel);
           continue;
         }
@@ -139,7 +142,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
           continue; // past the index cap only map candidates are still worth an ignore check
         }
-        if (rules.isEntryIgnored(rel, false)) {
+        if (ignored(name, rel, false)) {
           stats.ignored++;
           continue;
         }
