@@ -56,10 +56,3 @@ test('aborting the scope of a scan fails it as cancelled and the indexer keeps s
     t.deepEqual(index.paths, ['a.ts']);
   });
 });
-
-test('the repo-map request says it is not built yet', async (t) => {
-  await withIndexer(async (supervisor) => {
-    const error = (await t.throwsAsync(supervisor.request('indexer', { type: 'repo-map', root: tempDir(), paths: [], budgetTokens: 3200 }))) as ReikaError;
-    t.is(error.code, 'REIKA_ERR_NOT_BUILT');
-  });
-});
