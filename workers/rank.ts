@@ -11,7 +11,8 @@ import type { FileSymbols } from './extract.js';
  * - rarity: 1 + ln((N+1)/(df+1)), df the number of files that mention the identifier, so a word
  *   every file says (`name`, `value`) carries little;
  * - the definer's share: split between the files defining the identifier (exported definitions
- *   count 4× private ones), and damped by 1/√(definers) so names defined all over carry little.
+ *   count 4× private ones; a name defined only privately keeps that lower weight), and damped by
+ *   1/√(definers) so names defined all over carry little.
  * A file that defines an identifier itself is taken to mean its own. Tests, generated and vendored
  * files get a tenth of the teleport mass (and of their final score) so they cannot crowd out the
  * core. Scores are quantised before sorting, ties go by path: the same files give the same order.
@@ -130,7 +131,8 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     const weights = definers.weights[id]!;
     let total = 0;
     for (const weight of weights) total += weight;
-    votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(weights.length) / total;
+    // Split by weight; a name only privately defined keeps its lower weight (weaker evidence).
+    votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(weights.length) / Math.max(total, 1);
   }
 
   // Out-edges, normalised per file.

@@ -55,7 +55,8 @@ export function omittedLine(omitted: number): string {
 
 /**
  * Whole lines in rank order while they fit in `budgetTokens` × 4 characters (newlines and the
- * closing "not shown" line included); stops at the first line that does not fit.
+ * closing "not shown" line included); stops at the first line that does not fit. The text never
+ * exceeds the budget: a budget of 0 gives an empty map.
  */
 export function renderRepoMap(files: RepoMapFile[], budgetTokens: number): RepoMap {
   const limit = Math.max(0, Math.floor(budgetTokens)) * 4;
@@ -71,6 +72,7 @@ export function renderRepoMap(files: RepoMapFile[], budgetTokens: number): RepoM
     used += cost;
   }
   const omitted = files.length - lines.length;
-  if (omitted > 0) lines.push(omittedLine(omitted));
+  // The closing line always fits after a shown line (room was kept); alone, only if it fits.
+  if (omitted > 0 && used + (lines.length > 0 ? 1 : 0) + omittedLine(omitted).length <= limit) lines.push(omittedLine(omitted));
   return { text: lines.join('\n'), files, omitted, budgetTokens };
 }

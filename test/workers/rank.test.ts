@@ -1,0 +1,87 @@
+import test from 'ava';
+import type { FileSymbols } from '../../workers/extract.js';
+import { rankFiles, roleOf } from '../../workers/rank.js';
+
+const file = (path: string, exported: string, references: string, internal = '', generated = false): FileSymbols => ({
+  path,
+  exported,
+  internal,
+  references,
+  generated,
+});
+
+const order = (files: FileSymbols[]) => rankFiles(files).map((ranked) => ranked.path);
+
+test('a file whose definitions others mention ranks above the files that mention them', (t) => {
+  const files = [
+    file('src/app.ts', 'startApplication', 'loadSettings openDatabase startApplication'),
+    file('src/db.ts', 'openDatabase', 'loadSettings openDatabase'),
+    file('src/settings.ts', 'loadSettings', 'loadSettings'),
+  ];
+  t.deepEqual(order(files), ['src/settings.ts', 'src/db.ts', 'src/app.ts']);
+  const [first] = rankFiles(files);
+  t.deepEqual(first, { path: 'src/settings.ts', score: first!.score, symbols: ['loadSettings'] });
+});
+
+test('files nobody mentions tie, and ties go by path whatever the input order', (t) => {
+  const files = [file('b.ts', 'beta', ''), file('a.ts', 'alpha', ''), file('c/a.ts', 'gamma', '')];
+  t.deepEqual(order(files), ['a.ts', 'b.ts', 'c/a.ts']);
+  t.deepEqual(order([...files].reverse()), ['a.ts', 'b.ts', 'c/a.ts']);
+  const scores = rankFiles(files).map((ranked) => ranked.score);
+  t.deepEqual(new Set(scores).size, 1);
+});
+
+test('a long, specific name outweighs short common ones', (t) => {
+  const callers = Array.from({ length: 6 }, (_, i) => file(`src/caller${i}.ts`, `caller${i}Handler`, 'get set run parseInvoiceLines'));
+  const files = [...callers, file('src/common.ts', 'get set run', ''), file('src/invoice.ts', 'parseInvoiceLines', '')];
+  t.deepEqual(order(files).slice(0, 2), ['src/invoice.ts', 'src/common.ts']);
+});
+
+test('a name defined in many files says little about each of them', (t) => {
+  const definers = Array.from({ length: 8 }, (_, i) => file(`plugins/p${i}.ts`, 'registerPlugin', ''));
+  const files = [...definers, file('src/core.ts', 'createKernel', ''), file('src/main.ts', 'main', 'registerPlugin createKernel')];
+  t.is(order(files)[0], 'src/core.ts');
+});
+
+test('a file that defines a name itself is not taken to mean another file’s', (t) => {
+  const files = [file('a.ts', 'formatReport', 'formatReport'), file('b.ts', 'formatReport', 'formatReport'), file('c.ts', 'buildReport', 'buildReport')];
+  const ranked = rankFiles(files);
+  t.deepEqual(new Set(ranked.map((r) => r.score)).size, 1, 'no file voted for another');
+});
+
+test('private definitions still draw edges, with less weight than exported ones', (t) => {
+  const files = [
+    file('pkg/a.go', '', 'helperFunction', '', false),
+    file('pkg/b.go', '', '', 'helperFunction'),
+    file('pkg/c.go', 'HelperFunction', ''),
+    file('pkg/d.go', '', 'HelperFunction'),
+  ];
+  const scores = Object.fromEntries(rankFiles(files).map((r) => [r.path, r.score]));
+  t.true(scores['pkg/b.go']! > scores['pkg/a.go']!);
+  t.true(scores['pkg/c.go']! > scores['pkg/b.go']!);
+});
+
+test('tests and generated files do not outrank the core they use', (t) => {
+  const tests = Array.from({ length: 10 }, (_, i) => file(`test/case${i}.test.ts`, '', 'createTestHarness computeTotals'));
+  const files = [
+    ...tests,
+    file('test/helpers/harness.ts', 'createTestHarness', ''),
+    file('src/generated/api.ts', 'apiClientFactory', ''),
+    file('src/totals.ts', 'computeTotals', 'apiClientFactory'),
+    file('src/cli.ts', 'main', 'computeTotals'),
+  ];
+  t.deepEqual(order(files).slice(0, 2), ['src/totals.ts', 'src/cli.ts']);
+});
+
+test('paths are told apart as core, test or generated', (t) => {
+  t.is(roleOf('src/index.ts'), 'core');
+  t.is(roleOf('src/latest.ts'), 'core');
+  t.is(roleOf('src/contest/score.py'), 'core');
+  for (const path of ['test/a.ts', 'src/__tests__/a.tsx', 'a.test.ts', 'b.spec.js', 'pkg/x_test.go', 'tests/test_api.py', 'app/conftest.py', 'src/FooTest.java', 'spec/models/user_spec.rb', 'Tests/FooTests.swift']) {
+    t.is(roleOf(path), 'test', path);
+  }
+  for (const path of ['vendor/lib/a.go', 'api/service.pb.go', 'proto/api_pb2.py', 'src/schema.generated.ts', 'third_party/x.c', 'web/app.min.js']) {
+    t.is(roleOf(path), 'generated', path);
+  }
+  t.is(roleOf('src/a.ts', true), 'generated');
+});
