@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { globalExcludesFile, type GitUserEnvironment } from './ignore-global.js';
 
 /** Folders skipped everywhere, whatever the ignore files say (`.git` is skipped as a file too). */
 export const ALWAYS_SKIPPED: readonly string[] = ['.git', 'node_modules', 'dist', 'build', 'target', 'coverage', 'out'];
@@ -118,8 +119,9 @@ function findGitDir(root: string): { top: string; commonDir: string } | null {
  * matching line within a file wins, `!` re-includes), `.git/info/exclude` last, and a path inside
  * an excluded folder is excluded whatever deeper rules say. The always-skipped folders are added.
  *
- * Not covered: `core.excludesFile` (the user's global ignore file), and tracked files that match an
- * ignore rule (git lists those from its index; we never read the index).
+ * The user's `core.excludesFile` applies below everything else (see `ignore-global.ts`).
+ * Not covered: tracked files that match an ignore rule (git lists those from its index; we never
+ * read the index), and nested repositories (git stops at them; we walk into them).
  */
 export class IgnoreRules {
   /** Compiled `.gitignore` per folder relative to root (`''` is root); null: none or not read. */
@@ -146,12 +148,16 @@ export class IgnoreRules {
    * `.gitignore` files of folders between the repo root and `root`; honours `.gitignore` files
    * outside git too.
    */
-  static create(root: string): IgnoreRules {
+  static create(root: string, environment: GitUserEnvironment = {}): IgnoreRules {
     const absolute = resolve(root);
     const git = findGitDir(absolute);
     if (!git) return new IgnoreRules(absolute, '', []);
     const prefix = relative(git.top, absolute).split(sep).join('/');
     const outer: OuterLevel[] = [];
+    // Lowest first: the user's core.excludesFile, then info/exclude, then .gitignore files above root.
+    const personal = readIgnoreFile(globalExcludesFile(git.commonDir, environment));
+    const personalRules = personal === null ? null : compile(personal);
+    if (personalRules) outer.push({ base: '', rules: personalRules });
     const exclude = readIgnoreFile(join(git.commonDir, 'info', 'exclude'));
     const excludeRules = exclude === null ? null : compile(exclude);
     if (excludeRules) outer.push({ base: '', rules: excludeRules });

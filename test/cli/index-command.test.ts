@@ -2,7 +2,7 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { gitListing, oracleRepo, TRICKY_REPOS } from '../workers/scan-oracle-helpers.js';
+import { gitEnv, gitListing, oracleRepo, TRICKY_REPOS } from '../workers/scan-oracle-helpers.js';
 
 const binary = new URL('../../cli/main.js', import.meta.url);
 
@@ -12,10 +12,10 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the built `reika` binary with no model server anywhere in reach. */
+/** Runs the built `reika` binary with no model server in reach and git's (empty) oracle home. */
 function reika(args: string[], cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const env = { ...process.env, REIKA_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const env = { ...gitEnv, REIKA_BASE_URL: 'http://127.0.0.1:9/v1' };
     execFile(process.execPath, [binary.pathname, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
     });

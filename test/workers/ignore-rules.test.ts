@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../../workers/ignore-rules.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { everyFile, git, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+import { everyFile, git, gitHome, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
 
 /** The files isIgnored keeps when asked about every file on disk, path by path. */
 function kept(root: string, rules = IgnoreRules.create(root)): string[] {
@@ -90,4 +90,28 @@ test('the scanner can tell the rules which folders have an ignore file, and stop
   t.true(rules.isIgnored('one/b.txt', false));
   t.false(rules.isIgnored('two/c.txt', false), 'two/.gitignore was found after discovery stopped');
   t.is(rules.loadedFiles, 2);
+});
+
+test("the user's ignore file (XDG default) ranks below info/exclude and .gitignore, as in git", (t) => {
+  const user = gitHome();
+  writeTree(user.xdgConfigHome, { 'git/ignore': '*.personal\n!b.txt\nscratch/\n' });
+  const root = oracleRepo({ '.gitignore': '!c.personal\n', 'x.txt': '' }, { 'a.personal': '', 'b.txt': '', 'c.personal': '', 'scratch/s.txt': '' }, 'b.txt\n');
+  const rules = IgnoreRules.create(root, user);
+  t.deepEqual(kept(root, rules), gitListing(root, user));
+  t.deepEqual(kept(root, rules), ['.gitignore', 'c.personal', 'x.txt']);
+});
+
+test('core.excludesFile in ~/.gitconfig, quoted with a comment and ~, is found and overridden by the repo config', (t) => {
+  const user = gitHome();
+  writeTree(user.home, {
+    '.gitconfig': '[user]\n\tname = t\n[core]\n\texcludesFile = "~/my ignore" ; personal rules\n',
+    'my ignore': '*.mine\n',
+    'other-ignore': '*.other\n',
+  });
+  const root = oracleRepo({ 'x.txt': '' }, { 'a.mine': '', 'b.other': '' });
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), gitListing(root, user));
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), ['b.other', 'x.txt']);
+  git(root, 'config', 'core.excludesFile', join(user.home, 'other-ignore'));
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), gitListing(root, user));
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), ['a.mine', 'x.txt']);
 });

@@ -8,18 +8,30 @@ import { tempDir, writeTree, type Tree } from '../helpers/temp.js';
  * The oracle for ignore tests: git itself, run with an empty home so no global ignore file or
  * config of the machine changes its answer.
  */
-const home = tempDir('reika-git-home-');
-mkdirSync(join(home, '.config'), { recursive: true });
-const gitEnv = {
-  ...process.env,
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, '.config'),
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
+/** An empty home folder for git (and for IgnoreRules: pass `{ home, xdgConfigHome }`). */
+export function gitHome(): { home: string; xdgConfigHome: string } {
+  const home = tempDir('reika-git-home-');
+  mkdirSync(join(home, '.config'), { recursive: true });
+  return { home, xdgConfigHome: join(home, '.config') };
+}
+
+function envFor(user: { home: string; xdgConfigHome: string }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: user.home,
+    XDG_CONFIG_HOME: user.xdgConfigHome,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t',
+  };
+  delete env.GIT_CONFIG_GLOBAL;
+  return env;
+}
+
+/** The environment the oracle runs git with: an empty home, no global or system config. */
+export const gitEnv = envFor(gitHome());
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'core.quotePath=false', ...args], { cwd, encoding: 'utf8', env: gitEnv, maxBuffer: 256 * 1024 * 1024 });
@@ -42,11 +54,14 @@ export function oracleRepo(committed: Tree, untracked: Tree = {}, exclude?: stri
 
 const skipped = new Set(ALWAYS_SKIPPED);
 
-/** `git ls-files --cached --others --exclude-standard` in `dir`, minus the always-skipped folders. */
-export function gitListing(dir: string): string[] {
+/**
+ * `git ls-files --cached --others --exclude-standard` in `dir`, minus the always-skipped folders;
+ * `user` gives git another home (for the per-user ignore file).
+ */
+export function gitListing(dir: string, user?: { home: string; xdgConfigHome: string }): string[] {
   const out = execFileSync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: dir,
-    env: gitEnv,
+    env: user ? envFor(user) : gitEnv,
     maxBuffer: 256 * 1024 * 1024,
   }).toString('utf8');
   return out
