@@ -12,6 +12,8 @@ const GIT_TIMEOUT_MS = 5_000;
 /** A repository whose `git status` took longer than this is not asked again (huge trees). */
 const SLOW_MS = 2_000;
 const slowRoots = new Set<string>();
+/** The repository top folder per project root (only found ones: `git init` may come later). */
+const tops = new Map<string, string>();
 
 export interface GitSnapshot {
   /** The repository's top folder (paths below are relative to it). */
@@ -30,8 +32,12 @@ function git(cwd: string, args: string[]): Promise<string | undefined> {
 export async function gitSnapshot(root: string): Promise<GitSnapshot | undefined> {
   if (slowRoots.has(root)) return undefined;
   const startedAt = Date.now();
-  const top = (await git(root, ['rev-parse', '--show-toplevel']))?.trim();
-  if (!top) return undefined;
+  let top = tops.get(root);
+  if (top === undefined) {
+    top = (await git(root, ['rev-parse', '--show-toplevel']))?.trim();
+    if (!top) return undefined;
+    tops.set(root, top);
+  }
   const status = await git(top, ['-c', 'core.quotepath=off', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
   if (Date.now() - startedAt > SLOW_MS) slowRoots.add(root);
   if (status === undefined) return undefined;

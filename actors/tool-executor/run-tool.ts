@@ -33,7 +33,8 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     if (prepared.action) {
       const verdict = await decide(prepared.action, request.context.approvals, ask, env.signal);
       if (!verdict.approved) {
-        return { ...base, status: 'declined', summary: oneLine(`declined: ${verdict.note}`), payload: `Not done: ${verdict.note}` };
+        const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
+        return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
       }
     }
     if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${name} was cancelled before it ran`, payload: '' };

@@ -118,7 +118,11 @@ async function searchFile(path: string, regex: RegExp, signal: AbortSignal): Pro
     if (info.size <= WHOLE_FILE_BYTES) {
       const bytes = await readFile(path, { signal });
       if (looksBinary(bytes)) return 'binary';
-      const lines = decodeText(bytes).text.split('\n');
+      const text = decodeText(bytes).text;
+      // A line match is a match in the whole text unless the pattern anchors or looks around, so
+      // most files are rejected with one scan.
+      if (!/[\^$]|\(\?/.test(regex.source) && !regex.test(text)) return found;
+      const lines = text.split('\n');
       if (lines.at(-1) === '') lines.pop();
       lines.forEach((line, i) => test(line, i + 1));
       return found;

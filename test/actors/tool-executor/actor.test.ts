@@ -150,7 +150,7 @@ test('approvals go to the registered approver; a decline reaches the model with 
     const root = tempDir();
     const declined = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'rm -rf src' }));
     t.is(declined.status, 'declined');
-    t.is(declined.summary, 'declined: declined: reika runs headless');
+    t.is(declined.summary, 'declined: reika runs headless', 'a note that already says declined is not prefixed twice');
     t.deepEqual(asked[0], { type: 'approve', tool: 'bash', reason: 'rm -rf deletes files recursively without asking', command: 'rm -rf src' });
     const approved = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'curl --version >/dev/null; echo fine' }));
     t.is(approved.status, 'done');
