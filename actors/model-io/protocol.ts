@@ -80,6 +80,11 @@ export type ModelIoRequest =
       tools: ToolSchema[];
       maxTokens?: number;
       temperature?: number;
+      /**
+       * `none` asks for an answer without tool calls (a subagent's forced report). The tools
+       * array is still sent, so the prompt, and the engine's prefix cache, stay the same.
+       */
+      toolChoice?: 'none';
     }
   /**
    * Asks the server for its models and context window. `contextWindow` is the configured

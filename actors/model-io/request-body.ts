@@ -16,6 +16,7 @@ export function requestBody(request: ChatRequest): string {
   body.stream_options = { include_usage: true };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.toolChoice !== undefined && request.tools.length) body.tool_choice = request.toolChoice;
   return JSON.stringify(body);
 }
 
