@@ -4,7 +4,7 @@ import { listProcesses, processesWithMarker, procfsAvailable } from './procfs.js
 /** Environment variable that marks every process a command starts (children inherit it). */
 export const MARKER_VARIABLE = 'REIKA_TOOL_OWNER';
 /** Between SIGTERM and SIGKILL. */
-export const KILL_GRACE_MS = 400;
+export const KILL_GRACE_MS = 300;
 const POLL_MS = 20;
 
 /**

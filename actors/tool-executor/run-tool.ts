@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { isCancelled } from '../../runtime/errors.js';
 import { decide, type Ask } from './approvals.js';
 import { isToolName, TOOL_NAMES, validateArgs } from './args.js';
@@ -27,6 +28,9 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
   const base = { callId: request.callId, name: request.name };
   try {
     const name = request.name;
+    if (typeof request.context?.root !== 'string' || !isAbsolute(request.context.root)) {
+      throw new ToolError('INVALID_ARGS', `the call's context has no absolute project root (got ${JSON.stringify(request.context?.root)})`);
+    }
     if (!isToolName(name)) throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${TOOL_NAMES.join(', ')}`);
     checkMode(name, request);
     const prepared = await prepare(name, request.args, env);

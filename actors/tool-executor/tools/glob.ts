@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import type { GlobArgs } from '../args.js';
 import { compileGlob } from '../glob-match.js';
 import { displayPath, resolveToolPath } from '../paths.js';
@@ -16,13 +17,13 @@ export const GLOB_MAX_ENTRIES = 300_000;
  * top-level folders is shown with a count per folder, and the full list is spilled to a file.
  */
 export async function globTool(args: GlobArgs, env: ToolEnv): Promise<ToolOutcome> {
-  const start = resolveToolPath(env.root, args.path ?? '.');
+  const { start, pattern } = splitPattern(resolveToolPath(env.root, args.path ?? '.'), args.pattern);
   const shownStart = displayPath(env.root, start);
   const info = await stat(start).catch((error: unknown) => {
     throw fsError(error, shownStart);
   });
   if (!info.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `${shownStart} is not a folder`);
-  const matches = compileGlob(args.pattern);
+  const matches = compileGlob(pattern);
   const found: { rel: string; shown: string }[] = [];
   const stats = await walk({ root: env.root, start, maxEntries: GLOB_MAX_ENTRIES, signal: env.signal }, (entry) => {
     if (entry.kind !== 'directory' && matches(entry.rel)) found.push({ rel: entry.rel, shown: displayPath(env.root, entry.absolute) });
@@ -70,4 +71,16 @@ export async function globTool(args: GlobArgs, env: ToolEnv): Promise<ToolOutcom
     payload,
     meta: { spillPath },
   };
+}
+
+/**
+ * An absolute pattern starts the walk at its literal folder prefix (`/repo/src` of
+ * `/repo/src/**` + `/*.ts`) and matches the rest, so absolute patterns mean what models expect.
+ */
+function splitPattern(start: string, pattern: string): { start: string; pattern: string } {
+  if (!isAbsolute(pattern)) return { start, pattern };
+  const parts = pattern.split('/');
+  let literal = 0;
+  while (literal < parts.length - 1 && !/[*?[\]{}]/.test(parts[literal]!)) literal++;
+  return { start: parts.slice(0, literal).join('/') || '/', pattern: parts.slice(literal).join('/') };
 }

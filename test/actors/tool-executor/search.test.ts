@@ -81,6 +81,7 @@ test('glob matches paths, skips ignored files and accepts name-only patterns', a
   t.is((await call(root, 'glob', { pattern: '*.test.ts' })).payload, 'src/util/helper.test.ts');
   t.is((await call(root, 'glob', { pattern: '*.{md,log}' })).payload, 'README.md\nkeep.log');
   t.is((await call(root, 'glob', { pattern: 'util/*.ts', path: 'src' })).payload, 'src/util/helper.test.ts\nsrc/util/helper.ts');
+  t.is((await call(root, 'glob', { pattern: `${root}/src/**/*.test.ts` })).payload, 'src/util/helper.test.ts', 'an absolute pattern works too');
   const none = await call(root, 'glob', { pattern: '*.key' });
   t.regex(none.summary, /no paths match \(4 ignored entries not searched\)/);
 });
