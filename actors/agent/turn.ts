@@ -1,4 +1,4 @@
-import type { Router } from '../../runtime/calls.js';
+import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager } from '../context/context-manager.js';
 import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest, ToolCall, ToolSchema } from '../model-io/protocol.js';
@@ -32,11 +32,24 @@ export interface TurnOptions {
   emit(event: AgentEvent): void;
   /** Appended before the last budgeted request (e.g. a subagent's "report now"). */
   lastRequestNote?: string;
+  /** The last budgeted request withholds tools (`tool_choice: none`; the tools array stays for the prefix cache). */
+  lastRequestWithoutTools?: boolean;
+  /** Runs the calls of one response that must go together (the `subagent` wave) before their siblings. */
+  wave?: WaveHook;
   /** Lets the approver report that the running call waits for a person, and when it was answered. */
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** Actor addresses (defaults `model-io`, `tool-executor`). */
   modelIo?: string;
   toolExecutor?: string;
+}
+
+/**
+ * Takes some calls of one response and runs them together before the others run one by one.
+ * `run` walks a call's state and records it like any other call; `send` makes its request.
+ * Returns a result per taken call, or undefined when it takes none.
+ */
+export interface WaveHook {
+  run(calls: readonly ToolCall[], run: (call: ToolCall, send: (options: RequestOptions) => Promise<ToolResult>) => Promise<ToolResult>): Promise<Map<string, ToolResult>> | undefined;
 }
 
 /** An empty reply (no text, no calls) gets one nudge before the turn gives up on it. */
@@ -81,6 +94,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     requests++;
     emit({ type: 'request', turn, n: requests, estimateTokens: prepared.estimateTokens, maxTokens: prepared.maxTokens });
     const body: ModelIoRequest = { type: 'chat', endpoint: options.endpoint, messages: prepared.messages, tools: options.tools, ...(prepared.maxTokens !== undefined ? { maxTokens: prepared.maxTokens } : {}) };
+    if (requests === options.maxRequests && options.lastRequestWithoutTools) body.toolChoice = 'none';
     let reply: ChatReply;
     try {
       reply = await options.router.request<ChatReply>(options.modelIo ?? 'model-io', body, {
@@ -114,8 +128,9 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
 
     let verdict: GuardVerdict = { action: 'ok' };
+    const early = await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
     for (const call of calls) {
-      const result = options.signal.aborted ? notRun(call, 'cancelled', 'not run: the turn was aborted') : await runCall(call, options, toolCalls);
+      const result = early?.get(call.id) ?? (options.signal.aborted ? notRun(call, 'cancelled', 'not run: the turn was aborted') : await runCall(call, options, toolCalls));
       if (options.signal.aborted && !toolCalls.some((record) => record.id === call.id)) record(toolCalls, call, result);
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload });
       verdict = strongest(verdict, guard.observe(call, result));
@@ -129,8 +144,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   }
 }
 
-/** Runs one call through the executor, walking its state; never throws. */
-async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[]): Promise<ToolResult> {
+/** Runs one call through the executor (or `send`), walking its state; never throws. */
+async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], send?: (options: RequestOptions) => Promise<ToolResult>): Promise<ToolResult> {
   const { emit, turn } = options;
   let state: ToolCallState = pendingCall(call);
   const change = (next: ToolCallChange) => {
@@ -146,11 +161,12 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   let result: ToolResult;
   try {
     const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
-    result = await options.router.request<ToolResult>(options.toolExecutor ?? 'tool-executor', request, {
+    const requestOptions: RequestOptions = {
       scope: options.scope,
       signal: options.signal,
       onDelta: (delta: ToolDelta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
-    });
+    };
+    result = await (send ? send(requestOptions) : options.router.request<ToolResult>(options.toolExecutor ?? 'tool-executor', request, requestOptions));
   } catch (error) {
     result =
       options.signal.aborted || isCancelled(error)
