@@ -120,7 +120,7 @@ export function ruleFor(command: Effective): string | undefined {
   const installs = INSTALL_VERBS[manager];
   if (installs) {
     const { verb, rest } = subcommand(args);
-    if (manager === 'yarn' && verb === undefined) return 'yarn installs packages';
+    if (manager === 'yarn' && verb === undefined && !args.some((a) => /^(-v|--version|-h|--help)$/.test(a))) return 'yarn installs packages';
     if (verb === undefined) return undefined;
     if (manager === 'uv' && verb === 'pip') {
       const inner = subcommand(rest).verb;

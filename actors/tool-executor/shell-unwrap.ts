@@ -46,16 +46,13 @@ function collect(source: string, level: number, out: Unwrapped, home?: string): 
 }
 
 /** Skips options; `withValue` lists the options that take the next word as their value. */
-function skipOptions(words: Word[], withValue: Set<string>, stopAtFirstPlain = true): Word[] {
+function skipOptions(words: Word[], withValue: Set<string>): Word[] {
   let i = 0;
   while (i < words.length) {
     const text = words[i]!.text;
     if (text === '--') return words.slice(i + 1);
-    if (!text.startsWith('-') || text === '-') {
-      if (stopAtFirstPlain) break;
-    }
-    if (withValue.has(text)) i += 2;
-    else i += 1;
+    if (!text.startsWith('-') || text === '-') break;
+    i += withValue.has(text) ? 2 : 1;
   }
   return words.slice(i);
 }
