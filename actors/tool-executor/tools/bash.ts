@@ -14,6 +14,8 @@ import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env
 export const BASH_HEAD_BYTES = 64 * 1024;
 export const DEFAULT_BASH_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_BASH_IDLE_MS = 5 * 60_000;
+/** Output streamed live to the caller at most; the rest only goes to the spill file. */
+export const STREAM_LIMIT_BYTES = 1024 * 1024;
 /** After the command exits, how long its output pipes may stay open before leftovers are stopped. */
 const DRAIN_MS = 200;
 
@@ -159,8 +161,12 @@ class OutputCollector {
     } else if (this.spill) {
       this.spill.stream.write(chunk);
     }
+    if (this.total - chunk.length >= STREAM_LIMIT_BYTES) return;
     const text = this.decoders[stream].write(chunk);
     if (text) this.env.emit({ type: 'output', stream, text });
+    if (this.total >= STREAM_LIMIT_BYTES) {
+      this.env.emit({ type: 'output', stream: 'stderr', text: `\n[reika: more than ${formatBytes(STREAM_LIMIT_BYTES)} of output; the rest is not shown live but saved to ${this.spill?.path}]\n` });
+    }
   }
 
   async finish(): Promise<{ payload: string; spillPath?: string }> {

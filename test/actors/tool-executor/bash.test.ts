@@ -99,3 +99,12 @@ test('plan mode runs read-only commands and refuses the rest', async (t) => {
   }
   t.is((await call(root, 'bash', { command: 'ls' }, { mode: 'subagent' })).errorCode, 'READ_ONLY_MODE');
 });
+
+test('live output stops after 1 MB with a note; the spill file still has everything', async (t) => {
+  const deltas: ToolDelta[] = [];
+  const result = await call(tempDir(), 'bash', { command: 'head -c 3000000 /dev/zero | tr "\\0" x' }, { deltas });
+  const streamed = deltas.filter((d) => d.stream === 'stdout').reduce((sum, d) => sum + d.text.length, 0);
+  t.true(streamed >= 1024 * 1024 && streamed < 1024 * 1024 + 128 * 1024, `streamed ${streamed}`);
+  t.regex(deltas.at(-1)!.text, /more than 1\.0 MB of output; the rest is not shown live but saved to \/\S+bash-\d+\.txt/);
+  t.is(readFileSync(result.meta!.spillPath!).length, 3_000_000);
+});
