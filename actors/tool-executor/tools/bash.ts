@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { loadConfig } from '../../config.js';
 import type { BashArgs } from '../args.js';
 import { commandDangers } from '../danger.js';
 import { changedFiles, gitSnapshot } from '../git-status.js';
@@ -19,8 +20,15 @@ export const STREAM_LIMIT_BYTES = 1024 * 1024;
 /** After the command exits, how long its output pipes may stay open before leftovers are stopped. */
 const DRAIN_MS = 200;
 
-function envMs(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
+/** A limit from the environment or the project's / user's `.env` (as configuration is read). */
+function limitMs(root: string, name: string, fallback: number): number {
+  let values: Record<string, string | undefined> = process.env;
+  try {
+    values = loadConfig({ cwd: root }).values;
+  } catch {
+    // An unrelated bad setting: the environment alone decides.
+  }
+  const value = Number(values[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
@@ -38,8 +46,8 @@ export function prepareBash(args: BashArgs, env: ToolEnv): PreparedCall {
 }
 
 async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
-  const totalMs = args.timeout_ms ?? envMs('REIKA_BASH_TIMEOUT_MS', DEFAULT_BASH_TIMEOUT_MS);
-  const idleMs = envMs('REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
+  const totalMs = args.timeout_ms ?? limitMs(env.root, 'REIKA_BASH_TIMEOUT_MS', DEFAULT_BASH_TIMEOUT_MS);
+  const idleMs = limitMs(env.root, 'REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
   const startedAt = Date.now();
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
   const rootInfo = await stat(env.root).catch(() => undefined);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolDelta } from '../../../actors/tool-executor/protocol.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
@@ -107,4 +107,12 @@ test('live output stops after 1 MB with a note; the spill file still has everyth
   t.true(streamed >= 1024 * 1024 && streamed < 1024 * 1024 + 128 * 1024, `streamed ${streamed}`);
   t.regex(deltas.at(-1)!.text, /more than 1\.0 MB of output; the rest is not shown live but saved to \/\S+bash-\d+\.txt/);
   t.is(readFileSync(result.meta!.spillPath!).length, 3_000_000);
+});
+
+test('the total timeout can come from the project .env file', async (t) => {
+  const root = tempDir();
+  writeFileSync(join(root, '.env'), 'REIKA_BASH_TIMEOUT_MS=300\n');
+  const result = await call(root, 'bash', { command: 'sleep 30' });
+  t.is(result.errorCode, 'BASH_TIMEOUT');
+  t.regex(result.summary, /timed out after 0\.3 s/);
 });
