@@ -53,6 +53,7 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
   const rootInfo = await stat(env.root).catch(() => undefined);
   if (!rootInfo?.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `the project folder ${env.root} does not exist any more`);
   const before = await gitSnapshot(env.root);
+  if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
 
   const marker = env.groups.nextMarker();
   const child = spawn('/bin/bash', ['-c', args.command], {
@@ -79,6 +80,7 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
   let idleTimer = setTimeout(() => stop('idle'), idleMs);
   const onAbort = () => stop('cancelled');
   env.signal.addEventListener('abort', onAbort, { once: true });
+  if (env.signal.aborted) onAbort();
   for (const stream of ['stdout', 'stderr'] as const) {
     child[stream]!.on('data', (chunk: Buffer) => {
       clearTimeout(idleTimer);
