@@ -29,6 +29,8 @@ const PRIVATE_WEIGHT = 0.25;
  * exports `get`.
  */
 const FULL_EVIDENCE = 2;
+/** References shorter than this are not collected (`workers/extract.ts`), so such names link nothing. */
+const MIN_REFERENCE_LENGTH = 4;
 /** Names that never stand for one definition (the anonymous `export default`). */
 const UNLINKED = new Set(['default']);
 
@@ -36,7 +38,8 @@ export type FileRole = 'core' | 'test' | 'generated';
 
 const ROLE_WEIGHT: Record<FileRole, number> = { core: 1, test: 0.1, generated: 0.05 };
 
-const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|specs?|testing|testdata|test-?data|fixtures|__fixtures__|__mocks__|e2e)\//i;
+/** Tests, and the other code around the core that nothing in it uses: benches and examples. */
+const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|specs?|testing|testdata|test-?data|fixtures|__fixtures__|__mocks__|e2e|bench|benches|benchmarks?|examples?)\//i;
 const TEST_FILE =
   /(?:\.(?:test|spec|e2e)\.[^/]+|_test\.(?:go|py|rb|exs?)|(?:^|\/)test_[^/]+\.py|(?:^|\/)conftest\.py|(?:Tests?|Spec)\.(?:java|kt|cs|swift|php|scala)|_spec\.rb)$/;
 const GENERATED_DIR = /(?:^|\/)(?:vendor|third[_-]party|generated|__generated__|gen)\//i;
@@ -73,7 +76,7 @@ class Definers {
   /** Records that `file` defines `name`; returns its id, or -1 for a name that links nothing. */
   add(name: string, file: number, weight: number): number {
     const key = keyOf(name);
-    if (key.length < 2 || UNLINKED.has(key)) return -1;
+    if (key.length < MIN_REFERENCE_LENGTH || UNLINKED.has(key)) return -1;
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.files.length;

@@ -17,7 +17,7 @@ test('a batch gives each readable source file its definitions and the identifier
       references: 'import openDatabase from export class SessionStore function hidden return',
       generated: false,
     },
-    { path: 'tools/build.py', exported: 'build_all', internal: '', references: 'def build_all return compile_sources', generated: false },
+    { path: 'tools/build.py', exported: 'build_all', internal: '', references: 'build_all return compile_sources', generated: false },
   ]);
 });
 

@@ -32,8 +32,8 @@ test('files nobody mentions tie, and ties go by path whatever the input order', 
 });
 
 test('a long, specific name outweighs short common ones', (t) => {
-  const callers = Array.from({ length: 6 }, (_, i) => file(`src/caller${i}.ts`, `caller${i}Handler`, 'get set run parseInvoiceLines'));
-  const files = [...callers, file('src/common.ts', 'get set run', ''), file('src/invoice.ts', 'parseInvoiceLines', '')];
+  const callers = Array.from({ length: 6 }, (_, i) => file(`src/caller${i}.ts`, `caller${i}Handler`, 'load save read parseInvoiceLines'));
+  const files = [...callers, file('src/common.ts', 'load save read', ''), file('src/invoice.ts', 'parseInvoiceLines', '')];
   t.deepEqual(order(files).slice(0, 2), ['src/invoice.ts', 'src/common.ts']);
 });
 
@@ -77,6 +77,8 @@ test('paths are told apart as core, test or generated', (t) => {
   t.is(roleOf('src/index.ts'), 'core');
   t.is(roleOf('src/latest.ts'), 'core');
   t.is(roleOf('src/contest/score.py'), 'core');
+  t.is(roleOf('bench/scan.bench.ts'), 'test');
+  t.is(roleOf('examples/basic/main.go'), 'test');
   for (const path of ['test/a.ts', 'src/__tests__/a.tsx', 'a.test.ts', 'b.spec.js', 'pkg/x_test.go', 'tests/test_api.py', 'app/conftest.py', 'src/FooTest.java', 'spec/models/user_spec.rb', 'Tests/FooTests.swift']) {
     t.is(roleOf(path), 'test', path);
   }

@@ -70,6 +70,11 @@ export interface Language {
   /** Lower-cased, with the dot. */
   extensions: readonly string[];
   rules: readonly SymbolRule[];
+  /**
+   * Rewrites the text before the rules run (e.g. C drops its block comments, whose prose at the
+   * start of a line can look like a declaration). `Found.at` offsets are then into the new text.
+   */
+  prepare?(text: string): string;
   /** Runs after the rules, in source order, e.g. Python's `__all__` decides what is exported. */
   finish?(found: Found[], text: string): Found[];
 }

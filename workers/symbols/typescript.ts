@@ -4,11 +4,13 @@ import { commaParts, defineLanguage, IDENT, type Found } from './language.js';
  * TypeScript and JavaScript (ES modules and CommonJS). Exported: `export` declarations (also
  * `export default`, whose anonymous form is named `default`), export lists and re-exports
  * (`export { a as b } from`, `export * as ns from`), `export =`, `module.exports` and `exports.x`.
- * Top-level declarations without `export` are private. A file that exports nothing is a script,
- * whose top-level declarations are globals, so they count as exported.
+ * Top-level declarations without `export` are private. A script (no import, export, require or
+ * module.exports at all) has only globals, so its top-level declarations count as exported.
  */
 
 const DECLARE = String.raw`(?:declare\s+)?`;
+/** ES module or CommonJS syntax: such a file's top-level names are its own, not globals. */
+const MODULE_SYNTAX = /^[ \t]*(?:import\b|export\b)|\brequire\s*\(|\bmodule\.exports\b/m;
 
 /** `a`, `b as c`, `type D`, `default as E` → the names other modules import. */
 function exportList(list: string): string[] {
@@ -89,8 +91,8 @@ export default defineLanguage({
     },
     { pattern: new RegExp(String.raw`^${DECLARE}(?:const|let|var)\s+(?!enum\b)(?<name>${IDENT})`), kind: 'variable', exported: false },
   ],
-  finish(found: Found[]): Found[] {
-    if (found.some((definition) => definition.exported)) return found;
+  finish(found: Found[], text: string): Found[] {
+    if (found.some((definition) => definition.exported) || MODULE_SYNTAX.test(text)) return found;
     return found.map((definition) => ({ ...definition, exported: true }));
   },
 });

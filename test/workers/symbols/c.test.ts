@@ -2,9 +2,15 @@ import test from 'ava';
 import { definitionsOf } from './definitions-of.js';
 
 const header = `#ifndef RINGBUF_H
-#define RINGBUF_H
+#define RINGBUF_H 1
 
 #include <stddef.h>
+
+/*
+A ring buffer. Prose at the start of a comment line
+is not code: used for this (and that) purpose;
+*/
+#define _RINGBUF_ALIGN 8
 
 #define RINGBUF_DEFAULT_SIZE 4096
 #define RINGBUF_EMPTY(rb) ((rb)->head == (rb)->tail)
@@ -25,6 +31,7 @@ enum ringbuf_mode {
 ringbuf_t *ringbuf_new(size_t size);
 int ringbuf_push(ringbuf_t *rb, const void *src, size_t len);
 static inline size_t ringbuf_used(const ringbuf_t *rb) { return rb->head - rb->tail; }
+int _ringbuf_grow(ringbuf_t *rb);
 
 #endif /* RINGBUF_H */
 `;
@@ -68,8 +75,9 @@ ringbuf_free(ringbuf_t *rb)
 }
 `;
 
-test('a C header exports its macros with a body, types, typedefs and prototypes', (t) => {
+test('a C header exports its macros with a body, types, typedefs and prototypes; not guards, comments or _internal names', (t) => {
   t.deepEqual(definitionsOf('include/ringbuf.h', header), [
+    '- _RINGBUF_ALIGN macro',
     '+ RINGBUF_DEFAULT_SIZE macro',
     '+ RINGBUF_EMPTY macro',
     '+ ringbuf struct',
@@ -80,6 +88,7 @@ test('a C header exports its macros with a body, types, typedefs and prototypes'
     '+ ringbuf_new function',
     '+ ringbuf_push function',
     '+ ringbuf_used function',
+    '- _ringbuf_grow function',
   ]);
 });
 

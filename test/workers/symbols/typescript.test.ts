@@ -130,3 +130,10 @@ test('a script without exports lists its top-level declarations as globals', (t)
   const source = `const canvas = document.getElementById('c');\n\nfunction draw(frame) {\n  const inner = 1;\n}\n\nclass Sprite {}\n`;
   t.deepEqual(definitionsOf('public/game.js', source), ['+ canvas variable', '+ draw function', '+ Sprite class']);
 });
+
+test('a module without exports keeps its top-level names private', (t) => {
+  const esm = `import { run } from './run.js';\n\nconst wanted = process.argv.slice(2);\nfunction main() {}\n`;
+  t.deepEqual(definitionsOf('bench/run.ts', esm), ['- wanted variable', '- main function']);
+  const cjs = `const fs = require('fs');\nfunction main() {}\nmain();\n`;
+  t.deepEqual(definitionsOf('bin/cli.js', cjs), ['- fs variable', '- main function']);
+});
