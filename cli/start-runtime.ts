@@ -1,6 +1,8 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
 import { Supervisor } from '../runtime/supervisor.js';
 import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
+import { SUBAGENTS } from '../actors/subagent/protocol.js';
+import { subagentDispatcher } from '../actors/subagent/dispatcher.js';
 
 /**
  * Spawns reika's actor tree: model-io in a worker thread, the tool executor in a child process,
@@ -69,6 +71,8 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const ready = Promise.all([
     supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule }),
     supervisor.register(APPROVER, approver),
+    // Spawns a worker thread `subagent/N` per subagent call and stops it when it has reported.
+    supervisor.register(SUBAGENTS, subagentDispatcher(supervisor)),
     indexerReady,
     executor,
   ]).then(() => undefined);

@@ -10,6 +10,9 @@ import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import { buildSystemPrompt, type AgentMode } from '../prompt/system-prompt.js';
 import { toolSchemas } from '../tool-executor/schemas.js';
+import { subagentBrief } from '../subagent/brief.js';
+import { subagentSchema } from '../subagent/schema.js';
+import { SubagentWaves } from '../subagent/wave.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 import { connect, type Connection } from './connect.js';
 import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
@@ -64,6 +67,8 @@ interface Frozen {
   boot: Bootstrap;
   system: string;
   tools: ToolSchema[];
+  /** The same facts in `subagent` mode: every subagent of the session shares this prefix. */
+  subagentSystem: string;
 }
 
 export class Session {
@@ -142,6 +147,7 @@ export class Session {
         toolContext: { root: this.root, approvals: this.approvals, mode: this.mode },
         context,
         maxRequests: this.config.maxTurns,
+        wave: new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief({ config: this.config, endpoint: connection.endpoint, window: connection.window, root: this.root, system: frozen.subagentSystem, approvals: this.approvals }) }),
         emit: (event) => this.emit(event),
         watchApprovals: this.runtime.watchApprovals,
       });
@@ -278,7 +284,7 @@ export class Session {
   }
 
   private freeze(boot: Bootstrap): Frozen {
-    const system = buildSystemPrompt(this.mode, {
+    const facts = {
       cwd: boot.root,
       summary: boot.summary,
       agentsMd: boot.agentsMd,
@@ -286,8 +292,9 @@ export class Session {
       indexedFiles: boot.index.paths.length,
       capped: boot.index.capped.length > 0,
       headless: this.headless,
-    });
-    const frozen: Frozen = { boot, system, tools: [...toolSchemas(this.mode)] };
+    };
+    const system = buildSystemPrompt(this.mode, facts);
+    const frozen: Frozen = { boot, system, tools: [...toolSchemas(this.mode), subagentSchema()], subagentSystem: buildSystemPrompt('subagent', facts) };
     this.frozenValue = frozen;
     return frozen;
   }

@@ -1,0 +1,45 @@
+import type { Config } from '../config.js';
+import type { Endpoint } from '../model-io/protocol.js';
+import type { ApprovalMode } from '../tool-executor/protocol.js';
+import type { SubagentBrief } from './protocol.js';
+
+/**
+ * The brief every subagent of a turn gets. The endpoint is the subagent's own when
+ * REIKA_SUBAGENT_MODEL / _BASE_URL / _API_KEY are set, each falling back to the session's, so a
+ * wave can run against a second server. With an endpoint of its own, the window (and an unset
+ * model) are asked of that server once; otherwise the session's are used.
+ */
+export interface BriefInput {
+  config: Pick<Config, 'subagent' | 'maxTokens'>;
+  /** The session's settled endpoint and window. */
+  endpoint: Endpoint;
+  window?: number;
+  root: string;
+  /** The system prompt built in `subagent` mode from the session's frozen bootstrap. */
+  system: string;
+  approvals: ApprovalMode;
+}
+
+export function subagentBrief(input: BriefInput): SubagentBrief {
+  const own = input.config.subagent;
+  const sameServer = own.baseUrl === undefined || own.baseUrl === input.endpoint.baseUrl.replace(/\/+$/, '');
+  const ownModel = own.model !== undefined && own.model !== input.endpoint.model;
+  const endpoint: Endpoint = {
+    baseUrl: own.baseUrl ?? input.endpoint.baseUrl,
+    // Another server does not serve the session's model name; its own is discovered when unset.
+    model: own.model ?? (sameServer ? input.endpoint.model : ''),
+    requestTimeoutMs: input.endpoint.requestTimeoutMs,
+    ...((own.apiKey ?? input.endpoint.apiKey) !== undefined ? { apiKey: own.apiKey ?? input.endpoint.apiKey } : {}),
+  };
+  const discover = !sameServer || ownModel;
+  return {
+    root: input.root,
+    system: input.system,
+    endpoint,
+    ...(!discover && input.window !== undefined ? { window: input.window } : {}),
+    discover,
+    ...(input.config.maxTokens !== undefined ? { maxTokens: input.config.maxTokens } : {}),
+    maxTurns: Math.max(1, own.maxTurns),
+    approvals: input.approvals,
+  };
+}

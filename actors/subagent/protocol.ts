@@ -1,0 +1,66 @@
+import type { TurnStatus, UsageTotals } from '../agent/events.js';
+import type { Endpoint } from '../model-io/protocol.js';
+import type { ApprovalMode, ToolDelta, ToolResult } from '../tool-executor/protocol.js';
+
+/**
+ * The subagents' contract. Two actors: the dispatcher (`subagents`, main thread), which the
+ * agent loop asks once per `subagent` call, and one worker-thread actor `subagent/N` per call,
+ * which the dispatcher spawns, asks once and stops. Both stream progress lines as tool output.
+ */
+
+/** The address of the dispatcher. */
+export const SUBAGENTS = 'subagents';
+
+/** What a subagent needs from the session: frozen facts, so every subagent's prefix is the same. */
+export interface SubagentBrief {
+  /** Absolute project root. */
+  root: string;
+  /** The session's system prompt built in `subagent` mode (frozen with the bootstrap). */
+  system: string;
+  /** The subagent's own endpoint (REIKA_SUBAGENT_*) or the session's. The model may be '' (discovered). */
+  endpoint: Endpoint;
+  /** Context window when known. */
+  window?: number;
+  /** Ask the server for the model and window first (an endpoint of its own, not fully configured). */
+  discover: boolean;
+  maxTokens?: number;
+  /** REIKA_SUBAGENT_MAX_TURNS: chat requests per subagent, the last one forced to report. */
+  maxTurns: number;
+  approvals: ApprovalMode;
+  /** Actor addresses (defaults `model-io`, `tool-executor`). */
+  modelIo?: string;
+  toolExecutor?: string;
+}
+
+/** To the dispatcher: run one `subagent` call (already checked by the wave). */
+export interface DispatchRequest {
+  type: 'run';
+  callId: string;
+  task: string;
+  files: string[];
+  brief: SubagentBrief;
+}
+
+/** To a `subagent/N` actor: the same, with the endpoint settled. */
+export type SubagentRequest = DispatchRequest;
+
+/** A subagent's answer: always a report, whatever happened. */
+export interface SubagentReport {
+  status: TurnStatus;
+  /** The whole report, ending with its "Not covered" list. */
+  report: string;
+  /** Files it read (relative to the root when inside it). */
+  read: string[];
+  /** Files its task named that it never read. */
+  notCovered: string[];
+  requests: number;
+  usage: UsageTotals;
+  /** One sentence when it did not end answered. */
+  error?: { code: string; message: string };
+}
+
+/** A progress line (shown as the call's output); `read` names the file a successful read covered. */
+export type SubagentDelta = ToolDelta & { read?: string };
+
+export type DispatcherProtocol = { request: DispatchRequest; reply: ToolResult; delta: ToolDelta };
+export type SubagentProtocol = { request: SubagentRequest; reply: SubagentReport; delta: SubagentDelta };
