@@ -88,7 +88,19 @@ function readIgnoreFile(path: string): string | null {
 }
 
 /** The git directory for a work tree, following a `.git` file (worktrees, submodules) and `commondir`. */
-function findGitDir(root: string): { top: string; commonDir: string } | null {
+/** The git repository a folder belongs to. */
+export interface GitRepository {
+  /** The work tree's top folder. */
+  top: string;
+  /** This work tree's git dir (holds `index`). */
+  gitDir: string;
+  /** The shared git dir (holds `info/exclude`, `config`); = gitDir unless a linked worktree. */
+  commonDir: string;
+  /** The project root relative to `top`, `/`-separated, `''` when the same. */
+  prefix: string;
+}
+
+function findGitDir(root: string): Omit<GitRepository, 'prefix'> | null {
   for (let dir = root; ; dir = dirname(dir)) {
     const dotGit = join(dir, '.git');
     try {
@@ -105,7 +117,7 @@ function findGitDir(root: string): { top: string; commonDir: string } | null {
       } catch {
         // not a linked worktree
       }
-      return { top: dir, commonDir };
+      return { top: dir, gitDir, commonDir };
     } catch {
       // no .git here
     }
@@ -134,12 +146,15 @@ export class IgnoreRules {
   private readonly outer: OuterLevel[];
   private discovering = true;
 
+  private readonly prefix: string;
+
   private constructor(
     readonly root: string,
-    /** Root relative to the repository's top folder, `/`-separated, `''` when they are the same. */
-    private readonly prefix: string,
+    /** The enclosing repository, if any. */
+    readonly repository: GitRepository | null,
     outer: OuterLevel[],
   ) {
+    this.prefix = repository?.prefix ?? '';
     this.outer = outer;
   }
 
@@ -151,7 +166,7 @@ export class IgnoreRules {
   static create(root: string, environment: GitUserEnvironment = {}): IgnoreRules {
     const absolute = resolve(root);
     const git = findGitDir(absolute);
-    if (!git) return new IgnoreRules(absolute, '', []);
+    if (!git) return new IgnoreRules(absolute, null, []);
     const prefix = relative(git.top, absolute).split(sep).join('/');
     const outer: OuterLevel[] = [];
     // Lowest first: the user's core.excludesFile, then info/exclude, then .gitignore files above root.
@@ -170,7 +185,7 @@ export class IgnoreRules {
         if (rules) outer.push({ base, rules });
       }
     }
-    return new IgnoreRules(absolute, prefix, outer);
+    return new IgnoreRules(absolute, { ...git, prefix }, outer);
   }
 
   /**

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAPS, type ScanCaps } from '../actors/indexer/caps.js';
 import type { CapName, FileIndex } from '../actors/indexer/protocol.js';
-import { IgnoreRules } from './ignore-rules.js';
+import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
+import { TrackedPaths } from './scan-git-index.js';
 import { isSourceFile } from './scan-sources.js';
 
 /** What one directory entry is, as far as the index cares. */
@@ -40,6 +41,8 @@ function unusableName(name: string, absoluteDir: string): boolean {
   }
 }
 
+const ALWAYS = new Set(ALWAYS_SKIPPED);
+
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
@@ -69,6 +72,15 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
   const mapCandidates: string[] = [];
   const capped = new Set<CapName>();
   const stats = { directories: 0, files: 0, ignored: 0, skipped: 0, ms: 0 };
+  // Tracked files stay listed even when a rule matches them (git ls-files --cached); the index is
+  // read the first time a rule matches something.
+  let tracked: TrackedPaths | null | undefined;
+  const isTracked = (rel: string, folder: boolean): boolean => {
+    if (tracked === undefined) tracked = rules.repository ? TrackedPaths.read(rules.repository) : null;
+    return tracked !== null && (folder ? tracked.hasFolder(rel) : tracked.hasFile(rel));
+  };
+  /** Ignored folders walked only for the tracked files inside them. */
+  const trackedOnly = new Set<string>();
 
   // The first listing is the root's own: failing there is an error, not an empty index.
   let rootEntries: Dirent[];
@@ -117,8 +129,10 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
         capped.add('gitignore-directories');
       }
       entries.sort(byName);
-      rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'));
-      const ignored = rules.entryTest(dir);
+      const onlyTracked = trackedOnly.has(dir);
+      if (!onlyTracked) rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'));
+      const test = rules.entryTest(dir);
+      const ignored = onlyTracked ? () => true : test;
       const mapOpen = stats.directories <= limits.mapDirectories;
       for (const entry of entries) {
         const name = entry.name;
@@ -129,8 +143,11 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           continue;
         }
         if (kind === 'directory') {
-          if (ignored(name, rel, true)) stats.ignored++;
-          else next.push(rel);
+          if (!ignored(name, rel, true)) next.push(rel);
+          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(rel, true)) {
+            trackedOnly.add(rel);
+            next.push(rel);
+          } else stats.ignored++;
           continue;
         }
         const indexOpen = paths.length < limits.indexPaths;
@@ -142,7 +159,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
           continue; // past the index cap only map candidates are still worth an ignore check
         }
-        if (ignored(name, rel, false)) {
+        if (ignored(name, rel, false) && (name === '.git' || !isTracked(rel, false))) {
           stats.ignored++;
           continue;
         }

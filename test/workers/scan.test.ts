@@ -1,8 +1,9 @@
 import test from 'ava';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { scan } from '../../workers/scan.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+import { git, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
 
 for (const repo of TRICKY_REPOS) {
   test(`the scan equals git ls-files --cached --others --exclude-standard on ${repo.title}`, (t) => {
@@ -60,4 +61,33 @@ test('a root that is missing or is a file fails with one clear sentence', (t) =>
   const root = writeTree(tempDir(), { 'file.txt': '' });
   t.throws(() => scan(join(root, 'nope')), { message: `${join(root, 'nope')} does not exist` });
   t.throws(() => scan(join(root, 'file.txt')), { message: `${join(root, 'file.txt')} is not a folder` });
+});
+
+test('tracked files that a rule matches stay listed, as git ls-files --cached lists them', (t) => {
+  const root = oracleRepo({ 'old.log': '', 'src/a.ts': '' });
+  writeTree(root, { '.gitignore': '*.log\ngen/\n', 'new.log': '', 'gen/forced.ts': '', 'gen/deep/forced.ts': '', 'gen/other.ts': '', 'gen/deep/other.ts': '' });
+  git(root, 'add', '-f', 'gen/forced.ts', 'gen/deep/forced.ts');
+  const index = scan(root);
+  t.deepEqual([...index.paths].sort(), gitListing(root));
+  t.deepEqual(index.paths, ['.gitignore', 'old.log', 'gen/forced.ts', 'src/a.ts', 'gen/deep/forced.ts']);
+});
+
+for (const version of ['2', '3', '4']) {
+  test(`the git index is read in version ${version}, also from a subfolder root`, (t) => {
+    const root = oracleRepo({ 'sub/kept.tmp': '', 'sub/ünï côdé.tmp': '', 'sub/x.ts': '', 'other/y.tmp': '' });
+    writeTree(root, { '.gitignore': '*.tmp\n', 'sub/untracked.tmp': '' });
+    git(root, 'update-index', '--index-version', version);
+    // Version 3 only appears with extended flags: an intent-to-add entry has them.
+    writeTree(root, { 'sub/intent.tmp': '' });
+    git(root, 'add', '-f', '-N', 'sub/intent.tmp');
+    t.deepEqual([...scan(root).paths].sort(), gitListing(root));
+    t.deepEqual([...scan(join(root, 'sub')).paths].sort(), gitListing(join(root, 'sub')));
+  });
+}
+
+test('a tracked file deleted from the work tree is not listed (git --cached would list it)', (t) => {
+  const root = oracleRepo({ 'a.txt': '', 'gone.txt': '' });
+  rmSync(join(root, 'gone.txt'));
+  t.deepEqual(scan(root).paths, ['a.txt']);
+  t.true(gitListing(root).includes('gone.txt'));
 });

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GitRepository } from './ignore-rules.js';
+
+/**
+ * The tracked paths of a repository, read from its index file (`.git/index`, versions 2–4, SHA-1
+ * or SHA-256), so that the scan lists tracked files an ignore rule matches, as
+ * `git ls-files --cached` does. Only ignored entries are ever looked up, so the index is not
+ * decoded: one pass notes where each path name starts, and lookups binary-search the raw bytes
+ * (the index is sorted by path bytes). Version 4 compresses names against the previous one, so
+ * its names are decoded once instead.
+ */
+
+const GITLINK = 0o160000;
+const TYPE_MASK = 0o170000;
+const DIRECTORY = 0o040000;
+
+function objectIdLength(commonDir: string): number {
+  try {
+    const config = readFileSync(join(commonDir, 'config'), 'utf8');
+    return /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 32 : 20;
+  } catch {
+    return 20;
+  }
+}
+
+/** Git's offset varint (`decode_varint`), used by index version 4. */
+function readVarint(buffer: Buffer, at: number): [value: number, next: number] {
+  let byte = buffer[at++]!;
+  let value = byte & 127;
+  while (byte & 128) {
+    byte = buffer[at++]!;
+    value = ((value + 1) << 7) | (byte & 127);
+  }
+  return [value, at];
+}
+
+/** Lookups in one repository's index, for paths relative to the scan root. */
+export class TrackedPaths {
+  private constructor(
+    /** Path names, back to back: name i is `names[starts[i] .. ends[i]]`. */
+    private readonly names: Buffer,
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+    private readonly count: number,
+    /** The scan root relative to the repository top, with a trailing `/` (or empty). */
+    private readonly prefix: string,
+  ) {}
+
+  /** Reads the index of `repository`; null when there is none or it cannot be read. */
+  static read(repository: GitRepository): TrackedPaths | null {
+    let buffer: Buffer;
+    try {
+      buffer = readFileSync(join(repository.gitDir, 'index'));
+    } catch {
+      return null; // a fresh repository has no index yet
+    }
+    if (buffer.length < 12 || buffer.toString('latin1', 0, 4) !== 'DIRC') return null;
+    const version = buffer.readUInt32BE(4);
+    if (version < 2 || version > 4) return null;
+    const count = buffer.readUInt32BE(8);
+    const idLength = objectIdLength(repository.commonDir);
+    const fixed = 40 + idLength + 2; // stat data, object id, flags
+    const prefix = repository.prefix === '' ? '' : `${repository.prefix}/`;
+    const starts = new Int32Array(count);
+    const ends = new Int32Array(count);
+    let kept = 0;
+    let at = 12;
+    if (version !== 4) {
+      for (let i = 0; i < count; i++) {
+        if (at + fixed > buffer.length) return null;
+        const mode = buffer.readUInt32BE(at + 24);
+        const flags = buffer.readUInt16BE(at + 40 + idLength);
+        const start = at + fixed + (version === 3 && flags & 0x4000 ? 2 : 0);
+        const short = flags & 0xfff;
+        const end = short < 0xfff ? start + short : buffer.indexOf(0, start);
+        if (end < 0 || end > buffer.length) return null;
+        const type = mode & TYPE_MASK;
+        if (type !== GITLINK && type !== DIRECTORY) {
+          starts[kept] = start;
+          ends[kept++] = end;
+        }
+        at += (start - at + (end - start) + 8) & ~7;
+      }
+      return new TrackedPaths(buffer, starts, ends, kept, prefix);
+    }
+    // Version 4: names decoded one after the other into a fresh buffer.
+    let names = Buffer.alloc(buffer.length * 2);
+    let written = 0;
+    let previousStart = 0;
+    let previousEnd = 0;
+    for (let i = 0; i < count; i++) {
+      if (at + fixed > buffer.length) return null;
+      const mode = buffer.readUInt32BE(at + 24);
+      const flags = buffer.readUInt16BE(at + 40 + idLength);
+      const [strip, start] = readVarint(buffer, at + fixed + (flags & 0x4000 ? 2 : 0));
+      const end = buffer.indexOf(0, start);
+      const keep = previousEnd - previousStart - strip;
+      if (end < 0 || keep < 0) return null;
+      if (written + keep + (end - start) > names.length) {
+        const grown = Buffer.alloc(Math.max(names.length * 2, written + keep + (end - start)));
+        names.copy(grown, 0, 0, written);
+        names = grown;
+      }
+      const nameStart = written;
+      names.copy(names, written, previousStart, previousStart + keep);
+      written += keep;
+      written += buffer.copy(names, written, start, end);
+      previousStart = nameStart;
+      previousEnd = written;
+      at = end + 1;
+      const type = mode & TYPE_MASK;
+      if (type !== GITLINK && type !== DIRECTORY) {
+        starts[kept] = nameStart;
+        ends[kept++] = written;
+      }
+    }
+    return new TrackedPaths(names, starts, ends, kept, prefix);
+  }
+
+  /** True when the file at `rel` (relative to the scan root) is tracked. */
+  hasFile(rel: string): boolean {
+    const key = Buffer.from(this.prefix + rel);
+    const i = this.lowerBound(key);
+    return i < this.count && this.ends[i]! - this.starts[i]! === key.length && key.compare(this.names, this.starts[i], this.ends[i]) === 0;
+  }
+
+  /** True when some tracked file lies inside the folder `rel`. */
+  hasFolder(rel: string): boolean {
+    const key = Buffer.from(`${this.prefix}${rel}/`);
+    const i = this.lowerBound(key);
+    if (i >= this.count || this.ends[i]! - this.starts[i]! < key.length) return false;
+    return key.compare(this.names, this.starts[i], this.starts[i]! + key.length) === 0;
+  }
+
+  /** The first entry whose name is not below `key` in byte order. */
+  private lowerBound(key: Buffer): number {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (key.compare(this.names, this.starts[mid], this.ends[mid]) > 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
