@@ -58,7 +58,7 @@ export function reportResult(callId: string, report: SubagentReport): ToolResult
   return {
     callId,
     name: 'subagent',
-    status: report.status === 'aborted' ? 'cancelled' : 'done',
+    status: report.status === 'aborted' ? 'cancelled' : report.status === 'error' ? 'error' : 'done',
     summary: `${header}\n${head}`,
     payload: tail,
     ...(report.status === 'answered' ? {} : { errorCode: report.error?.code ?? (report.status === 'aborted' ? 'SUBAGENT_ABORTED' : 'SUBAGENT_STOPPED') }),
