@@ -59,7 +59,7 @@ export function coverage(root: string, named: readonly string[], calls: readonly
 /** The closing section of every report. */
 export function notCoveredSection(result: Pick<Coverage, 'named' | 'notCovered'>): string {
   if (result.named.length === 0) return 'Not covered: none (the task named no files).';
-  if (result.notCovered.length === 0) return `Not covered: none (all ${result.named.length} named file${result.named.length === 1 ? ' was' : 's were'} read).`;
+  if (result.notCovered.length === 0) return `Not covered: none (${result.named.length === 1 ? 'the named file was' : `all ${result.named.length} named files were`} read).`;
   return ['Not covered (named in the task but not read; hand them to another subagent):', ...result.notCovered.map((file) => `- ${file}`)].join('\n');
 }
 

@@ -1,0 +1,83 @@
+import test from 'ava';
+import { subagentBrief, type BriefInput } from '../../../actors/subagent/brief.js';
+import { parseSubagentArgs, subagentSchema } from '../../../actors/subagent/schema.js';
+import { coverage, namedFiles, notCoveredSection } from '../../../actors/subagent/coverage.js';
+import { splitReport } from '../../../actors/subagent/report.js';
+import { tempDir, writeTree } from '../../helpers/temp.js';
+
+const session = { baseUrl: 'http://main:8080/v1', model: 'main-model', apiKey: 'main-key', requestTimeoutMs: 5_000 };
+
+function input(subagent: BriefInput['config']['subagent']): BriefInput {
+  return { config: { subagent, maxTokens: 2_048 }, endpoint: session, window: 32_000, root: '/p', system: 'S', approvals: 'safe' };
+}
+
+test('without REIKA_SUBAGENT_* settings a subagent uses the session endpoint and window', (t) => {
+  const brief = subagentBrief(input({ maxTurns: 8 }));
+  t.deepEqual(brief.endpoint, session);
+  t.is(brief.window, 32_000);
+  t.false(brief.discover);
+  t.is(brief.maxTurns, 8);
+  t.is(brief.maxTokens, 2_048);
+});
+
+test('a subagent server of its own gets its own key or the session key, and its model and window are discovered', (t) => {
+  const own = subagentBrief(input({ maxTurns: 0, baseUrl: 'http://second:9000/v1', apiKey: 'second-key' }));
+  t.deepEqual(own.endpoint, { baseUrl: 'http://second:9000/v1', model: '', apiKey: 'second-key', requestTimeoutMs: 5_000 });
+  t.true(own.discover);
+  t.is(own.window, undefined, 'another server\'s window is asked, not assumed');
+  t.is(own.maxTurns, 1, 'a budget of 0 still allows the report');
+  const fallback = subagentBrief(input({ maxTurns: 8, baseUrl: 'http://second:9000/v1', model: 'small' }));
+  t.deepEqual(fallback.endpoint, { baseUrl: 'http://second:9000/v1', model: 'small', apiKey: 'main-key', requestTimeoutMs: 5_000 });
+  const sameServer = subagentBrief(input({ maxTurns: 8, model: 'small' }));
+  t.is(sameServer.endpoint.baseUrl, session.baseUrl);
+  t.true(sameServer.discover, 'another model on the same server may have another window');
+});
+
+test('the subagent schema has the same bytes every time and names task and files', (t) => {
+  const a = JSON.stringify(subagentSchema());
+  t.is(JSON.stringify(subagentSchema()), a);
+  const schema = subagentSchema();
+  t.is(schema.function.name, 'subagent');
+  t.deepEqual(Object.keys((schema.function.parameters as { properties: object }).properties), ['task', 'files']);
+  t.deepEqual((schema.function.parameters as { required: string[] }).required, ['task']);
+});
+
+test('subagent arguments are checked with one sentence per problem', (t) => {
+  t.deepEqual(parseSubagentArgs({ task: '  look  ', files: ['a.ts', ' a.ts', 'b.ts', ''] }), { ok: true, value: { task: 'look', files: ['a.ts', 'b.ts'] } });
+  t.deepEqual(parseSubagentArgs({ task: 'x' }), { ok: true, value: { task: 'x', files: [] } });
+  t.like(parseSubagentArgs({ task: '' }), { ok: false, message: 'subagent needs a non-empty string "task" saying what to find out' });
+  t.like(parseSubagentArgs({ task: 'x', files: [1] }), { ok: false });
+  t.like(parseSubagentArgs({ task: 'x', path: 'a' }), { ok: false, message: 'subagent takes only "task" and "files", not "path"' });
+  const many = parseSubagentArgs({ task: 'x', files: Array.from({ length: 101 }, (_, i) => `f${i}`) });
+  t.regex(many.ok ? '' : many.message, /names 101 files; at most 100 per subagent/);
+});
+
+test('named files are the `files` entries plus words of the task that are files of the project', (t) => {
+  const root = writeTree(tempDir(), { 'src/a.ts': '', 'src/util/b.ts': '', 'README.md': '', 'v1.2/notes.txt': '' });
+  const task = 'Compare src/a.ts and `src/util/b.ts` (see README.md, e.g. section 2, v1.2, and src/nope.ts).';
+  t.deepEqual(namedFiles(root, task, ['docs/x.md']), ['docs/x.md', 'src/a.ts', 'src/util/b.ts', 'README.md']);
+  t.deepEqual(namedFiles(root, 'Read ../outside.ts and src/a.ts.', []), ['src/a.ts']);
+});
+
+test('coverage counts successful reads by resolved path, folders by any file read inside them', (t) => {
+  const root = writeTree(tempDir(), { 'src/a.ts': '', 'src/b.ts': '', 'lib/c.ts': '' });
+  const calls = [
+    { id: '1', name: 'read', arguments: { path: `${root}/src/a.ts` }, status: 'done' as const, summary: '' },
+    { id: '2', name: 'read', arguments: { path: 'src/b.ts' }, status: 'error' as const, summary: '' },
+    { id: '3', name: 'grep', arguments: { pattern: 'x', path: 'lib/c.ts' }, status: 'done' as const, summary: '' },
+  ];
+  const cover = coverage(root, ['src/a.ts', 'src/b.ts', 'lib/c.ts', 'src', 'lib'], calls);
+  t.deepEqual(cover.read, ['src/a.ts']);
+  t.deepEqual(cover.notCovered, ['src/b.ts', 'lib/c.ts', 'lib (a folder: none of its files was read)']);
+  t.is(notCoveredSection({ named: ['a'], notCovered: [] }), 'Not covered: none (the named file was read).');
+});
+
+test('a report is split at a line end before 2,400 characters, or at 2,400 when no line end is near', (t) => {
+  t.deepEqual(splitReport('short'), { head: 'short', tail: '' });
+  const lines = `${'a'.repeat(2_000)}\n${'b'.repeat(1_000)}`;
+  t.deepEqual(splitReport(lines), { head: 'a'.repeat(2_000), tail: 'b'.repeat(1_000) });
+  const flat = 'c'.repeat(5_000);
+  const { head, tail } = splitReport(flat);
+  t.is(head.length, 2_400);
+  t.is(head + tail, flat);
+});
