@@ -42,6 +42,7 @@ function unusableName(name: string, absoluteDir: string): boolean {
 }
 
 const ALWAYS = new Set(ALWAYS_SKIPPED);
+const everything = () => true;
 
 function byName(a: Dirent, b: Dirent): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -129,10 +130,11 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
         capped.add('gitignore-directories');
       }
       entries.sort(byName);
-      const onlyTracked = trackedOnly.has(dir);
-      if (!onlyTracked) rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'));
-      const test = rules.entryTest(dir);
-      const ignored = onlyTracked ? () => true : test;
+      let ignored: (name: string, rel: string, isDirectory: boolean) => boolean = everything;
+      if (!trackedOnly.has(dir)) {
+        rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'), dir !== '' && entries.some((entry) => entry.name === '.git'));
+        ignored = rules.entryTest(dir);
+      }
       const mapOpen = stats.directories <= limits.mapDirectories;
       for (const entry of entries) {
         const name = entry.name;

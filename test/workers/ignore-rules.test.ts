@@ -115,3 +115,16 @@ test('core.excludesFile in ~/.gitconfig, quoted with a comment and ~, is found a
   t.deepEqual(kept(root, IgnoreRules.create(root, user)), gitListing(root, user));
   t.deepEqual(kept(root, IgnoreRules.create(root, user)), ['a.mine', 'x.txt']);
 });
+
+test('isIgnored finds a nested repository by itself: the outer rules stop at its top', (t) => {
+  const outer = oracleRepo({ '.gitignore': '*.log\n', 'b.log': '' });
+  const inner = join(outer, 'inner');
+  writeTree(inner, { 'x.log': '', 'secret.txt': '' });
+  git(inner, 'init', '-q');
+  writeTree(inner, { '.git/info/exclude': 'secret.txt\n' });
+  const rules = IgnoreRules.create(outer);
+  t.true(rules.isIgnored('b.log', false));
+  t.false(rules.isIgnored('inner/x.log', false));
+  t.true(rules.isIgnored('inner/secret.txt', false));
+  t.true(rules.isIgnored('inner/.git/config', false));
+});

@@ -91,3 +91,39 @@ test('a tracked file deleted from the work tree is not listed (git --cached woul
   t.deepEqual(scan(root).paths, ['a.txt']);
   t.true(gitListing(root).includes('gone.txt'));
 });
+
+/** The part of an index under `folder/`, relative to it. */
+function under(paths: string[], folder: string): string[] {
+  return paths.filter((path) => path.startsWith(`${folder}/`)).map((path) => path.slice(folder.length + 1)).sort();
+}
+
+test('a nested repository starts afresh: outer rules stop at its top and its own info/exclude applies', (t) => {
+  const outer = oracleRepo({ '.gitignore': '*.log\n', 'a.txt': '', 'b.log': '' });
+  const inner = join(outer, 'inner');
+  writeTree(inner, { '.gitignore': '*.tmp\n', 'x.log': '', 'y.tmp': '', 'secret.txt': '', 'keep.txt': '', 'deep/z.log': '' });
+  git(inner, 'init', '-q');
+  writeTree(inner, { '.git/info/exclude': 'secret.txt\n' });
+  const paths = scan(outer).paths;
+  t.deepEqual(under(paths, 'inner'), gitListing(inner));
+  t.deepEqual(under(paths, 'inner'), ['.gitignore', 'deep/z.log', 'keep.txt', 'x.log']);
+  // git run outside lists the nested repository as one entry, `inner/`.
+  t.deepEqual(paths.filter((path) => !path.startsWith('inner/')).sort(), gitListing(outer).filter((path) => path !== 'inner/'));
+});
+
+test('in a folder of repositories each one is indexed as git sees it from inside', (t) => {
+  const root = tempDir();
+  const repos = {
+    one: { '.gitignore': 'gen/\n', 'src/a.ts': '', 'gen/b.ts': '' },
+    two: { '.gitignore': '*.js\n!keep.js\n', 'x.js': '', 'keep.js': '', 'lib/y.js': '' },
+  };
+  for (const [name, tree] of Object.entries(repos)) {
+    writeTree(join(root, name), tree);
+    git(join(root, name), 'init', '-q');
+  }
+  writeTree(root, { 'notes.txt': '', 'one/.git/info/exclude': 'src/\n' });
+  const paths = scan(root).paths;
+  t.deepEqual(under(paths, 'one'), gitListing(join(root, 'one')));
+  t.deepEqual(under(paths, 'two'), gitListing(join(root, 'two')));
+  t.deepEqual(under(paths, 'one'), ['.gitignore']);
+  t.true(paths.includes('notes.txt'));
+});

@@ -1,0 +1,119 @@
+import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/**
+ * Reading and compiling ignore files, and finding git directories: the parts of `IgnoreRules`
+ * that touch the disk or the `ignore` package.
+ */
+
+export interface Verdict {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+/**
+ * Tests one path against one compiled file WITHOUT the library's own parent-folder check: git
+ * decides about a folder with every level's rules at once (a deeper `!dir/` can re-include a folder
+ * a shallower file excludes), so the parent check belongs to us, not to one file's rules. `ignore`
+ * keeps that single-path test on its rule manager; if a future version moves it, we fall back to the
+ * public `test()`, which differs only in that rare re-included-folder case (the oracle test catches it).
+ */
+export function testSelf(rules: Ignore, path: string): Verdict {
+  const manager = (rules as unknown as { _rules?: { test?: (path: string, mode: string) => Verdict } })._rules;
+  if (manager && typeof manager.test === 'function') return manager.test(path, 'regex');
+  return rules.test(path);
+}
+
+// The one known gap between `ignore` and git (its issue #155: pattern `foo**/bar` against path
+// `foobar`): git compares a pattern's leading literal part on its own and matches the rest with
+// wildmatch, so a double star that directly follows that literal part (not a slash) acts like a
+// leading `**/`. Such a line is replaced by two lines with the same meaning that `ignore` reads
+// as git does. The other cases in that issue already agree with git in the installed version.
+/** Rewrites one ignore-file line so that `ignore` reads it as git does (see above). */
+export function rewriteGitQuirks(line: string): string[] {
+  if (!line.includes('**') || line.startsWith('#')) return [line];
+  const negation = line.startsWith('!') ? '!' : '';
+  const body = negation ? line.slice(1) : line;
+  const firstWildcard = body.search(/[*?[\\]/);
+  if (firstWildcard <= 0 || body[firstWildcard] !== '*' || body[firstWildcard + 1] !== '*' || body[firstWildcard - 1] === '/') return [line];
+  let end = firstWildcard;
+  while (body[end] === '*') end++;
+  if (body[end] !== '/') return [line];
+  const prefix = body.slice(0, firstWildcard);
+  const tail = body.slice(end + 1);
+  // A pattern whose only slash is the trailing one is matched against the basename: no quirk.
+  if (tail.replace(/\/ *\r?$/, '') === '') return [line];
+  const anchor = prefix.startsWith('/') ? '' : '/';
+  return [`${negation}${anchor}${prefix}${tail}`, `${negation}${anchor}${prefix}*/**/${tail}`];
+}
+
+export function compile(text: string): Ignore | null {
+  const lines = text.includes('**') ? text.split('\n').flatMap(rewriteGitQuirks).join('\n') : text;
+  const rules = ignore({ ignorecase: false }).add(lines);
+  // An ignore file with only comments and blank lines never decides anything.
+  return text.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#')) ? rules : null;
+}
+
+/** Reads an ignore file as git does: a symlinked ignore file is not followed. Missing → null. */
+export function readIgnoreFile(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The git directory for a work tree, following a `.git` file (worktrees, submodules) and `commondir`. */
+/** The git repository a folder belongs to. */
+export interface GitRepository {
+  /** The work tree's top folder. */
+  top: string;
+  /** This work tree's git dir (holds `index`). */
+  gitDir: string;
+  /** The shared git dir (holds `info/exclude`, `config`); = gitDir unless a linked worktree. */
+  commonDir: string;
+  /** The project root relative to `top`, `/`-separated, `''` when the same. */
+  prefix: string;
+}
+
+/** The repository whose top folder is `dir` (a `.git` folder or a `.git` file pointing to one). */
+export function gitDirAt(dir: string): Omit<GitRepository, 'prefix'> | null {
+  const dotGit = join(dir, '.git');
+  try {
+    const stat = statSync(dotGit);
+    let gitDir = dotGit;
+    if (stat.isFile()) {
+      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      if (!match) return null;
+      gitDir = resolve(dir, match[1]!);
+    } else if (!stat.isDirectory()) return null;
+    let commonDir = gitDir;
+    try {
+      commonDir = resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim());
+    } catch {
+      // not a linked worktree
+    }
+    return { top: dir, gitDir, commonDir };
+  } catch {
+    return null;
+  }
+}
+
+/** The repository enclosing `root`, searching upwards. */
+export function findGitDir(root: string): Omit<GitRepository, 'prefix'> | null {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const found = gitDirAt(dir);
+    if (found) return found;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
