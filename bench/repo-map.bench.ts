@@ -29,7 +29,7 @@ export default async function (): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'reika-bench-map-'));
   const pool = new IndexerPool();
   try {
-    const tree = sampleRepo({ packages: 60, modulesPerPackage: 45, testsPerPackage: 5, functionsPerModule: 6 });
+    const tree = sampleRepo({ packages: 60, modulesPerPackage: 45, testsPerPackage: 5, functionsPerModule: 10 });
     writeTree(root, tree);
     const bytes = Object.values(tree).reduce((sum, text) => sum + text.length, 0);
 

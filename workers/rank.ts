@@ -1,5 +1,6 @@
 import type { RepoMapFile } from '../actors/indexer/protocol.js';
 import type { FileSymbols } from './extract.js';
+import { hashIdentifier, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
 
 /**
  * Ranks the repo map's files, in an indexer worker: a reference graph (file A mentions an
@@ -29,8 +30,6 @@ const PRIVATE_WEIGHT = 0.25;
  * exports `get`.
  */
 const FULL_EVIDENCE = 2;
-/** References shorter than this are not collected (`workers/extract.ts`), so such names link nothing. */
-const MIN_REFERENCE_LENGTH = 4;
 /** Names that never stand for one definition (the anonymous `export default`). */
 const UNLINKED = new Set(['default']);
 
@@ -59,41 +58,80 @@ function specificity(name: string): number {
 
 /** The key a definition is referred to by: Ruby's `valid?`/`name=` are mentioned as `valid`/`name`. */
 function keyOf(name: string): string {
-  return name.replace(/[?!=]$/, '');
+  const last = name.charCodeAt(name.length - 1);
+  return last === 63 || last === 33 || last === 61 ? name.slice(0, -1) : name;
 }
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 const words = (list: string): string[] => (list === '' ? [] : list.split(' '));
 
-/** Identifiers as small integers, with who defines each. */
-class Definers {
-  readonly ids = new Map<string, number>();
-  readonly keys: string[] = [];
-  readonly files: number[][] = [];
-  readonly weights: number[][] = [];
+/**
+ * Who defines each name. Names become small ids (by hash, as mentions are matched); a name's
+ * definers are rows `start[id]` to `end[id]` of `file`/`weight`, in file order, one per file.
+ */
+interface DefinerTable {
+  ids: Map<number, number>;
+  keys: string[];
+  start: Int32Array;
+  end: Int32Array;
+  file: Int32Array;
+  weight: Float64Array;
+  /** Per file, the ids it defines. */
+  own: Int32Array[];
+}
 
-  /** Records that `file` defines `name`; returns its id, or -1 for a name that links nothing. */
-  add(name: string, file: number, weight: number): number {
+function definerTable(files: FileSymbols[]): DefinerTable {
+  const ids = new Map<number, number>();
+  const keys: string[] = [];
+  const rowId: number[] = [];
+  const rowFile: number[] = [];
+  const rowWeight: number[] = [];
+  const own: Int32Array[] = [];
+  const mine: number[] = [];
+  const add = (name: string, file: number, weight: number) => {
     const key = keyOf(name);
-    if (key.length < MIN_REFERENCE_LENGTH || UNLINKED.has(key)) return -1;
-    let id = this.ids.get(key);
+    // Shorter names are never collected as mentions, so they link nothing.
+    if (key.length < MIN_IDENTIFIER_LENGTH || UNLINKED.has(key)) return;
+    const hash = hashIdentifier(key);
+    let id = ids.get(hash);
     if (id === undefined) {
-      id = this.files.length;
-      this.ids.set(key, id);
-      this.keys.push(key);
-      this.files.push([]);
-      this.weights.push([]);
+      id = keys.length;
+      ids.set(hash, id);
+      keys.push(key);
     }
-    const files = this.files[id]!;
-    if (files[files.length - 1] !== file) {
-      files.push(file);
-      this.weights[id]!.push(weight);
-    } else if (weight > this.weights[id]![files.length - 1]!) {
-      this.weights[id]![files.length - 1] = weight;
+    rowId.push(id);
+    rowFile.push(file);
+    rowWeight.push(weight);
+    mine.push(id);
+  };
+  files.forEach((file, index) => {
+    mine.length = 0;
+    for (const name of words(file.exported)) add(name, index, 1);
+    for (const name of words(file.internal)) add(name, index, PRIVATE_WEIGHT);
+    own.push(Int32Array.from(mine));
+  });
+  // Counting sort of the rows by id; rows of one id stay in file order.
+  const names = keys.length;
+  const start = new Int32Array(names + 1);
+  for (const id of rowId) start[id + 1]!++;
+  for (let id = 0; id < names; id++) start[id + 1]! += start[id]!;
+  const end = start.slice(0, names);
+  const file = new Int32Array(rowId.length);
+  const weight = new Float64Array(rowId.length);
+  for (let row = 0; row < rowId.length; row++) {
+    const id = rowId[row]!;
+    const at = end[id]!;
+    if (at > start[id]! && file[at - 1] === rowFile[row]) {
+      // The same name twice in one file (exported and private): the stronger counts.
+      weight[at - 1] = Math.max(weight[at - 1]!, rowWeight[row]!);
+      continue;
     }
-    return id;
+    file[at] = rowFile[row]!;
+    weight[at] = rowWeight[row]!;
+    end[id] = at + 1;
   }
+  return { ids, keys, start, end, file, weight, own };
 }
 
 export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
@@ -101,14 +139,8 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   const count = files.length;
   if (count === 0) return [];
 
-  const definers = new Definers();
-  const own: number[][] = files.map((file, index) => {
-    const ids: number[] = [];
-    for (const name of words(file.exported)) ids.push(definers.add(name, index, 1));
-    for (const name of words(file.internal)) ids.push(definers.add(name, index, PRIVATE_WEIGHT));
-    return ids;
-  });
-  const names = definers.ids.size;
+  const definers = definerTable(files);
+  const names = definers.keys.length;
 
   // Which defined identifiers each file mentions (not its own), and how many files mention each.
   const ownMark = new Int32Array(names);
@@ -116,10 +148,10 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   const mentions: Int32Array[] = [];
   const found: number[] = [];
   for (let index = 0; index < count; index++) {
-    for (const id of own[index]!) if (id >= 0) ownMark[id] = index + 1;
+    for (const id of definers.own[index]!) ownMark[id] = index + 1;
     found.length = 0;
-    for (const token of words(files[index]!.references)) {
-      const id = definers.ids.get(token);
+    for (const hash of files[index]!.references) {
+      const id = definers.ids.get(hash);
       if (id === undefined || ownMark[id] === index + 1) continue;
       found.push(id);
       mentionedBy[id]!++;
@@ -131,11 +163,11 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   const votes = new Float64Array(names);
   for (let id = 0; id < names; id++) {
     if (mentionedBy[id] === 0) continue;
-    const weights = definers.weights[id]!;
     let total = 0;
-    for (const weight of weights) total += weight;
+    for (let row = definers.start[id]!; row < definers.end[id]!; row++) total += definers.weight[row]!;
+    const definerCount = definers.end[id]! - definers.start[id]!;
     // Split by weight; a name only privately defined keeps its lower weight (weaker evidence).
-    votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(weights.length) / Math.max(total, 1);
+    votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(definerCount) / Math.max(total, 1);
   }
 
   // Out-edges, normalised per file.
@@ -146,12 +178,10 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   for (let index = 0; index < count; index++) {
     touched.length = 0;
     for (const id of mentions[index]!) {
-      const to = definers.files[id]!;
-      const weights = definers.weights[id]!;
-      for (let k = 0; k < to.length; k++) {
-        const file = to[k]!;
+      for (let row = definers.start[id]!; row < definers.end[id]!; row++) {
+        const file = definers.file[row]!;
         if (scratch[file] === 0) touched.push(file);
-        scratch[file]! += votes[id]! * weights[k]!;
+        scratch[file]! += votes[id]! * definers.weight[row]!;
       }
     }
     let total = 0;

@@ -1,12 +1,14 @@
 import test from 'ava';
 import type { FileSymbols } from '../../workers/extract.js';
+import { hashIdentifier } from '../../workers/identifiers.js';
 import { rankFiles, roleOf } from '../../workers/rank.js';
 
+/** A file that defines `exported` (and `internal`) and mentions the space-separated `references`. */
 const file = (path: string, exported: string, references: string, internal = '', generated = false): FileSymbols => ({
   path,
   exported,
   internal,
-  references,
+  references: Int32Array.from(references.split(' ').filter(Boolean), hashIdentifier),
   generated,
 });
 

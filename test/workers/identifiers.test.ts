@@ -1,0 +1,22 @@
+import test from 'ava';
+import { hashIdentifier, identifierHashes } from '../../workers/identifiers.js';
+
+const hashes = (words: string[]) => [...Int32Array.from(words, hashIdentifier)];
+
+test('a file’s mentions are its distinct identifiers of four or more characters, in first-seen order', (t) => {
+  const text = 'const session = openSession(id);\nsession.close(); // openSession again\n$store._private_x = 0x1F + 10px;';
+  t.deepEqual([...identifierHashes(text)], hashes(['const', 'session', 'openSession', 'close', 'again', '$store', '_private_x']));
+});
+
+test('a mention hashes like the defined name it spells, and different names hash apart', (t) => {
+  t.is(identifierHashes('x = parseConfig(y)')[0], hashIdentifier('parseConfig'));
+  t.not(hashIdentifier('parseConfig'), hashIdentifier('parseConfiG'));
+  const names = Array.from({ length: 20_000 }, (_, i) => `name${i}`);
+  t.is(new Set(names.map(hashIdentifier)).size, names.length);
+  for (const name of names.slice(0, 50)) t.true(hashIdentifier(name) >= 0 && hashIdentifier(name) < 2 ** 31);
+});
+
+test('empty text and text without identifiers mention nothing', (t) => {
+  t.deepEqual([...identifierHashes('')], []);
+  t.deepEqual([...identifierHashes('1 + 2 = 3; (a) [bb] {ccc}')], []);
+});
