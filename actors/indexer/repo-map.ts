@@ -1,5 +1,6 @@
 import type { ExtractTask, FileSymbols } from '../../workers/extract.js';
 import { isMapSource } from '../../workers/symbols/languages.js';
+import { MAX_MAP_FILES } from './caps.js';
 import type { RepoMap, RepoMapFile } from './protocol.js';
 
 /**
@@ -23,13 +24,16 @@ export interface TaskRunner {
 
 export interface RepoMapRequest {
   root: string;
-  /** Relative, `/`-separated; files of languages the map does not read are skipped. */
+  /**
+   * Relative, `/`-separated, best first (the scan's breadth-first map candidates); files of
+   * languages the map does not read are skipped, and only the first MAX_MAP_FILES others are read.
+   */
   paths: string[];
   budgetTokens: number;
 }
 
 export async function buildRepoMap(pool: TaskRunner, request: RepoMapRequest, signal?: AbortSignal): Promise<RepoMap> {
-  const paths = request.paths.filter(isMapSource);
+  const paths = request.paths.filter(isMapSource).slice(0, MAX_MAP_FILES);
   const batches: Promise<FileSymbols[]>[] = [];
   for (let start = 0; start < paths.length; start += EXTRACT_BATCH) {
     const task: ExtractTask = { root: request.root, paths: paths.slice(start, start + EXTRACT_BATCH) };

@@ -93,3 +93,12 @@ test('the indexer actor scans and maps a git repository on request', async (t) =
     await supervisor.close();
   }
 });
+
+test('at most 3,000 source files are read, the first ones given', async (t) => {
+  const tree: Record<string, string> = {};
+  for (let i = 0; i < 3_010; i++) tree[`m/f${String(i).padStart(4, '0')}.py`] = `def f${i}_name():\n    pass\n`;
+  const dir = writeTree(tempDir(), tree);
+  const map = await withPool(2, (pool) => buildRepoMap(pool, { root: dir, paths: Object.keys(tree), budgetTokens: 100 }));
+  t.is(map.files.length, 3_000);
+  t.false(map.files.some((file) => file.path >= 'm/f3000.py'));
+});
