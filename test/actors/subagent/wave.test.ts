@@ -127,3 +127,18 @@ test('bad arguments are refused without taking a place in the wave', async (t) =
   const bad = states.filter((s) => s.status === 'error').map((s) => s.result.summary);
   t.deepEqual(bad.sort(), ['not run: subagent "files" must be an array of path strings.', 'not run: subagent needs a non-empty string "task" saying what to find out.']);
 });
+
+test('a subagent cannot spawn subagents: a subagent call inside one is an error result, no actor starts', async (t) => {
+  const h = await harness(t, TREE, ({ request, task, round }) => {
+    if (!task) return round === 0 ? dispatch(['Find what src/a.ts exports.']) : { content: 'ok' };
+    if (round === 0) return { toolCalls: [{ id: 'nested', name: 'subagent', arguments: { task: 'Find what src/b.ts exports.' } }] };
+    const nested = toolMessages(request).get('nested') ?? '';
+    return { content: `nested said: ${nested.split('\n')[0]}` };
+  });
+  const { result, events } = await h.turn('nest');
+  t.is(result.status, 'answered');
+  t.deepEqual(h.spawned, ['subagent/1']);
+  const [state] = finals(events);
+  t.regex(state!.result.summary, /nested said: .*no tool named "subagent"/);
+  t.notRegex(state!.result.summary, /nested said: subagent report/);
+});
