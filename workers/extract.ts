@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { identifierHashes } from './identifiers.js';
 import { findDefinitions } from './symbols/definitions.js';
+import type { Definition } from './symbols/language.js';
 import { extensionOf, languageOf } from './symbols/languages.js';
 
 export { rankFiles } from './rank.js';
@@ -44,7 +45,7 @@ const GENERATED_MARK = /@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b|\bcode 
 
 let buffer: Buffer | undefined;
 
-/** The file's text (its first READ_BYTES), or undefined if it is unreadable, gone or binary. */
+/** The file's text (its first READ_BYTES, without a BOM), or undefined if it is unreadable, gone or binary. */
 function readText(full: string): { text: string; size: number } | undefined {
   buffer ??= Buffer.allocUnsafe(READ_BYTES);
   let fd: number | undefined;
@@ -54,7 +55,8 @@ function readText(full: string): { text: string; size: number } | undefined {
     const length = readSync(fd, buffer, 0, READ_BYTES, 0);
     const probe = Math.min(length, 8192);
     for (let i = 0; i < probe; i++) if (buffer[i] === 0) return undefined;
-    return { text: buffer.toString('utf8', 0, length), size };
+    const start = length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
+    return { text: buffer.toString('utf8', start, length), size };
   } catch {
     return undefined;
   } finally {
@@ -82,9 +84,13 @@ export function extractFile(root: string, path: string): FileSymbols | undefined
   if (!read) return undefined;
   const exported: string[] = [];
   const internal: string[] = [];
-  for (const definition of findDefinitions(language, read.text, { extension: extensionOf(path) })) {
-    (definition.exported ? exported : internal).push(definition.name);
+  let definitions: Definition[] = [];
+  try {
+    definitions = findDefinitions(language, read.text, { extension: extensionOf(path) });
+  } catch {
+    // A rule that trips over one odd file must not cost the whole map: the file maps bare.
   }
+  for (const definition of definitions) (definition.exported ? exported : internal).push(definition.name);
   return {
     path,
     exported: exported.join(' '),

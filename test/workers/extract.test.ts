@@ -59,3 +59,8 @@ test('generated files are recognised by their header, by minified text and by si
   t.true(40_000 * 36 > READ_BYTES);
   t.is(files[3]!.exported, 'first');
 });
+
+test('a byte-order mark does not hide the first definition', (t) => {
+  const root = writeTree(tempDir(), { 'bom.ts': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('export function first() {}\r\n')]) });
+  t.is(extractSymbols({ root, paths: ['bom.ts'] })[0]!.exported, 'first');
+});

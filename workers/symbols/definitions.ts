@@ -104,7 +104,9 @@ const VALID_NAME = /^[\p{L}_$][\p{L}\p{N}_$:.-]*[?!=]?$/u;
 
 export function findDefinitions(language: Language, original: string, file: FileFacts): Definition[] {
   const { regex, rules: shapes } = compile(language);
-  const text = language.prepare ? language.prepare(original) : original;
+  // Rules end lines with `$`, which stops before `\n` only: read CRLF files as LF.
+  const lf = original.includes('\r') ? original.replace(/\r\n?/g, '\n') : original;
+  const text = language.prepare ? language.prepare(lf) : lf;
   const rules = language.rules;
   let found: Found[] = [];
   regex.lastIndex = 0;

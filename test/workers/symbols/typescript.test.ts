@@ -137,3 +137,9 @@ test('a module without exports keeps its top-level names private', (t) => {
   const cjs = `const fs = require('fs');\nfunction main() {}\nmain();\n`;
   t.deepEqual(definitionsOf('bin/cli.js', cjs), ['- fs variable', '- main function']);
 });
+
+test('CRLF line ends and a byte-order mark change nothing', (t) => {
+  const lf = `export default Store;\nexport const a = 1;\nexport {\n  b as c,\n} from './b.js';\n`;
+  t.deepEqual(definitionsOf('src/x.ts', lf.replace(/\n/g, '\r\n')), definitionsOf('src/x.ts', lf));
+  t.deepEqual(definitionsOf('src/x.ts', lf), ['+ Store variable', '+ a variable', '+ c variable']);
+});
