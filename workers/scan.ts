@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAPS, type ScanCaps } from '../actors/indexer/caps.js';
 import type { CapName, FileIndex } from '../actors/indexer/protocol.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
-import { TrackedPaths } from './scan-git-index.js';
+import { TrackedPaths, type TrackedChildren } from './scan-git-index.js';
 import { isSourceFile } from './scan-sources.js';
 
 /** What one directory entry is, as far as the index cares. */
@@ -74,11 +74,19 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
   const capped = new Set<CapName>();
   const stats = { directories: 0, files: 0, ignored: 0, skipped: 0, ms: 0 };
   // Tracked files stay listed even when a rule matches them (git ls-files --cached); the index is
-  // read the first time a rule matches something.
+  // read the first time a rule matches something, and a folder's tracked children when one of its
+  // entries is matched.
   let tracked: TrackedPaths | null | undefined;
-  const isTracked = (rel: string, folder: boolean): boolean => {
+  let childrenDir: string | undefined;
+  let children: TrackedChildren | undefined;
+  const isTracked = (dir: string, name: string, folder: boolean): boolean => {
     if (tracked === undefined) tracked = rules.repository ? TrackedPaths.read(rules.repository) : null;
-    return tracked !== null && (folder ? tracked.hasFolder(rel) : tracked.hasFile(rel));
+    if (tracked === null) return false;
+    if (childrenDir !== dir || !children) {
+      children = tracked.childrenOf(dir);
+      childrenDir = dir;
+    }
+    return folder ? children.folders.has(name) : children.files.has(name);
   };
   /** Ignored folders walked only for the tracked files inside them. */
   const trackedOnly = new Set<string>();
@@ -146,7 +154,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
         }
         if (kind === 'directory') {
           if (!ignored(name, rel, true)) next.push(rel);
-          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(rel, true)) {
+          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(dir, name, true)) {
             trackedOnly.add(rel);
             next.push(rel);
           } else stats.ignored++;
@@ -161,7 +169,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
           continue; // past the index cap only map candidates are still worth an ignore check
         }
-        if (ignored(name, rel, false) && (name === '.git' || !isTracked(rel, false))) {
+        if (ignored(name, rel, false) && (name === '.git' || !isTracked(dir, name, false))) {
           stats.ignored++;
           continue;
         }
