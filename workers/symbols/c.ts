@@ -42,7 +42,7 @@ export default defineLanguage({
   rules: [
     {
       pattern: new RegExp(
-        String.raw`^(?!template\b|using\b|namespace\b|typedef\b|return\b|else\b)(?<type>(?:${TYPE_WORD})+?)${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]*?\)${AFTER_ARGS}(?<end>\{|;|:|$)`,
+        String.raw`^(?!template\b|using\b|namespace\b|typedef\b|return\b|else\b)(?<type>(?:${TYPE_WORD})+?)${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]{0,1000}?\)${AFTER_ARGS}(?<end>\{|;|:|$)`,
       ),
       kind: 'function',
       exported: functionExported,
@@ -50,14 +50,14 @@ export default defineLanguage({
     },
     {
       // GNU style: the return type alone on the line above the name.
-      pattern: new RegExp(String.raw`^(?<type>(?:[A-Za-z_]\w*[ \t*]+)*[A-Za-z_]\w*[ \t*]*)\n${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]*?\)${AFTER_ARGS}(?<end>\{|$)`),
+      pattern: new RegExp(String.raw`^(?<type>(?:[A-Za-z_]\w*[ \t*]+)*[A-Za-z_]\w*[ \t*]*)\n${QUALIFIED}(?<name>[A-Za-z_]\w*)[ \t]*\([^;{}]{0,1000}?\)${AFTER_ARGS}(?<end>\{|$)`),
       kind: 'function',
       exported: functionExported,
       accept: functionAccepted,
     },
     {
       pattern:
-        /^(?:typedef[ \t]+)?(?:template[ \t]*<[^>\n]*>[ \t]*)?(?<kw>struct|class|union|enum(?:[ \t]+(?:class|struct))?)[ \t]+(?:(?:[A-Z_][A-Z0-9_]*|alignas\([^)\n]*\)|__attribute__\(\([^)\n]*\)\))[ \t]+)*(?<name>[A-Za-z_]\w*)(?:[ \t]+final)?\s*(?::[^;{]*)?\{/,
+        /^(?:typedef[ \t]+)?(?:template[ \t]*<[^>\n]*>[ \t]*)?(?<kw>struct|class|union|enum(?:[ \t]+(?:class|struct))?)[ \t]+(?:(?:[A-Z_][A-Z0-9_]*|alignas\([^)\n]*\)|__attribute__\(\([^)\n]*\)\))[ \t]+)*(?<name>[A-Za-z_]\w*)(?:[ \t]+final)?\s*(?::[^;{]{0,1000})?\{/,
       kind: { struct: 'struct', class: 'class', union: 'struct', enum: 'enum', 'enum class': 'enum', 'enum struct': 'enum' },
       exported: inHeader,
     },

@@ -35,7 +35,8 @@ export default defineLanguage({
       exported: capitalised,
     },
     {
-      pattern: /^(?<kw>const|var|type)[ \t]*\((?<list>[\s\S]*?)^\)/,
+      // Body lines are indented or empty, so an unclosed block ends at the next top-level line.
+      pattern: /^(?<kw>const|var|type)[ \t]*\([ \t]*\n(?<list>(?:(?:[ \t][^\n]*)?\n)*?)\)/,
       kind: { const: 'constant', var: 'variable', type: 'type' },
       exported: capitalised,
       split: blockNames,

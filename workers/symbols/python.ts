@@ -8,7 +8,7 @@ import { defineLanguage, type Found } from './language.js';
 
 const notUnderscored = (groups: Record<string, string | undefined>): boolean => !groups.name!.startsWith('_');
 
-const ALL = /^__all__\s*(?::[^=\n]*)?\+?=\s*[[(](?<list>[^\])]*)[\])]/gm;
+const ALL = /^__all__\s*(?::[^=\n]*)?\+?=\s*[[(](?<list>[^\])]{0,20000})[\])]/gm;
 
 function namesInAll(text: string): { names: string[]; at: number } | undefined {
   let first: number | undefined;

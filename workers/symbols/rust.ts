@@ -47,7 +47,7 @@ export default defineLanguage({
       kind: ITEM_KINDS,
       exported: plainPub,
     },
-    { pattern: new RegExp(String.raw`^[ \t]*${VIS}[ \t]+use[ \t]+(?<list>[^;]+);`), kind: 'variable', exported: plainPub, split: useNames },
+    { pattern: new RegExp(String.raw`^[ \t]*${VIS}[ \t]+use[ \t]+(?<list>[^;]{1,4000});`), kind: 'variable', exported: plainPub, split: useNames },
     {
       pattern: /^(?<export>#\[macro_export\][ \t]*\n)?macro_rules![ \t]*(?<name>[A-Za-z_]\w*)/,
       kind: 'macro',

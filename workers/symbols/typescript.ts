@@ -64,9 +64,9 @@ export default defineLanguage({
       fallbackName: 'default',
     },
     { pattern: new RegExp(String.raw`^export\s*=\s*(?<name>${IDENT})\s*;?[ \t]*$`), kind: 'variable', exported: true },
-    { pattern: /^export\s+(?:type\s+)?\{(?<list>[^}]*)\}/, kind: 'variable', exported: true, split: exportList },
+    { pattern: /^export\s+(?:type\s+)?\{(?<list>[^}=;(]{0,8000})\}/, kind: 'variable', exported: true, split: exportList },
     { pattern: new RegExp(String.raw`^export\s+\*\s+as\s+(?<name>${IDENT})`), kind: 'module', exported: true },
-    { pattern: /^module\.exports\s*=\s*\{(?<list>[^}]*)\}/, kind: 'variable', exported: true, split: objectKeys },
+    { pattern: /^module\.exports\s*=\s*\{(?<list>[^}]{0,8000})\}/, kind: 'variable', exported: true, split: objectKeys },
     {
       pattern: new RegExp(String.raw`^module\.exports\s*=\s*(?:class\s+|(?:async\s+)?function\b\s*\*?\s*)?(?!require\b)(?<name>${IDENT})\s*[;({\n]`),
       kind: 'variable',

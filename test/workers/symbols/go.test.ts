@@ -93,3 +93,8 @@ func expire() {}
     '- expire function',
   ]);
 });
+
+test('an unclosed Go block hides nothing after it', (t) => {
+  const source = `package broken\n\nconst (\n\tFirst = 1\n\nfunc Later() {}\n\nvar (\n\tx = 1\n)\n`;
+  t.deepEqual(definitionsOf('broken.go', source), ['+ Later function', '- x variable']);
+});
