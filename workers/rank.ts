@@ -1,5 +1,6 @@
 import type { RepoMapFile } from '../actors/indexer/protocol.js';
 import type { FileSymbols } from './extract.js';
+import { ROLE_WEIGHT, roleOf } from './file-role.js';
 import { hashIdentifier, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
 
 /**
@@ -32,24 +33,6 @@ const PRIVATE_WEIGHT = 0.25;
 const FULL_EVIDENCE = 2;
 /** Names that never stand for one definition (the anonymous `export default`). */
 const UNLINKED = new Set(['default']);
-
-export type FileRole = 'core' | 'test' | 'generated';
-
-const ROLE_WEIGHT: Record<FileRole, number> = { core: 1, test: 0.1, generated: 0.05 };
-
-/** Tests, and the other code around the core that nothing in it uses: benches and examples. */
-const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|specs?|testing|testdata|test-?data|fixtures|__fixtures__|__mocks__|e2e|bench|benches|benchmarks?|examples?)\//i;
-const TEST_FILE =
-  /(?:\.(?:test|spec|e2e)\.[^/]+|_test\.(?:go|py|rb|exs?)|(?:^|\/)test_[^/]+\.py|(?:^|\/)conftest\.py|(?:Tests?|Spec)\.(?:java|kt|cs|swift|php|scala)|_spec\.rb)$/;
-const GENERATED_DIR = /(?:^|\/)(?:vendor|third[_-]party|generated|__generated__|gen)\//i;
-const GENERATED_FILE = /(?:\.(?:generated|gen|g|pb|pb\.gw|min)\.[^/]+|_pb2(?:_grpc)?\.py|\.pb\.(?:h|cc)|_gen\.go|_string\.go)$/;
-
-/** What a path is, for ranking: core source, a test, or generated/vendored code. */
-export function roleOf(path: string, generated = false): FileRole {
-  if (generated || GENERATED_DIR.test(path) || GENERATED_FILE.test(path)) return 'generated';
-  if (TEST_DIR.test(path) || TEST_FILE.test(path)) return 'test';
-  return 'core';
-}
 
 function specificity(name: string): number {
   const base = Math.min(1, Math.max(0.02, ((name.length - 2) / 6) ** 2));

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { FileSymbols } from '../../workers/extract.js';
 import { hashIdentifier } from '../../workers/identifiers.js';
-import { rankFiles, roleOf } from '../../workers/rank.js';
+import { rankFiles } from '../../workers/rank.js';
 
 /** A file that defines `exported` (and `internal`) and mentions the space-separated `references`. */
 const file = (path: string, exported: string, references: string, internal = '', generated = false): FileSymbols => ({
@@ -73,19 +73,4 @@ test('tests and generated files do not outrank the core they use', (t) => {
     file('src/cli.ts', 'main', 'computeTotals'),
   ];
   t.deepEqual(order(files).slice(0, 2), ['src/totals.ts', 'src/cli.ts']);
-});
-
-test('paths are told apart as core, test or generated', (t) => {
-  t.is(roleOf('src/index.ts'), 'core');
-  t.is(roleOf('src/latest.ts'), 'core');
-  t.is(roleOf('src/contest/score.py'), 'core');
-  t.is(roleOf('bench/scan.bench.ts'), 'test');
-  t.is(roleOf('examples/basic/main.go'), 'test');
-  for (const path of ['test/a.ts', 'src/__tests__/a.tsx', 'a.test.ts', 'b.spec.js', 'pkg/x_test.go', 'tests/test_api.py', 'app/conftest.py', 'src/FooTest.java', 'spec/models/user_spec.rb', 'Tests/FooTests.swift']) {
-    t.is(roleOf(path), 'test', path);
-  }
-  for (const path of ['vendor/lib/a.go', 'api/service.pb.go', 'proto/api_pb2.py', 'src/schema.generated.ts', 'third_party/x.c', 'web/app.min.js']) {
-    t.is(roleOf(path), 'generated', path);
-  }
-  t.is(roleOf('src/a.ts', true), 'generated');
 });

@@ -4,7 +4,7 @@ import { IndexerPool } from '../../../actors/indexer/pool.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
 import { buildRepoMap } from '../../../actors/indexer/repo-map.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
-import { roleOf } from '../../../workers/rank.js';
+import { roleOf } from '../../../workers/file-role.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from './repo-map-sample.js';
 
