@@ -61,7 +61,7 @@ async function once(cwd: string): Promise<Sample> {
     if (!first) throw new Error(`reika made no request in ${cwd}`);
     const system = String(first.json.messages[0].content);
     const map = system.split('# Repo map')[1] ?? '';
-    return { firstMs: firstAt - spawnedAt, peakRss, firstBytes: Buffer.byteLength(first.body), repoMapLines: map.split('\n').filter((line) => line.includes(': ')).length };
+    return { firstMs: firstAt - spawnedAt, peakRss, firstBytes: Buffer.byteLength(first.body), repoMapLines: map.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line)).length };
   } finally {
     await server.close();
   }

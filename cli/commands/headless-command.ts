@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import type { TurnResult } from '../../actors/agent/events.js';
-import { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/agent/session.js';
 import { declineHeadless } from '../headless/approver.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
@@ -51,7 +51,10 @@ export async function run(argv: string[]): Promise<number> {
     if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
 
     const cwd = process.cwd();
+    // The runtime starts first (threads and the indexer's import run meanwhile); the session's
+    // modules load while it spawns.
     const runtime = startRuntime({ approve: declineHeadless, cwd });
+    const { Session } = await import('../../actors/agent/session.js');
     session = new Session({ runtime, config, cwd, headless: true });
     session.subscribe((event) => {
       if (args.output === 'stream') writeLine(JSON.stringify(event));

@@ -13,7 +13,7 @@ test('in a 150k-file tree the first request reaches the server with a non-empty 
   const system = String(server.chatRequests()[0]!.json.messages[0].content);
   const map = system.split('# Repo map')[1];
   t.truthy(map, 'the system prompt has a repo map section');
-  const lines = map!.split('\n').filter((line) => /^[\w./-]+: \S/.test(line));
+  const lines = map!.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line));
   t.true(lines.length > 10, `${lines.length} repo-map lines`);
   t.regex(run.stderr, /reika: indexed \d+ files \(capped\)/);
 });
