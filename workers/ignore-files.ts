@@ -25,6 +25,32 @@ export function testSelf(rules: Ignore, path: string): Verdict {
   return rules.test(path);
 }
 
+/** What one ignore file says about a path: 0 nothing, 1 ignored, 2 re-included by a `!` line. */
+export type Decision = 0 | 1 | 2;
+
+interface CompiledRule {
+  negative: boolean;
+  regex: RegExp;
+}
+
+/**
+ * A fast test for one compiled file. Without `!` lines any matching line means "ignored", so the
+ * file's line expressions are joined into one alternation and tested once (a basename-only
+ * expression of `ignore` gives the same answer on the whole path); with `!` lines the last matching
+ * line decides, through `testSelf`. Falls back to `testSelf` if `ignore` changes its insides.
+ */
+export function matcherOf(rules: Ignore): (path: string) => Decision {
+  const list = (rules as unknown as { _rules?: { _rules?: CompiledRule[] } })._rules?._rules;
+  if (Array.isArray(list) && list.length > 0 && list.every((rule) => !rule.negative && rule.regex instanceof RegExp && rule.regex.flags === '')) {
+    const any = new RegExp(list.map((rule) => `(?:${rule.regex.source})`).join('|'));
+    return (path) => (any.test(path) ? 1 : 0);
+  }
+  return (path) => {
+    const verdict = testSelf(rules, path);
+    return verdict.ignored ? 1 : verdict.unignored ? 2 : 0;
+  };
+}
+
 // The one known gap between `ignore` and git (its issue #155: pattern `foo**/bar` against path
 // `foobar`): git compares a pattern's leading literal part on its own and matches the rest with
 // wildmatch, so a double star that directly follows that literal part (not a slash) acts like a

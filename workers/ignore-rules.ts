@@ -1,7 +1,7 @@
 import { join, relative, resolve, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { globalExcludesFile, type GitUserEnvironment } from './ignore-global.js';
-import { compile, findGitDir, gitDirAt, readIgnoreFile, testSelf, type GitRepository } from './ignore-files.js';
+import { compile, findGitDir, gitDirAt, matcherOf, readIgnoreFile, type Decision, type GitRepository } from './ignore-files.js';
 
 export type { GitRepository } from './ignore-files.js';
 export { rewriteGitQuirks } from './ignore-files.js';
@@ -17,7 +17,7 @@ const ALWAYS = new Set(ALWAYS_SKIPPED);
  * `prepend` in front (for files in folders above the scan root).
  */
 interface ChainLevel {
-  rules: Ignore;
+  match: (path: string) => Decision;
   cut: number;
   prepend: string;
 }
@@ -30,7 +30,7 @@ function repositoryLevels(commonDir: string, environment: GitUserEnvironment, cu
   for (const file of [join(commonDir, 'info', 'exclude'), globalExcludesFile(commonDir, environment)]) {
     const text = readIgnoreFile(file);
     const rules = text === null ? null : compile(text);
-    if (rules) levels.push({ rules, cut, prepend });
+    if (rules) levels.push({ match: matcherOf(rules), cut, prepend });
   }
   return levels;
 }
@@ -82,7 +82,7 @@ export class IgnoreRules {
       for (let i = parts.length - 1; i >= 0; i--) {
         const text = readIgnoreFile(join(git.top, ...parts.slice(0, i), '.gitignore'));
         const rules = text === null ? null : compile(text);
-        if (rules) base.push({ rules, cut: 0, prepend: `${parts.slice(i).join('/')}/` });
+        if (rules) base.push({ match: matcherOf(rules), cut: 0, prepend: `${parts.slice(i).join('/')}/` });
       }
     }
     base.push(...repositoryLevels(git.commonDir, environment, 0, prefix === '' ? '' : `${prefix}/`));
@@ -191,7 +191,7 @@ export class IgnoreRules {
     const parent =
       folder === '' ? this.base : (this.isNested(folder) ?? this.chainOf(folder.slice(0, Math.max(0, folder.lastIndexOf('/')))));
     const own = this.load(folder);
-    chain = own ? [{ rules: own, cut: folder === '' ? 0 : folder.length + 1, prepend: '' }, ...parent] : parent;
+    chain = own ? [{ match: matcherOf(own), cut: folder === '' ? 0 : folder.length + 1, prepend: '' }, ...parent] : parent;
     this.chains.set(folder, chain);
     return chain;
   }
@@ -209,9 +209,8 @@ export class IgnoreRules {
     for (let i = 0; i < chain.length; i++) {
       const level = chain[i]!;
       const path = level.cut === 0 ? probe : probe.slice(level.cut);
-      const verdict = testSelf(level.rules, level.prepend === '' ? path : level.prepend + path);
-      if (verdict.ignored) return true;
-      if (verdict.unignored) return false;
+      const decision = level.match(level.prepend === '' ? path : level.prepend + path);
+      if (decision !== 0) return decision === 1;
     }
     return false;
   }

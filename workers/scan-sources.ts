@@ -18,8 +18,12 @@ export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
 /** True for a file name the repo map would read; minified bundles are left out. */
 export function isSourceFile(name: string): boolean {
   const dot = name.lastIndexOf('.');
-  if (dot <= 0) return false;
-  const extension = name.slice(dot).toLowerCase();
-  if (!SOURCE_EXTENSIONS.has(extension)) return false;
-  return !name.endsWith(`.min${extension}`);
+  // No extension, a dot file, or an extension longer than any source one.
+  if (dot <= 0 || name.length - dot > 6) return false;
+  let extension = name.slice(dot);
+  if (!SOURCE_EXTENSIONS.has(extension)) {
+    extension = extension.toLowerCase();
+    if (!SOURCE_EXTENSIONS.has(extension)) return false;
+  }
+  return !(dot > 4 && name.startsWith('.min', dot - 4));
 }

@@ -140,7 +140,15 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
       entries.sort(byName);
       let ignored: (name: string, rel: string, isDirectory: boolean) => boolean = everything;
       if (!trackedOnly.has(dir)) {
-        rules.noteFolder(dir, entries.some((entry) => entry.name === '.gitignore'), dir !== '' && entries.some((entry) => entry.name === '.git'));
+        // Sorted by name, so both are found among the first few entries.
+        let hasIgnoreFile = false;
+        let hasGit = false;
+        for (const entry of entries) {
+          if (entry.name > '.gitignore') break;
+          if (entry.name === '.git') hasGit = dir !== '';
+          else if (entry.name === '.gitignore') hasIgnoreFile = true;
+        }
+        rules.noteFolder(dir, hasIgnoreFile, hasGit);
         ignored = rules.entryTest(dir);
       }
       const mapOpen = stats.directories <= limits.mapDirectories;
