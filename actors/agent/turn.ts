@@ -153,6 +153,18 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     emit({ type: 'tool-call', turn, state });
   };
   emit({ type: 'tool-call', turn, state });
+  if (call.rawArguments !== undefined) {
+    // Broken JSON (often a reply cut by max_tokens): running it with {} would only confuse the model.
+    const raw = call.rawArguments.length > 200 ? `${call.rawArguments.slice(0, 200)}…` : call.rawArguments;
+    const result: ToolResult = {
+      ...notRun(call, 'error', `${call.name} not run: its arguments were not valid JSON (${call.rawArguments.length} characters, possibly cut off). Send the call again with complete JSON arguments; split a long write into smaller steps.`),
+      payload: raw,
+      errorCode: 'BAD_ARGUMENTS_JSON',
+    };
+    change({ type: 'finish', result });
+    record(records, call, result);
+    return result;
+  }
   change({ type: 'start' });
   const unwatch = options.watchApprovals?.((phase) => {
     if (phase === 'ask' && state.status === 'running') change({ type: 'ask-approval' });

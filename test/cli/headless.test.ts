@@ -145,7 +145,12 @@ test('user errors print one sentence naming the setting and exit 1', async (t) =
   t.is(badKey.code, 1);
   t.regex(badKey.stderr, /REIKA_API_KEY/);
 
-  for (const run of [unreachable, unset, badKey]) {
+  const vllm = await server([{ fault: { type: 'status', status: 404, message: 'The model `wrong` does not exist.' } }], { models: ['real-model'] });
+  const unknown = await runReika(['-p', 'hi'], { cwd: repo, env: { REIKA_BASE_URL: vllm.url, REIKA_MODEL: 'wrong' } });
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /no model "wrong" — set REIKA_MODEL\. The server offers: real-model/);
+
+  for (const run of [unreachable, unset, badKey, unknown]) {
     const lines = run.stderr.trim().split('\n').filter((line) => !line.startsWith('reika: indexed '));
     t.is(lines.length, 1, run.stderr);
     t.notRegex(run.stderr, /\n\s+at /, 'no stack trace');

@@ -182,3 +182,25 @@ test('a call that waits for approval passes through awaiting-approval', async (t
   t.deepEqual(states, ['pending', 'running', 'awaiting-approval', 'running', 'error']);
   t.is(result.toolCalls[0]!.status, 'declined');
 });
+
+test('a call whose arguments were broken JSON is not run; the model is told to send it again', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+    handle(request) {
+      if (request.type === 'chat') seen.push(request.messages);
+      const toolCalls: ToolCall[] = seen.length === 1 ? [{ id: 'w', name: 'write', arguments: {}, rawArguments: '{"path":"a.ts","content":"cut', source: 'native' }] : [];
+      return { text: seen.length === 1 ? '' : 'ok', reasoning: '', toolCalls, finishReason: 'stop', usage: null, notices: [] };
+    },
+  });
+  const ran: string[] = [];
+  const executor = fakeExecutor((request) => {
+    ran.push(request.name);
+    return done(request, 'ran');
+  });
+  const { options } = await setup(t, model as never, executor);
+  const result = await runTurn('write it', options);
+  t.is(result.status, 'answered');
+  t.deepEqual(ran, []);
+  t.is(result.toolCalls[0]!.status, 'error');
+  t.regex(seen[1]!.at(-1)!.content as string, /not valid JSON .*Send the call again/s);
+});
