@@ -1,8 +1,9 @@
 import test from 'ava';
+import { Piscina } from 'piscina';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
-import { IndexerPool } from '../../../actors/indexer/pool.js';
+import { IndexerPool, POOL_ENTRY } from '../../../actors/indexer/pool.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
-import { buildRepoMap } from '../../../actors/indexer/repo-map.js';
+import { buildRepoMap, EXTRACT_BATCH, type TaskRunner } from '../../../actors/indexer/repo-map.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { roleOf } from '../../../workers/file-role.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
@@ -33,12 +34,27 @@ test('the module every package depends on ranks first, and tests and generated c
   t.is(map.files.length, paths.length);
 });
 
+/** Exactly `threads` live threads on the indexer's worker file (IndexerPool starts with one). */
+async function withThreads<T>(threads: number, use: (pool: TaskRunner) => Promise<T>): Promise<T> {
+  const piscina = new Piscina({ filename: POOL_ENTRY.href, minThreads: threads, maxThreads: threads });
+  try {
+    return await use({ run: (name, task, signal) => piscina.run(task, { name, ...(signal ? { signal } : {}) }) });
+  } finally {
+    await piscina.destroy();
+  }
+}
+
 test('the same tree gives the same bytes, run twice and with 1, 2 or 4 threads', async (t) => {
+  const tree = sampleRepo({ packages: 60, modulesPerPackage: 12, testsPerPackage: 3 });
+  const big = writeTree(tempDir(), tree);
+  const request = { root: big, paths: Object.keys(tree), budgetTokens: 2_000 };
+  t.true(request.paths.length > 10 * EXTRACT_BATCH, 'enough batches to spread over the threads');
   const runs = [
-    await withPool(1, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
-    await withPool(2, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
-    await withPool(4, (pool) => buildRepoMap(pool, { root, paths: [...paths].reverse(), budgetTokens: 2_000 })),
-    await withPool(4, (pool) => buildRepoMap(pool, { root, paths, budgetTokens: 2_000 })),
+    await withThreads(1, (pool) => buildRepoMap(pool, request)),
+    await withThreads(2, (pool) => buildRepoMap(pool, request)),
+    await withThreads(4, (pool) => buildRepoMap(pool, { ...request, paths: [...request.paths].reverse() })),
+    await withThreads(4, (pool) => buildRepoMap(pool, request)),
+    await withPool(2, (pool) => buildRepoMap(pool, request)),
   ];
   for (const run of runs.slice(1)) {
     t.is(run.text, runs[0]!.text);
