@@ -4,6 +4,7 @@ import { createIndexerActor } from '../../../actors/indexer/actor.js';
 import { IndexerPool, POOL_ENTRY } from '../../../actors/indexer/pool.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
 import { buildRepoMap, EXTRACT_BATCH, type TaskRunner } from '../../../actors/indexer/repo-map.js';
+import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { roleOf } from '../../../workers/file-role.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
@@ -86,11 +87,19 @@ test('files the map cannot read or does not know are left out, and the rest stil
   t.is(map.omitted, 0);
 });
 
-test('an aborted map build rejects and leaves nothing running', async (t) => {
-  const controller = new AbortController();
-  controller.abort('stop');
-  await withPool(1, async (pool) => {
-    await t.throwsAsync(buildRepoMap(pool, { root, paths, budgetTokens: 3_200 }, controller.signal));
+test('an abort before or during a build rejects it as cancelled, and the pool keeps serving', async (t) => {
+  await withPool(2, async (pool) => {
+    const before = new AbortController();
+    before.abort('stop');
+    const early = (await t.throwsAsync(buildRepoMap(pool, { root, paths, budgetTokens: 3_200 }, before.signal))) as ReikaError;
+    t.is(early.code, 'REIKA_ERR_CANCELLED');
+    const during = new AbortController();
+    const building = buildRepoMap(pool, { root, paths, budgetTokens: 3_200 }, during.signal);
+    during.abort('stop');
+    const late = (await t.throwsAsync(building)) as ReikaError;
+    t.is(late.code, 'REIKA_ERR_CANCELLED');
+    const map = await buildRepoMap(pool, { root, paths, budgetTokens: 3_200 });
+    t.is(map.files[0]!.path, CENTRAL_MODULE);
   });
 });
 
