@@ -87,6 +87,8 @@ export class Session {
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
   private lastPromptTokens: number | undefined;
+  /** The window of the current connection, once settled. */
+  private window: number | undefined;
 
   constructor(options: SessionOptions) {
     this.config = options.config;
@@ -235,7 +237,7 @@ export class Session {
       model: this.profile.model,
       mode: this.mode,
       approvals: this.approvals,
-      window: stats?.window ?? this.profile.contextWindow,
+      window: stats?.window ?? this.window ?? this.profile.contextWindow,
       estimateTokens: stats?.estimateTokens ?? 0,
       threshold: stats?.threshold,
       usage: { ...this.usage },
@@ -254,8 +256,17 @@ export class Session {
   }
 
   private connect(): Promise<Connection> {
-    const promise = connect(this.runtime.supervisor, this.profile, this.config);
-    promise.then((connection) => (this.profile = { ...this.profile, model: connection.endpoint.model }), () => {});
+    const profile = this.profile;
+    const promise = connect(this.runtime.supervisor, profile, this.config);
+    promise.then(
+      (connection) => {
+        // A later /model may have replaced the profile meanwhile: only settle the one asked for.
+        if (this.profile !== profile) return;
+        this.profile = { ...profile, model: connection.endpoint.model };
+        this.window = connection.window;
+      },
+      () => {},
+    );
     return promise;
   }
 

@@ -130,8 +130,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     let verdict: GuardVerdict = { action: 'ok' };
     const early = await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
     for (const call of calls) {
-      const result = early?.get(call.id) ?? (options.signal.aborted ? notRun(call, 'cancelled', 'not run: the turn was aborted') : await runCall(call, options, toolCalls));
-      if (options.signal.aborted && !toolCalls.some((record) => record.id === call.id)) record(toolCalls, call, result);
+      const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload });
       verdict = strongest(verdict, guard.observe(call, result));
     }
@@ -153,17 +152,11 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     emit({ type: 'tool-call', turn, state });
   };
   emit({ type: 'tool-call', turn, state });
-  if (call.rawArguments !== undefined) {
-    // Broken JSON (often a reply cut by max_tokens): running it with {} would only confuse the model.
-    const raw = call.rawArguments.length > 200 ? `${call.rawArguments.slice(0, 200)}…` : call.rawArguments;
-    const result: ToolResult = {
-      ...notRun(call, 'error', `${call.name} not run: its arguments were not valid JSON (${call.rawArguments.length} characters, possibly cut off). Send the call again with complete JSON arguments; split a long write into smaller steps.`),
-      payload: raw,
-      errorCode: 'BAD_ARGUMENTS_JSON',
-    };
-    change({ type: 'finish', result });
-    record(records, call, result);
-    return result;
+  const skipped = notRunResult(call, options.signal);
+  if (skipped) {
+    change({ type: 'finish', result: skipped });
+    record(records, call, skipped);
+    return skipped;
   }
   change({ type: 'start' });
   const unwatch = options.watchApprovals?.((phase) => {
@@ -191,6 +184,19 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   change({ type: 'finish', result });
   record(records, call, result);
   return result;
+}
+
+/** The result of a call that must not run: the turn was aborted, or its arguments were broken JSON. */
+function notRunResult(call: ToolCall, signal: AbortSignal): ToolResult | undefined {
+  if (signal.aborted) return notRun(call, 'cancelled', 'not run: the turn was aborted');
+  if (call.rawArguments === undefined) return undefined;
+  // Broken JSON (often a reply cut by max_tokens): running it with {} would only confuse the model.
+  const raw = call.rawArguments;
+  return {
+    ...notRun(call, 'error', `${call.name} not run: its arguments were not valid JSON (${raw.length} characters, possibly cut off). Send the call again with complete JSON arguments; split a long write into smaller steps.`),
+    payload: raw.length > 200 ? `${raw.slice(0, 200)}…` : raw,
+    errorCode: 'BAD_ARGUMENTS_JSON',
+  };
 }
 
 function record(records: ToolCallRecord[], call: ToolCall, result: ToolResult): void {
