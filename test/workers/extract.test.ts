@@ -43,8 +43,9 @@ test('generated files are recognised by their header, by minified text and by si
     'bundle.js': `${longLine}\nexport const x = 1;\n`,
     'huge.ts': `export const first = 1;\n${'// filler line that is long enough\n'.repeat(40_000)}export const last = 2;\n`,
     'plain.ts': '// generated ids are unique\nexport const plain = 1;\n',
+    'large.ts': `${'// a long hand-written module, but under READ_BYTES\n'.repeat(4_000)}export const large = 1;\n`,
   });
-  const files = extractSymbols({ root, paths: ['api.pb.ts', 'schema.ts', 'bundle.js', 'huge.ts', 'plain.ts'] });
+  const files = extractSymbols({ root, paths: ['api.pb.ts', 'schema.ts', 'bundle.js', 'huge.ts', 'plain.ts', 'large.ts'] });
   t.deepEqual(
     files.map((file) => [file.path, file.generated]),
     [
@@ -53,6 +54,7 @@ test('generated files are recognised by their header, by minified text and by si
       ['bundle.js', true],
       ['huge.ts', true],
       ['plain.ts', false],
+      ['large.ts', false],
     ],
   );
   // Only the first READ_BYTES are read.
