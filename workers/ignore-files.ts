@@ -31,19 +31,29 @@ export type Decision = 0 | 1 | 2;
 interface CompiledRule {
   negative: boolean;
   regex: RegExp;
+  body?: string;
+}
+
+/** One alternation of the rules' expressions, or null when there are none. */
+function joined(rules: CompiledRule[]): RegExp | null {
+  return rules.length === 0 ? null : new RegExp(rules.map((rule) => `(?:${rule.regex.source})`).join('|'));
 }
 
 /**
- * A fast test for one compiled file. Without `!` lines any matching line means "ignored", so the
- * file's line expressions are joined into one alternation and tested once (a basename-only
- * expression of `ignore` gives the same answer on the whole path); with `!` lines the last matching
- * line decides, through `testSelf`. Falls back to `testSelf` if `ignore` changes its insides.
+ * A fast test for one compiled file, given a path and its last part (each with a trailing `/` for
+ * a folder). Without `!` lines any matching line means "ignored", so the file's line expressions
+ * are joined into one alternation for the lines with no inner slash (tested on the last part, as
+ * git does: shorter text, same answer) and one for the others (tested on the path). With `!` lines
+ * the last matching line decides, through `testSelf`. Falls back to `testSelf` if `ignore` changes
+ * its insides.
  */
-export function matcherOf(rules: Ignore): (path: string) => Decision {
+export function matcherOf(rules: Ignore): (path: string, base: string) => Decision {
   const list = (rules as unknown as { _rules?: { _rules?: CompiledRule[] } })._rules?._rules;
   if (Array.isArray(list) && list.length > 0 && list.every((rule) => !rule.negative && rule.regex instanceof RegExp && rule.regex.flags === '')) {
-    const any = new RegExp(list.map((rule) => `(?:${rule.regex.source})`).join('|'));
-    return (path) => (any.test(path) ? 1 : 0);
+    const basenameOnly = (rule: CompiledRule) => typeof rule.body === 'string' && !rule.body.slice(0, -1).includes('/');
+    const onBase = joined(list.filter(basenameOnly));
+    const onPath = joined(list.filter((rule) => !basenameOnly(rule)));
+    return (path, base) => ((onBase !== null && onBase.test(base)) || (onPath !== null && onPath.test(path)) ? 1 : 0);
   }
   return (path) => {
     const verdict = testSelf(rules, path);

@@ -17,7 +17,7 @@ const ALWAYS = new Set(ALWAYS_SKIPPED);
  * `prepend` in front (for files in folders above the scan root).
  */
 interface ChainLevel {
-  match: (path: string) => Decision;
+  match: (path: string, base: string) => Decision;
   cut: number;
   prepend: string;
 }
@@ -206,10 +206,11 @@ export class IgnoreRules {
   private decideIn(chain: readonly ChainLevel[], name: string, rel: string, isDirectory: boolean): boolean {
     if (name === '.git' || (isDirectory && ALWAYS.has(name))) return true;
     const probe = isDirectory ? `${rel}/` : rel;
+    const base = isDirectory ? `${name}/` : name;
     for (let i = 0; i < chain.length; i++) {
       const level = chain[i]!;
       const path = level.cut === 0 ? probe : probe.slice(level.cut);
-      const decision = level.match(level.prepend === '' ? path : level.prepend + path);
+      const decision = level.match(level.prepend === '' ? path : level.prepend + path, base);
       if (decision !== 0) return decision === 1;
     }
     return false;
