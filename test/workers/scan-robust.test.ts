@@ -41,6 +41,13 @@ test('names that are not UTF-8 are skipped; a real U+FFFD name is kept', (t) => 
   t.is(index.stats.skipped, 2);
 });
 
+test('a name with a line break is skipped, so the index stays one path per line', (t) => {
+  const root = writeTree(tempDir(), { 'ok.txt': '', 'two\nlines.txt': '', 'cr\rname.txt': '' });
+  const index = scan(root);
+  t.deepEqual(index.paths, ['ok.txt']);
+  t.is(index.stats.skipped, 2);
+});
+
 test('a folder that vanishes or turns into a file before it is read is skipped', (t) => {
   const root = writeTree(tempDir(), { 'a/x.txt': '', 'b/y.txt': '', 'c/z.txt': '' });
   const index = scan(root, {}, {
