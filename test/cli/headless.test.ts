@@ -114,6 +114,27 @@ test('SIGINT during a long bash exits 130 within 1.5 s and leaves no process', a
   t.deepEqual(processesIn(repo), [], 'no actor or command process is left in the project folder');
 });
 
+test('SIGTERM while the model streams closes the stream and exits 130', async (t) => {
+  const repo = gitRepo({ 'README.md': 'x\n' });
+  const s = await server([{ content: 'thinking about it for a very long time '.repeat(20), fault: { type: 'stall', afterBytes: 1_500 } }]);
+  let signalledAt = 0;
+  const run = await runReika(['-p', 'go', '--stream'], {
+    cwd: repo,
+    env: env(s),
+    onLine(line, child) {
+      if (JSON.parse(line).type === 'text-delta' && signalledAt === 0) {
+        signalledAt = Date.now();
+        child.kill('SIGTERM');
+      }
+    },
+  });
+  t.true(signalledAt > 0, 'the reply started streaming');
+  t.is(run.code, 130, run.stderr);
+  t.true(Date.now() - signalledAt < 1_500);
+  t.is(await s.chatRequests()[0]!.outcome, 'client-closed', 'the HTTP stream was closed');
+  t.deepEqual(processesIn(repo), []);
+});
+
 test('headless declines actions that need approval and tells the model', async (t) => {
   const repo = gitRepo({ 'build/keep.txt': 'keep\n' });
   const s = await server([{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf build' } }] }, { content: 'I could not delete build: it needs approval.' }]);
