@@ -4,7 +4,9 @@ import { nanoid } from 'nanoid';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { findProfile, type Config } from '../config.js';
-import { ContextManager, type Compaction } from '../context/context-manager.js';
+import { ContextManager, type Compaction, type TurnImage } from '../context/context-manager.js';
+import type { Image } from '../images/image.js';
+import { imageMentions, prepareImages } from '../images/prepare.js';
 import { repoMapBudget } from '../indexer/budget.js';
 import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
@@ -58,6 +60,8 @@ export interface SessionInfo {
   usage: UsageTotals;
   /** Cached / prompt tokens over the session (0 when nothing was reported). */
   cacheHitRate: number;
+  /** Fixed charge of the images sent natively in the current turn (IMAGE_TOKENS each). */
+  imageTokens: number;
   /** Prompt tokens of the last request, as the server counted them. */
   lastPromptTokens?: number;
   busy: boolean;
@@ -121,8 +125,11 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs one turn. Never throws for model or tool failures: the result says how it ended. */
-  async run(prompt: string): Promise<TurnResult> {
+  /**
+   * Runs one turn. Never throws for model or tool failures: the result says how it ended.
+   * `images` are pasted images; `@file.png` mentions in the prompt are recognised too.
+   */
+  async run(prompt: string, options: { images?: readonly Image[] } = {}): Promise<TurnResult> {
     if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'a turn is already running');
     const turn = nanoid(8);
     const scope = `turn-${turn}`;
@@ -139,7 +146,19 @@ export class Session {
       }
       this.runtime.prewarm?.();
       const context = this.contextFor(frozen, connection);
+      let images: TurnImage[] = [];
+      if (options.images?.length || imageMentions(prompt).length > 0) {
+        try {
+          const prepared = await prepareImages(prompt, options.images ?? [], { config: this.config, profile: this.profile, router: this.runtime.supervisor, signal: controller.signal, root: this.root });
+          prompt = prepared.prompt;
+          images = prepared.images;
+          for (const problem of prepared.problems) this.emit({ type: 'notice', turn, message: problem });
+        } catch {
+          return this.endEarly(turn, prompt, started);
+        }
+      }
       const result = await runTurn(prompt, {
+        images,
         router: this.runtime.supervisor,
         turn,
         scope,
@@ -239,6 +258,7 @@ export class Session {
       approvals: this.approvals,
       window: stats?.window ?? this.window ?? this.profile.contextWindow,
       estimateTokens: stats?.estimateTokens ?? 0,
+      imageTokens: stats?.imageTokens ?? 0,
       threshold: stats?.threshold,
       usage: { ...this.usage },
       cacheHitRate: this.usage.promptTokens > 0 ? this.usage.cachedTokens / this.usage.promptTokens : 0,

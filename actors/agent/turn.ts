@@ -1,6 +1,6 @@
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
-import type { ContextManager } from '../context/context-manager.js';
+import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest, ToolCall, ToolSchema } from '../model-io/protocol.js';
 import type { ToolContext, ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus, UsageTotals } from './events.js';
@@ -38,6 +38,8 @@ export interface TurnOptions {
   wave?: WaveHook;
   /** Lets the approver report that the running call waits for a person, and when it was answered. */
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
+  /** Images sent natively with the prompt, for this turn only (their notes stay afterwards). */
+  images?: TurnImage[];
   /** Actor addresses (defaults `model-io`, `tool-executor`). */
   modelIo?: string;
   toolExecutor?: string;
@@ -68,6 +70,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let emptyReplies = 0;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
+    context.endTurn();
     const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}) };
     emit({ type: 'turn-end', turn, result });
     return result;
@@ -78,7 +81,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   };
 
   emit({ type: 'turn-start', turn, prompt });
-  context.addUser(prompt);
+  if (options.images?.length) context.addUserImages(prompt, options.images);
+  else context.addUser(prompt);
 
   while (true) {
     if (options.signal.aborted) return finish('aborted');

@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
+import { IMAGE_TOKENS } from '../images/image.js';
 import { shedOrder } from './shed-order.js';
-import { TokenEstimate } from './token-estimate.js';
+import { CHARS_PER_TOKEN, TokenEstimate } from './token-estimate.js';
 import { cutPayload, renderToolEntry, type ToolEntry } from './tool-entry.js';
 
 /**
@@ -59,12 +60,23 @@ export interface PreparedRequest {
   cutChars: number;
 }
 
+/** An image sent as an image part for one turn; `note` stands in for it afterwards. */
+export interface TurnImage {
+  /** A `data:` URL. */
+  url: string;
+  note: string;
+}
+
 interface MessageEntry {
   kind: 'message';
   message: ChatMessage;
+  /** Images of this user message; `live` while the turn that attached them runs. */
+  images?: { list: TurnImage[]; live: boolean };
 }
 
-type Entry = (MessageEntry | ToolEntry) & { sent?: boolean; cache?: { withPayload: boolean; message: ChatMessage; json: string } };
+/** `size` is what counts in the estimate: the JSON's length, but an image part counts IMAGE_TOKENS. */
+type Rendered = { withPayload: boolean; message: ChatMessage; json: string; size: number };
+type Entry = (MessageEntry | ToolEntry) & { sent?: boolean; cache?: Rendered };
 
 export class ContextManager {
   private readonly entries: Entry[] = [];
@@ -107,6 +119,26 @@ export class ContextManager {
       return;
     }
     this.entries.push({ kind: 'message', message: { role: 'user', content: text } });
+  }
+
+  /**
+   * The user's message with images sent natively: image parts in this turn's requests, then (at
+   * {@link endTurn}) each image's note in its place. That one message changes once, so the prefix
+   * cache restarts from it on the next turn: the cost of letting the model look only once.
+   */
+  addUserImages(text: string, images: TurnImage[]): void {
+    if (images.length === 0) return this.addUser(text);
+    this.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true } });
+  }
+
+  /** The turn ended: images sent natively are replaced by their notes. */
+  endTurn(): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'message' && entry.images?.live) {
+        entry.images.live = false;
+        entry.cache = undefined;
+      }
+    }
   }
 
   /** A note to the model (loop guard, declined approvals, compaction): a trailing user message. */
@@ -180,9 +212,12 @@ export class ContextManager {
   }
 
   /** Figures for the status line and `/tokens`. */
-  stats(): { estimateTokens: number; window?: number; threshold?: number; payloads: number; shed: number; messages: number } {
+  stats(): { estimateTokens: number; window?: number; threshold?: number; payloads: number; shed: number; messages: number; imageTokens: number } {
     const tools = this.entries.filter((entry): entry is Entry & ToolEntry => entry.kind === 'tool');
+    let liveImages = 0;
+    for (const entry of this.entries) if (entry.kind === 'message' && entry.images?.live) liveImages += entry.images.list.length;
     return {
+      imageTokens: liveImages * IMAGE_TOKENS,
       estimateTokens: this.tokens(),
       window: this.windowValue,
       threshold: this.threshold,
@@ -198,20 +233,21 @@ export class ContextManager {
 
   private chars(): number {
     let total = 2 + Math.max(0, this.entries.length - 1);
-    for (const entry of this.entries) total += this.render(entry).json.length;
+    for (const entry of this.entries) total += this.render(entry).size;
     return total + this.toolsChars;
   }
 
-  private render(entry: Entry): { message: ChatMessage; json: string } {
+  private render(entry: Entry): Rendered {
     if (entry.kind === 'message') {
-      if (!entry.cache) entry.cache = { withPayload: false, message: entry.message, json: JSON.stringify(entry.message) };
+      if (!entry.cache) entry.cache = renderMessage(entry);
       return entry.cache;
     }
     // Window unknown: only the newest round's results carry payloads.
     const withPayload = this.windowValue !== undefined || entry.round === this.round;
     if (!entry.cache || entry.cache.withPayload !== withPayload) {
       const message = renderToolEntry(entry, withPayload);
-      entry.cache = { withPayload, message, json: JSON.stringify(message) };
+      const json = JSON.stringify(message);
+      entry.cache = { withPayload, message, json, size: json.length };
     }
     return entry.cache;
   }
@@ -261,4 +297,25 @@ export class ContextManager {
     const fits = this.windowValue - Math.ceil(estimateTokens * 1.02) - 32;
     return Math.max(16, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, fits));
   }
+}
+
+function renderMessage(entry: MessageEntry): Rendered {
+  const images = entry.images;
+  if (!images || entry.message.role !== 'user' || typeof entry.message.content !== 'string') {
+    const json = JSON.stringify(entry.message);
+    return { withPayload: false, message: entry.message, json, size: json.length };
+  }
+  const text = entry.message.content;
+  if (!images.live) {
+    const message: ChatMessage = { role: 'user', content: [text, ...images.list.map((image) => image.note)].join('\n\n') };
+    const json = JSON.stringify(message);
+    return { withPayload: false, message, json, size: json.length };
+  }
+  const message: ChatMessage = {
+    role: 'user',
+    content: [{ type: 'text', text }, ...images.list.map((image) => ({ type: 'image_url' as const, image_url: { url: image.url } }))],
+  };
+  const json = JSON.stringify(message);
+  const urlChars = images.list.reduce((sum, image) => sum + image.url.length, 0);
+  return { withPayload: false, message, json, size: json.length - urlChars + images.list.length * IMAGE_TOKENS * CHARS_PER_TOKEN };
 }
