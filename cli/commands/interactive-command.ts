@@ -1,6 +1,8 @@
+import { stat } from 'node:fs/promises';
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import { InteractiveApp } from '../tui/app.js';
 import { SessionApprovals } from '../tui/approver.js';
+import { BackgroundPriority } from '../tui/background-priority.js';
 import type { SessionFacts, SessionPort } from '../tui/session-port.js';
 import { colorDisabled, createStyle } from '../tui/style.js';
 import { enterRawMode } from '../tui/terminal.js';
@@ -83,19 +85,35 @@ export async function run(_argv: string[]): Promise<number> {
   });
 }
 
+/** Lets pending keys be handled between two pieces of start-up work. */
+const yieldToKeys = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp): Promise<SessionPort> {
-  const [{ startRuntime }, { Session }, { SessionAdapter, describeBootstrap }] = await Promise.all([
-    import('../start-runtime.js'),
-    import('../../actors/agent/session.js'),
-    import('../tui/session-adapter.js'),
-  ]);
+  // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.
+  await stat(cwd).catch(() => undefined);
+  new BackgroundPriority().snapshot().watch();
+  // Loaded one at a time with a turn of the event loop between them, so a key typed meanwhile
+  // waits for one module graph at most (the CommonJS ones load synchronously as a whole).
+  await import('msgpackr');
+  await yieldToKeys();
+  await import('piscina');
+  await yieldToKeys();
+  const { startRuntime } = await import('../start-runtime.js');
+  await yieldToKeys();
+  await import('../../actors/indexer/actor.js');
+  await yieldToKeys();
+  const { Session } = await import('../../actors/agent/session.js');
+  await yieldToKeys();
+  const { SessionAdapter, describeBootstrap } = await import('../tui/session-adapter.js');
+  await yieldToKeys();
   const runtime = startRuntime({ approve: approvals.approve, cwd });
+  await yieldToKeys();
   const session = new Session({ runtime, config, cwd });
   const style = createStyle(!colorDisabled());
   // The first bootstrap is announced here; `/cd` prints its own.
   const unsubscribe = session.subscribe((event) => {
-    if (event.type !== 'bootstrap' || !session.bootstrap) return;
-    app.print(style.dim(describeBootstrap(session.bootstrap)));
+    if (event.type !== 'bootstrap') return;
+    app.print(style.dim(describeBootstrap(event)));
     unsubscribe();
   });
   session.ready.catch((error: unknown) => app.print(style.red(`reika: ${error instanceof Error ? error.message : String(error)}`)));

@@ -21,7 +21,13 @@ export interface TerminalHandle {
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
+/** The libuv handle behind a TTY stream: writes to a TTY are synchronous unless told otherwise. */
+type WithHandle = { _handle?: { setBlocking?(blocking: boolean): unknown } };
+
 export function enterRawMode(input: TerminalInput, output: { write(data: string): unknown }, onData: (chunk: string | Buffer) => void): TerminalHandle {
+  // A synchronous write stalls the event loop whenever the terminal reads slowly (a busy tmux, a
+  // slow SSH link); queued writes keep keys flowing, in order, while frames drain.
+  (output as WithHandle)._handle?.setBlocking?.(false);
   input.setRawMode?.(true);
   input.setEncoding('utf8');
   input.on('data', onData);
@@ -33,6 +39,7 @@ export function enterRawMode(input: TerminalInput, output: { write(data: string)
     restored = true;
     input.off('data', onData);
     output.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
+    (output as WithHandle)._handle?.setBlocking?.(true);
     input.setRawMode?.(false);
     input.pause();
   };
