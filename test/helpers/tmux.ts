@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './temp.js';
 
@@ -105,8 +105,12 @@ export class Tmux {
 
   /** The program's exit status once it has ended, else undefined. */
   exitStatus(): number | undefined {
-    const [dead, status] = this.tmux('list-panes', '-t', this.name, '-F', '#{pane_dead} #{pane_dead_status}').trim().split(' ');
-    return dead === '1' ? Number(status) : undefined;
+    const [dead, status, signal] = this.tmux('list-panes', '-t', this.name, '-F', '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
+    if (dead !== '1') return undefined;
+    // tmux marks the pane dead a moment before it has the status; a signal death reads 128 + n.
+    if (status) return Number(status);
+    if (signal) return 128 + Number(signal);
+    return zombieStatus(this.pid());
   }
 
   /** Process id of the program in the pane. */
@@ -131,6 +135,22 @@ export class Tmux {
     } catch {
       // already gone
     }
+  }
+}
+
+/**
+ * The exit status of a process that has ended but was not reaped yet (tmux 3.3 sometimes sees the
+ * pane's pty close and never collects the status): Linux keeps it in field 52 of /proc/PID/stat.
+ */
+function zombieStatus(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] !== 'Z') return undefined;
+    const raw = Number(fields[49]);
+    return (raw & 0x7f) !== 0 ? 128 + (raw & 0x7f) : raw >> 8;
+  } catch {
+    return undefined;
   }
 }
 
