@@ -1,3 +1,4 @@
+import type { Image } from '../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
@@ -5,16 +6,17 @@ import { ApprovalPrompt } from './approval-prompt.js';
 import { attachFiles } from './attachments.js';
 import { completePath } from './completion.js';
 import { KeyDecoder, type KeyEvent } from './keys.js';
+import { editKey } from './editor-keys.js';
 import { LineEditor } from './line-editor.js';
 import { promptView } from './prompt-view.js';
 import { Screen, type LiveArea, type TerminalOutput } from './screen.js';
-import type { SessionFacts, SessionMode, SessionPort, UiEvent } from './session-port.js';
-import { SPINNER_INTERVAL_MS, spinnerLine } from './spinner.js';
+import type { SessionFacts, SessionMode, SessionPort, TurnOutcome } from './session-port.js';
+import { SPINNER_INTERVAL_MS } from './spinner.js';
 import { statusLine } from './status-line.js';
 import { StreamText } from './stream-text.js';
 import type { Style } from './style.js';
 import { truncate } from './text-width.js';
-import { addToolOutput, newToolView, toolLine, toolTail, type ToolView } from './tool-line.js';
+import { TurnView } from './turn-view.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_WINDOW_MS = 2_000;
@@ -30,14 +32,9 @@ export interface AppOptions {
   onExit(code: number): void;
   /** `/cd` and `/new` forget the approver's `always` answers. */
   onForgetApprovals?(): void;
+  /** Ctrl+V: the clipboard's image (default: `cli/clipboard.ts`, loaded on first use). */
+  readClipboardImage?(): Promise<Image>;
   now?: () => number;
-}
-
-interface Turn {
-  startedAt: number;
-  phase: string;
-  aborted: boolean;
-  tools: Map<string, ToolView>;
 }
 
 /**
@@ -53,8 +50,10 @@ export class InteractiveApp {
   private readonly stream: StreamText;
   private session: SessionPort | undefined;
   private sessionError: string | undefined;
-  private turn: Turn | undefined;
-  private readonly queue: string[] = [];
+  private turn: TurnView | undefined;
+  private readonly queue: { text: string; images: Image[] }[] = [];
+  /** Pasted images waiting for the next message. */
+  private images: Image[] = [];
   private readonly approvals: { prompt: ApprovalPrompt; signal: AbortSignal; onAbort(): void }[] = [];
   private hint: string[] = [];
   private lastCtrlC = -Infinity;
@@ -154,59 +153,10 @@ export class InteractiveApp {
       this.editor.insert(event.type === 'paste' ? event.text : event.text);
       return this.screen.render();
     }
-    const editor = this.editor;
+    if (editKey(this.editor, event.name)) return this.screen.render();
     switch (event.name) {
       case 'enter':
         return this.enter();
-      case 'newline':
-        editor.insert('\n');
-        break;
-      case 'left':
-      case 'ctrl-b':
-        editor.left();
-        break;
-      case 'right':
-      case 'ctrl-f':
-        editor.right();
-        break;
-      case 'home':
-      case 'ctrl-a':
-        editor.lineStart();
-        break;
-      case 'end':
-      case 'ctrl-e':
-        editor.lineEnd();
-        break;
-      case 'word-left':
-        editor.wordLeft();
-        break;
-      case 'word-right':
-        editor.wordRight();
-        break;
-      case 'backspace':
-        editor.backspace();
-        break;
-      case 'delete':
-        editor.deleteForward();
-        break;
-      case 'ctrl-w':
-      case 'word-backspace':
-        editor.deleteWordBack();
-        break;
-      case 'ctrl-u':
-        editor.deleteToLineStart();
-        break;
-      case 'ctrl-k':
-        editor.deleteToLineEnd();
-        break;
-      case 'up':
-      case 'ctrl-p':
-        editor.up();
-        break;
-      case 'down':
-      case 'ctrl-n':
-        editor.down();
-        break;
       case 'tab':
         this.complete();
         break;
@@ -219,11 +169,14 @@ export class InteractiveApp {
       case 'ctrl-c':
         return this.ctrlC();
       case 'ctrl-d':
-        if (editor.empty) return void this.exit();
-        editor.deleteForward();
+        if (this.editor.empty) return void this.exit();
+        this.editor.deleteForward();
         break;
       case 'ctrl-o':
         this.toggleReasoning();
+        break;
+      case 'ctrl-v':
+        void this.pasteImage();
         break;
       case 'ctrl-l':
         this.options.output.write('\x1b[H\x1b[2J');
@@ -249,101 +202,56 @@ export class InteractiveApp {
       );
       return;
     }
+    const images = this.images;
+    this.images = [];
     if (this.turn) {
-      this.queue.push(text);
+      this.queue.push({ text, images });
       this.hint = [(`queued ${this.queue.length} message${this.queue.length === 1 ? '' : 's'}: sent when this turn ends`)];
       return this.screen.render();
     }
-    void this.runTurn(text);
+    void this.runTurn(text, images);
   }
 
-  private async runTurn(text: string): Promise<void> {
+  private async pasteImage(): Promise<void> {
     const { style } = this.options;
-    const turn: Turn = { startedAt: this.now(), phase: this.session ? 'thinking' : 'starting', aborted: false, tools: new Map() };
+    try {
+      const read = this.options.readClipboardImage ?? (async () => (await import('../clipboard.js')).readClipboardImage());
+      const image = await read();
+      this.images.push(image);
+      this.screen.commit(style.dim(`image pasted (${image.mime.replace('image/', '')}, ${Math.max(1, Math.round(image.bytes.length / 1024))} KB): it goes with your next message`));
+    } catch (error) {
+      this.screen.commit(style.yellow(`! paste: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    this.screen.render();
+  }
+
+  private async runTurn(text: string, images: Image[] = []): Promise<void> {
+    const { style } = this.options;
+    const turn = new TurnView(this.screen, this.stream, style, this.now, !this.session);
     this.turn = turn;
     this.screen.commit(...text.split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
     this.startSpinner();
     this.screen.render();
-    let outcome;
+    let outcome: TurnOutcome;
     try {
       const session = await this.options.session;
-      if (turn.aborted) outcome = { status: 'aborted' as const };
+      if (turn.aborted) outcome = { status: 'aborted' };
       else {
         const attached = await attachFiles(text, session.facts().root);
         for (const problem of attached.problems) this.screen.commit(style.yellow(`! ${problem}`));
         if (attached.attached.length > 0) this.screen.commit(style.dim(`attached ${attached.attached.join(', ')}`));
         turn.phase = 'thinking';
-        outcome = turn.aborted ? { status: 'aborted' as const } : await session.runTurn(attached.message, (event) => this.onEvent(turn, event));
+        outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, (event) => this.turn === turn && turn.handle(event), images);
       }
     } catch (error) {
-      outcome = { status: 'error' as const, error: error instanceof Error ? error.message : String(error) };
+      outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
     }
-    this.stream.end();
-    for (const view of turn.tools.values()) {
-      view.state = 'cancelled';
-      this.screen.commit(toolLine(view, this.screen.columns, style));
-    }
-    if (outcome.status === 'aborted' || turn.aborted) this.screen.commit(style.yellow('■ interrupted'), '');
-    else if (outcome.status === 'error') this.screen.commit(style.red(`✗ ${outcome.error ?? 'the turn failed'}`), '');
+    turn.finish(outcome);
     this.turn = undefined;
     this.stopSpinner();
     this.screen.render();
     const next = this.queue.shift();
-    if (next !== undefined && !this.exiting) void this.runTurn(next);
-  }
-
-  private onEvent(turn: Turn, event: UiEvent): void {
-    if (this.turn !== turn) return;
-    const { style } = this.options;
-    switch (event.type) {
-      case 'text':
-        turn.phase = 'writing';
-        this.stream.write('text', event.text);
-        break;
-      case 'reasoning':
-        turn.phase = 'thinking';
-        this.stream.write('reasoning', event.text);
-        break;
-      case 'tool-start':
-        this.stream.end();
-        turn.phase = `running ${event.name}`;
-        turn.tools.set(event.id, newToolView(event.id, event.name, event.args, this.now()));
-        break;
-      case 'tool-output': {
-        const view = turn.tools.get(event.id);
-        if (view) addToolOutput(view, event.text);
-        break;
-      }
-      case 'tool-end': {
-        const view = turn.tools.get(event.id) ?? newToolView(event.id, event.name, {}, this.now());
-        turn.tools.delete(event.id);
-        view.state = event.status;
-        view.summary = event.summary;
-        this.screen.commit(toolLine(view, this.screen.columns, style));
-        if (event.meta?.diff && event.status === 'done') {
-          const lines = event.meta.diff.replace(/\n$/, '').split('\n');
-          const shown = lines.slice(0, 12).map((line) => `  ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.dim(line)}`);
-          if (lines.length > 12) shown.push(style.dim(`  … ${lines.length - 12} more diff lines folded`));
-          this.screen.commit(...shown);
-        }
-        turn.phase = 'thinking';
-        break;
-      }
-      case 'notice':
-        this.stream.end();
-        this.screen.commit(style.yellow(`! ${event.message}`));
-        break;
-      case 'retry':
-        this.stream.end();
-        this.screen.commit(style.dim(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`));
-        break;
-      case 'waiting':
-        turn.phase = `waiting for ${event.what}`;
-        break;
-      case 'usage':
-        break;
-    }
-    this.screen.schedule();
+    if (next !== undefined && !this.exiting) void this.runTurn(next.text, next.images);
   }
 
   private abortTurn(): void {
@@ -461,15 +369,13 @@ export class InteractiveApp {
     const lines: string[] = [];
     const streaming = this.stream.liveLine();
     if (streaming !== undefined) lines.push(streaming);
-    if (this.turn) {
-      for (const view of this.turn.tools.values()) lines.push(toolLine(view, columns, style), ...toolTail(view, columns, style));
-      if (!this.approvals[0]) lines.push(style.cyan(truncate(spinnerLine(this.turn.phase, this.now(), this.turn.startedAt), columns - 1)));
-    }
+    if (this.turn) lines.push(...this.turn.liveLines(columns, !this.approvals[0]));
     const approval = this.approvals[0];
     if (approval) {
       lines.push(...approval.prompt.menu(style, columns), statusLine(this.facts, columns, style));
       return { lines };
     }
+    if (this.images.length > 0) lines.push(style.dim(`[${this.images.length} image${this.images.length === 1 ? '' : 's'} attached]`));
     lines.push(...this.hint.map((line) => style.dim(truncate(line, columns - 1))));
     const placeholder = this.turn ? undefined : 'type a message · /help for commands';
     const prompt = promptView(this.editor, style, Math.max(3, this.screen.rows - 8), placeholder);

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { IMAGE_EXTENSIONS } from '../../actors/images/image.js';
 
 /** Largest file `@path` attaches whole; bigger files are cut with a note. */
 export const ATTACH_MAX_BYTES = 100_000;
@@ -28,6 +29,8 @@ export async function attachFiles(text: string, root: string): Promise<Attached>
   const problems: string[] = [];
   const blocks: string[] = [];
   for (const path of mentions(text)) {
+    // `@file.png` goes to the session's image recognition instead.
+    if ((IMAGE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase())) continue;
     const full = isAbsolute(path) ? path : resolve(root, path);
     const shown = isAbsolute(path) ? path : relative(root, full).split('\\').join('/');
     try {

@@ -1,6 +1,7 @@
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
 import type { Config } from '../../actors/config.js';
+import type { Image } from '../../actors/images/image.js';
 import type { Usage } from '../../actors/model-io/protocol.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
@@ -50,7 +51,7 @@ export class SessionAdapter implements SessionPort {
     return this.session.ready;
   }
 
-  async runTurn(input: string, onEvent: (event: UiEvent) => void): Promise<TurnOutcome> {
+  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = []): Promise<TurnOutcome> {
     if (!this.session.bootstrap) onEvent({ type: 'waiting', what: 'the index' });
     this.started.clear();
     const unsubscribe = this.session.subscribe((event) => {
@@ -58,7 +59,7 @@ export class SessionAdapter implements SessionPort {
     });
     let result: TurnResult;
     try {
-      result = await this.session.run(input);
+      result = await this.session.run(input, images.length > 0 ? { images } : {});
     } catch (error) {
       return { status: 'error', error: error instanceof Error ? error.message : String(error) };
     } finally {

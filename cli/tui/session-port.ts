@@ -1,3 +1,4 @@
+import type { Image } from '../../actors/images/image.js';
 import type { Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, ToolResult } from '../../actors/tool-executor/protocol.js';
 
@@ -53,8 +54,8 @@ export interface SessionPort {
   filePaths(): readonly string[] | undefined;
   /** Resolves when the bootstrap (index, repo map, summary) is done; rejects with its error. */
   ready(): Promise<void>;
-  /** Runs one turn; never rejects (errors come back as `status: 'error'`). */
-  runTurn(input: string, onEvent: (event: UiEvent) => void): Promise<TurnOutcome>;
+  /** Runs one turn; never rejects (errors come back as `status: 'error'`). `images` were pasted. */
+  runTurn(input: string, onEvent: (event: UiEvent) => void, images?: readonly Image[]): Promise<TurnOutcome>;
   /** Aborts the running turn: the runtime's one abort message for its scope. */
   abort(): void;
   /** One compaction event by hand; returns a line to show. */

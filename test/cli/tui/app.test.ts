@@ -1,11 +1,11 @@
 import test, { type ExecutionContext } from 'ava';
-import { InteractiveApp } from '../../../cli/tui/app.js';
+import { InteractiveApp, type AppOptions } from '../../../cli/tui/app.js';
 import { SessionApprovals } from '../../../cli/tui/approver.js';
 import { createStyle } from '../../../cli/tui/style.js';
 import { FakeSession, type ScriptedTurn } from './fake-session.js';
 import { VirtualTerminal } from './vt.js';
 
-async function harness(t: ExecutionContext, turns: ScriptedTurn[], columns = 80, rows = 24) {
+async function harness(t: ExecutionContext, turns: ScriptedTurn[], columns = 80, rows = 24, extra: Partial<AppOptions> = {}) {
   const vt = new VirtualTerminal(columns, rows);
   const session = new FakeSession(turns);
   let exitCode: number | undefined;
@@ -20,6 +20,7 @@ async function harness(t: ExecutionContext, turns: ScriptedTurn[], columns = 80,
       exitCode = code;
       exited();
     },
+    ...extra,
   });
   const approvals = new SessionApprovals((request, signal) => app.ask(request, signal));
   session.askPerson = approvals.approve;
@@ -193,4 +194,66 @@ test('the layout fits 80×24 without colour codes when colour is off', async (t)
   await h.until('x'.repeat(79));
   t.false(h.vt.all().includes('\x1b'));
   for (const line of h.vt.all().split('\n')) t.true(line.length <= 80);
+});
+
+test('Ctrl+V pastes a clipboard image that goes with the next message', async (t) => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const h = await harness(t, [async (_i, { emit }) => (emit({ type: 'text', text: 'seen it' }), { status: 'done' })], 80, 24, {
+    readClipboardImage: async () => ({ bytes: png, mime: 'image/png', source: 'clipboard' }),
+  });
+  h.type('\x16');
+  await h.until('[1 image attached]');
+  h.type('what is this\r');
+  await h.until('seen it');
+  t.is(h.session.images[0]!.length, 1);
+  t.is(h.session.images[0]![0]!.source, 'clipboard');
+  t.notRegex(h.vt.text(), /image attached\]/);
+});
+
+test('a failed paste says why in one line and the prompt keeps working', async (t) => {
+  const h = await harness(t, [], 80, 24, { readClipboardImage: async () => Promise.reject(new Error('install xclip or wl-clipboard to paste images')) });
+  h.type('\x16');
+  await h.until('! paste: install xclip or wl-clipboard to paste images');
+  h.type('still typing');
+  await h.until('› still typing');
+  t.pass();
+});
+
+test('Ctrl+O folds reasoning into one line and shows it again on demand', async (t) => {
+  const h = await harness(t, [
+    async (_i, { emit }) => {
+      emit({ type: 'reasoning', text: 'secret chain of thought\nwith two lines' });
+      emit({ type: 'text', text: 'final answer' });
+      return { status: 'done' };
+    },
+  ]);
+  h.type('\x0f');
+  await h.until('reasoning collapsed');
+  h.type('go\r');
+  await h.until('final answer');
+  t.notRegex(h.vt.all(), /secret chain/);
+  t.regex(h.vt.all(), /∴ thought for [\d.]+s \(7 words; Ctrl\+O shows reasoning\)/);
+  h.type('\x0f');
+  await h.until('secret chain of thought');
+  t.pass();
+});
+
+test('a message typed during a turn is queued and sent when the turn ends', async (t) => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const h = await harness(t, [
+    async (_i, { emit }) => {
+      await gate;
+      emit({ type: 'text', text: 'one done' });
+      return { status: 'done' };
+    },
+    async (_i, { emit }) => (emit({ type: 'text', text: 'two done' }), { status: 'done' }),
+  ]);
+  h.type('first\r');
+  await h.until('Esc to interrupt');
+  h.type('second\r');
+  await h.until('queued 1 message');
+  release();
+  await h.until('two done');
+  t.deepEqual(h.session.inputs, ['first', 'second']);
 });

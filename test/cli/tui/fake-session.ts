@@ -1,3 +1,4 @@
+import type { Image } from '../../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from '../../../cli/tui/session-port.js';
 
@@ -8,6 +9,7 @@ export type ScriptedTurn = (input: string, tools: { emit(event: UiEvent): void; 
 export class FakeSession implements SessionPort {
   readonly calls: string[] = [];
   readonly inputs: string[] = [];
+  readonly images: (readonly Image[])[] = [];
   paths: string[] | undefined = ['src/app.ts', 'src/alpha.ts', 'README.md', 'docs/guide.md'];
   askPerson?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
   private controller: AbortController | undefined;
@@ -35,8 +37,9 @@ export class FakeSession implements SessionPort {
     return this.paths;
   }
   async ready(): Promise<void> {}
-  async runTurn(input: string, onEvent: (event: UiEvent) => void): Promise<TurnOutcome> {
+  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = []): Promise<TurnOutcome> {
     this.inputs.push(input);
+    this.images.push(images);
     const turn = this.turns.shift();
     if (!turn) return { status: 'error', error: 'no scripted turn left' };
     const controller = new AbortController();

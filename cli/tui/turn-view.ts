@@ -1,0 +1,111 @@
+import type { Screen } from './screen.js';
+import type { TurnOutcome, UiEvent } from './session-port.js';
+import { spinnerLine } from './spinner.js';
+import type { StreamText } from './stream-text.js';
+import type { Style } from './style.js';
+import { truncate } from './text-width.js';
+import { addToolOutput, newToolView, toolLine, toolTail, type ToolView } from './tool-line.js';
+
+/** Diff lines shown under a finished edit; the rest is folded. */
+const DIFF_LINES = 12;
+
+/**
+ * One turn on screen: its events go into the transcript (streamed text and reasoning, one line
+ * per finished tool call, notices), while running tools, their output tails and the spinner stay
+ * in the live area.
+ */
+export class TurnView {
+  readonly startedAt: number;
+  phase: string;
+  aborted = false;
+  private readonly tools = new Map<string, ToolView>();
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly stream: StreamText,
+    private readonly style: Style,
+    private readonly now: () => number,
+    starting: boolean,
+  ) {
+    this.startedAt = now();
+    this.phase = starting ? 'starting' : 'thinking';
+  }
+
+  handle(event: UiEvent): void {
+    const { style } = this;
+    switch (event.type) {
+      case 'text':
+        this.phase = 'writing';
+        this.stream.write('text', event.text);
+        break;
+      case 'reasoning':
+        this.phase = 'thinking';
+        this.stream.write('reasoning', event.text);
+        break;
+      case 'tool-start':
+        this.stream.end();
+        this.phase = `running ${event.name}`;
+        this.tools.set(event.id, newToolView(event.id, event.name, event.args, this.now()));
+        break;
+      case 'tool-output': {
+        const view = this.tools.get(event.id);
+        if (view) addToolOutput(view, event.text);
+        break;
+      }
+      case 'tool-end': {
+        const view = this.tools.get(event.id) ?? newToolView(event.id, event.name, {}, this.now());
+        this.tools.delete(event.id);
+        view.state = event.status;
+        view.summary = event.summary;
+        this.screen.commit(toolLine(view, this.screen.columns, style));
+        if (event.meta?.diff && event.status === 'done') this.screen.commit(...this.diffLines(event.meta.diff));
+        this.phase = 'thinking';
+        break;
+      }
+      case 'notice':
+        this.stream.end();
+        this.screen.commit(style.yellow(`! ${event.message}`));
+        break;
+      case 'retry':
+        this.stream.end();
+        this.screen.commit(style.dim(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`));
+        break;
+      case 'waiting':
+        this.phase = `waiting for ${event.what}`;
+        break;
+      case 'usage':
+        break;
+    }
+    this.screen.schedule();
+  }
+
+  /** Closes the turn in the transcript: unfinished tools end cancelled, then how it ended. */
+  finish(outcome: TurnOutcome): void {
+    const { style } = this;
+    this.stream.end();
+    for (const view of this.tools.values()) {
+      view.state = 'cancelled';
+      this.screen.commit(toolLine(view, this.screen.columns, style));
+    }
+    this.tools.clear();
+    if (outcome.status === 'aborted' || this.aborted) this.screen.commit(style.yellow('■ interrupted'), '');
+    else if (outcome.status === 'error') this.screen.commit(style.red(`✗ ${outcome.error ?? 'the turn failed'}`), '');
+  }
+
+  /** Running tools with their output tails, then the spinner (unless a question is open). */
+  liveLines(columns: number, spinner: boolean): string[] {
+    const { style } = this;
+    const lines: string[] = [];
+    for (const view of this.tools.values()) lines.push(toolLine(view, columns, style), ...toolTail(view, columns, style));
+    if (spinner) lines.push(style.cyan(truncate(spinnerLine(this.phase, this.now(), this.startedAt), columns - 1)));
+    return lines;
+  }
+
+  private diffLines(diff: string): string[] {
+    const { style } = this;
+    const lines = diff.replace(/\n$/, '').split('\n');
+    const shown = lines.slice(0, DIFF_LINES).map((line) => `  ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.dim(line)}`);
+    if (lines.length > DIFF_LINES) shown.push(style.dim(`  … ${lines.length - DIFF_LINES} more diff lines folded`));
+    return shown;
+  }
+}
