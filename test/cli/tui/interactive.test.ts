@@ -96,6 +96,8 @@ maybe('Ctrl+A and Ctrl+E edit the start and the end of the line', async (t) => {
   term.keys('Enter');
   await term.waitFor('edited fine');
   t.is(lastUser(server, 0), 'start middle end');
+  term.keys('BTab');
+  await term.waitFor(/scripted-model · plan · approvals/);
 });
 
 maybe('a dangerous command waits for approval and runs when approved', async (t) => {
@@ -152,7 +154,14 @@ maybe('Esc aborts a running command: the prompt comes back and no process is lef
 maybe('slash commands change mode, approvals, model and conversation, and unknown ones get a suggestion', async (t) => {
   const { term, server } = await startReika(
     t,
-    [{ content: 'first' }, { content: 'in plan mode' }, { content: 'on the fast profile' }, { content: 'fresh start' }],
+    [
+      { toolCalls: [{ name: 'read', arguments: { path: 'README.md' } }] },
+      { toolCalls: [{ name: 'read', arguments: { path: 'src/app.ts' } }] },
+      { content: 'first' },
+      { content: 'in plan mode' },
+      { content: 'on the fast profile' },
+      { content: 'fresh start' },
+    ],
     { env: { REIKA_PROFILES: 'fast', REIKA_FAST_MODEL: 'fast-model', REIKA_FAST_CONTEXT_WINDOW: '16000' }, server: { models: ['scripted-model', 'fast-model'] } },
   );
   // REIKA_PROFILES makes the first profile active; start from the default one.
@@ -165,6 +174,7 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   term.type('hello');
   term.keys('Enter');
   await term.waitFor('first');
+  t.regex(term.capture(), /✓ read README\.md/);
 
   term.type('/mode plan');
   term.keys('Enter');
@@ -178,7 +188,7 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   term.type('plan something');
   term.keys('Enter');
   await term.waitFor('in plan mode');
-  const planTools = (server.chatRequests()[1]!.json.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+  const planTools = (server.chatRequests()[3]!.json.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
   t.false(planTools.includes('edit'));
   t.false(planTools.includes('write'));
 
@@ -188,21 +198,21 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   term.type('quick one');
   term.keys('Enter');
   await term.waitFor('on the fast profile');
-  t.is(server.chatRequests()[2]!.json.model, 'fast-model');
+  t.is(server.chatRequests()[4]!.json.model, 'fast-model');
 
   term.type('/tokens');
   term.keys('Enter');
   await term.waitFor(/prefix-cache hit rate: [\d.]+%/);
   term.type('/compact');
   term.keys('Enter');
-  await term.waitFor(/compact/);
+  await term.waitFor(/compacted: 1 tool result reduced to summaries/);
   term.type('/new');
   term.keys('Enter');
   await term.waitFor('new conversation');
   term.type('start over');
   term.keys('Enter');
   await term.waitFor('fresh start');
-  const roles = (server.chatRequests()[3]!.json.messages as { role: string }[]).map((m) => m.role);
+  const roles = (server.chatRequests()[5]!.json.messages as { role: string }[]).map((m) => m.role);
   t.deepEqual(roles, ['system', 'user']);
 
   term.type('/tokns');
