@@ -58,6 +58,14 @@ export async function run(_argv: string[]): Promise<number> {
       session: sessionPromise,
       initialFacts,
       onForgetApprovals: () => approvals?.forget(),
+      onSuspend: (resumed) => {
+        terminal.suspend();
+        process.once('SIGCONT', () => {
+          terminal.resume();
+          resumed();
+        });
+        process.kill(process.pid, 'SIGTSTP');
+      },
       onExit: (code) => {
         terminal.restore();
         for (const signal of SIGNALS) process.off(signal, onSignal);

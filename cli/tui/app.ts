@@ -32,6 +32,8 @@ export interface AppOptions {
   onExit(code: number): void;
   /** `/cd` and `/new` forget the approver's `always` answers. */
   onForgetApprovals?(): void;
+  /** Ctrl+Z: stop the process until the shell continues it (the live area is cleared first). */
+  onSuspend?(resumed: () => void): void;
   /** Ctrl+V: the clipboard's image (default: `cli/clipboard.ts`, loaded on first use). */
   readClipboardImage?(): Promise<Image>;
   now?: () => number;
@@ -178,6 +180,11 @@ export class InteractiveApp {
       case 'ctrl-v':
         void this.pasteImage();
         break;
+      case 'ctrl-z':
+        if (!this.options.onSuspend) break;
+        this.screen.hide();
+        this.options.onSuspend(() => this.screen.show());
+        return;
       case 'ctrl-l':
         this.options.output.write('\x1b[H\x1b[2J');
         this.screen.resetPosition();

@@ -30,6 +30,7 @@ export class Screen {
   private cursorRow = 0;
   private scheduled: NodeJS.Timeout | undefined;
   private disposed = false;
+  private hidden = false;
 
   constructor(
     private readonly out: TerminalOutput,
@@ -54,7 +55,7 @@ export class Screen {
 
   /** Redraws soon (at most once per frame). */
   schedule(): void {
-    if (this.scheduled || this.disposed) return;
+    if (this.scheduled || this.disposed || this.hidden) return;
     this.scheduled = setTimeout(() => this.render(), this.frameMs);
   }
 
@@ -64,7 +65,7 @@ export class Screen {
       clearTimeout(this.scheduled);
       this.scheduled = undefined;
     }
-    if (this.disposed) return;
+    if (this.disposed || this.hidden) return;
     const columns = this.columns;
     let frame = '\x1b[?25l';
     frame += this.cursorRow > 0 ? `\x1b[${this.cursorRow}A\r\x1b[J` : '\r\x1b[J';
@@ -101,6 +102,21 @@ export class Screen {
     this.committed = [];
     this.out.write(`${frame}\x1b[?25h`);
     this.disposed = true;
+  }
+
+  /** Clears the live area and stops drawing until {@link show} (the process is being suspended). */
+  hide(): void {
+    if (this.scheduled) clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.out.write(`${this.cursorRow > 0 ? `\x1b[${this.cursorRow}A` : ''}\r\x1b[J\x1b[?25h`);
+    this.cursorRow = 0;
+    this.hidden = true;
+  }
+
+  /** Draws again after {@link hide}. */
+  show(): void {
+    this.hidden = false;
+    this.render();
   }
 
   /** Forgets the live area's position (after the screen was cleared by Ctrl+L). */

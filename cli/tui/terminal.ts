@@ -16,6 +16,10 @@ export interface TerminalInput {
 
 export interface TerminalHandle {
   restore(): void;
+  /** Hands the terminal back to the shell for a while (Ctrl+Z) … */
+  suspend(): void;
+  /** … and takes it again (SIGCONT). */
+  resume(): void;
 }
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -28,21 +32,36 @@ export function enterRawMode(input: TerminalInput, output: { write(data: string)
   // A synchronous write stalls the event loop whenever the terminal reads slowly (a busy tmux, a
   // slow SSH link); queued writes keep keys flowing, in order, while frames drain.
   (output as WithHandle)._handle?.setBlocking?.(false);
-  input.setRawMode?.(true);
+  const take = () => {
+    (output as WithHandle)._handle?.setBlocking?.(false);
+    input.setRawMode?.(true);
+    output.write(BRACKETED_PASTE_ON);
+  };
+  const release = () => {
+    output.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
+    (output as WithHandle)._handle?.setBlocking?.(true);
+    input.setRawMode?.(false);
+  };
+  take();
   input.setEncoding('utf8');
   input.on('data', onData);
   input.resume();
-  output.write(BRACKETED_PASTE_ON);
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
     input.off('data', onData);
-    output.write(`${BRACKETED_PASTE_OFF}\x1b[?25h`);
-    (output as WithHandle)._handle?.setBlocking?.(true);
-    input.setRawMode?.(false);
+    release();
     input.pause();
   };
   process.once('exit', restore);
-  return { restore };
+  return {
+    restore,
+    suspend: () => {
+      if (!restored) release();
+    },
+    resume: () => {
+      if (!restored) take();
+    },
+  };
 }

@@ -258,3 +258,26 @@ maybe('Ctrl-C twice on an empty prompt exits, Ctrl-D exits, and NO_COLOR leaves 
   second.term.keys('C-d');
   t.is(await second.term.waitForExit(), 0);
 });
+
+maybe('Ctrl+Z suspends to the shell and fg brings the prompt back with the draft', async (t) => {
+  const root = gitRepo({ 'README.md': '# demo\n' });
+  const term = await Tmux.start({
+    command: ['bash', '--norc', '--noprofile', '-i'],
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: tempDir('reika-home-'), TERM: 'xterm-256color', LANG: 'C.UTF-8', PS1: 'SHELL$ ', REIKA_BASE_URL: 'http://127.0.0.1:9/v1', REIKA_MODEL: 'm' },
+  });
+  t.teardown(() => term.kill());
+  await term.waitFor('SHELL$');
+  term.type(`${process.execPath} ${mainJs}`);
+  term.keys('Enter');
+  await term.waitFor('› type a message');
+  term.type('draft');
+  await term.waitFor('› draft');
+  term.keys('C-z');
+  await term.waitFor(/Stopped[\s\S]*SHELL\$$/);
+  term.type('fg');
+  term.keys('Enter');
+  term.type(' more');
+  await term.waitFor('› draft more');
+  t.pass();
+});
