@@ -76,7 +76,7 @@ export async function run(_argv: string[]): Promise<number> {
     });
     approvals = new SessionApprovals((request, signal) => app.ask(request, signal));
     const terminal = enterRawMode(process.stdin, process.stdout, (chunk) => app.input(chunk));
-    const onResize = () => app.screen.render();
+    const onResize = () => app.screen.resize();
     // A signal from outside (raw mode turns Ctrl-C into a key) closes the session like /exit.
     const onSignal = () => void app.exit(130);
     const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;

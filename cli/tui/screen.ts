@@ -31,6 +31,8 @@ export class Screen {
   private scheduled: NodeJS.Timeout | undefined;
   private disposed = false;
   private hidden = false;
+  /** Widths of the live lines drawn last and where the cursor went, to redo the arithmetic on resize. */
+  private last: { widths: number[]; cursor?: { line: number; column: number } } = { widths: [] };
 
   constructor(
     private readonly out: TerminalOutput,
@@ -79,6 +81,7 @@ export class Screen {
       const width = textWidth(line);
       if (width > 0 && width % columns === 0) frame += ' \r';
     });
+    this.last = { widths: area.lines.map((line) => textWidth(line)), cursor: area.cursor && area.cursor.line < area.lines.length ? { ...area.cursor } : undefined };
     const lastRow = rowsOf.reduce((a, b) => a + b, 0) - 1;
     let row = lastRow;
     let column = 0;
@@ -116,6 +119,23 @@ export class Screen {
   /** Draws again after {@link hide}. */
   show(): void {
     this.hidden = false;
+    this.render();
+  }
+
+  /**
+   * The terminal changed size. Terminals today (tmux, VTE, kitty, iTerm2, Windows Terminal…)
+   * re-wrap existing lines to the new width, so the cursor's row within the live area drawn last
+   * is computed again at the new width before redrawing over it.
+   */
+  resize(): void {
+    const columns = this.columns;
+    const rows = (width: number) => Math.floor(width / columns) + 1;
+    const { widths, cursor } = this.last;
+    if (widths.length > 0) {
+      this.cursorRow = cursor
+        ? widths.slice(0, cursor.line).reduce((sum, width) => sum + rows(width), 0) + Math.floor(cursor.column / columns)
+        : widths.reduce((sum, width) => sum + rows(width), 0) - 1;
+    }
     this.render();
   }
 

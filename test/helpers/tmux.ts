@@ -113,6 +113,11 @@ export class Tmux {
     return zombieStatus(this.pid());
   }
 
+  /** Changes the terminal's size (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
+  }
+
   /** Process id of the program in the pane. */
   pid(): number {
     return Number(this.tmux('list-panes', '-t', this.name, '-F', '#{pane_pid}').trim());

@@ -281,3 +281,21 @@ maybe('Ctrl+Z suspends to the shell and fg brings the prompt back with the draft
   await term.waitFor('› draft more');
   t.pass();
 });
+
+maybe('resizing the terminal redraws the prompt without eating the lines above it', async (t) => {
+  const { term } = await startReika(t, [{ content: 'an answer above the prompt' }]);
+  term.type('first question');
+  term.keys('Enter');
+  await term.waitFor('an answer above the prompt');
+  // Three rows at 40 columns, one at 120: redrawing with the old row count would erase two lines.
+  const draft = 'a draft long enough to wrap twice once the terminal is only forty columns wide, yes';
+  term.type(draft);
+  await term.waitFor(', yes');
+  term.resize(40, 24);
+  await term.waitFor((screen) => /› a draft long enough to wrap twice once\n ?the terminal is only forty columns wide/.test(screen));
+  term.resize(120, 24);
+  const wide = await term.waitFor(`› ${draft}`);
+  t.regex(wide, /an answer above the prompt/);
+  t.regex(wide, /› first question/);
+  t.is(wide.split('\n').filter((line) => line.startsWith('› a draft')).length, 1, 'one prompt, no leftovers');
+});
