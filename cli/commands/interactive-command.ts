@@ -81,6 +81,15 @@ export async function run(_argv: string[]): Promise<number> {
     const onSignal = () => void app.exit(130);
     const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
     for (const signal of SIGNALS) process.on(signal, onSignal);
+    // A bug must not leave the shell in raw mode or print a stack trace at the user.
+    const onCrash = (error: unknown) => {
+      app.screen.dispose();
+      terminal.restore();
+      process.stderr.write(`reika: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    };
+    process.on('uncaughtException', onCrash);
+    process.on('unhandledRejection', onCrash);
     process.stdout.on('resize', onResize);
     app.start([style.dim(`reika · ${cwd} · /help for commands`)]);
 
