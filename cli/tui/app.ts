@@ -30,7 +30,7 @@ export interface AppOptions {
   /** Shown until the session exists (from the configuration alone). */
   initialFacts: SessionFacts;
   onExit(code: number): void;
-  /** `/cd` and `/new` forget the approver's `always` answers. */
+  /** `/cd` forgets the approver's `always` answers (another project starts over). */
   onForgetApprovals?(): void;
   /** Ctrl+Z: stop the process until the shell continues it (the live area is cleared first). */
   onSuspend?(resumed: () => void): void;
@@ -121,7 +121,8 @@ export class InteractiveApp {
         onAbort: () => {
           const index = this.approvals.indexOf(entry);
           if (index >= 0) this.approvals.splice(index, 1);
-          this.screen.schedule();
+          if (index === 0) this.showNextApproval();
+          else this.screen.schedule();
           resolve({ decision: 'decline', note: 'the turn was interrupted' });
         },
       };
@@ -361,8 +362,8 @@ export class InteractiveApp {
     if (this.turn) this.abortTurn();
     this.stopSpinner();
     this.decoder.dispose();
-    for (const entry of [...this.approvals]) entry.onAbort();
     this.screen.dispose();
+    for (const entry of [...this.approvals]) entry.onAbort();
     try {
       await this.session?.close();
     } finally {
