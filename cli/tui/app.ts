@@ -21,6 +21,8 @@ import { TurnView } from './turn-view.js';
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_WINDOW_MS = 2_000;
 const MODES: SessionMode[] = ['agent', 'plan'];
+/** How long leaving waits for the runtime to close before handing the terminal back anyway. */
+const CLOSE_WAIT_MS = 3_000;
 
 export interface AppOptions {
   output: TerminalOutput;
@@ -365,7 +367,8 @@ export class InteractiveApp {
     this.screen.dispose();
     for (const entry of [...this.approvals]) entry.onAbort();
     try {
-      await this.session?.close();
+      // Closing ends every actor; a stuck one must not keep the user from their shell.
+      await Promise.race([this.session?.close(), new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     } finally {
       this.options.onExit(code);
     }
