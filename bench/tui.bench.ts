@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +131,11 @@ async function echoLatencies(pty: Pty, count: number, typedBefore: string, onSen
 }
 
 export default async function (): Promise<void> {
+  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0 || !/util-linux/.test(probe.stdout)) {
+    process.stdout.write('skipped: this bench needs util-linux `script` to get a pseudo-terminal\n');
+    return;
+  }
   const home = mkdtempSync(join(tmpdir(), 'reika-tui-bench-home-'));
   const tiny = mkdtempSync(join(tmpdir(), 'reika-tui-bench-tiny-'));
   writeFileSync(join(tiny, 'index.ts'), 'export const answer = 42;\n');
