@@ -144,6 +144,8 @@ export class SessionAdapter implements SessionPort {
           out.push({ type: 'tool-start', id, name: state.call.name, args: state.call.arguments });
         }
         if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
+          // Servers may reuse ids across requests (`call_0` every time): a finished id can start again.
+          this.started.delete(id);
           out.push({ type: 'tool-end', id, name: state.call.name, status: state.result.status, summary: state.result.summary, meta: state.result.meta });
         }
         return out;

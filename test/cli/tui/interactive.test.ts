@@ -175,6 +175,7 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   term.keys('Enter');
   await term.waitFor('first');
   t.regex(term.capture(), /✓ read README\.md/);
+  t.regex(term.capture(), /✓ read src\/app\.ts/, 'a call id reused by the server still gets its own line');
 
   term.type('/mode plan');
   term.keys('Enter');
