@@ -1,3 +1,4 @@
+import { MarkdownLines } from './markdown-line.js';
 import type { Style } from './style.js';
 import { charWidth, textWidth } from './text-width.js';
 
@@ -16,6 +17,7 @@ export class StreamText {
   private reasoningStarted = 0;
   /** The whole reasoning of the latest segment, to show it later on demand. */
   lastReasoning = '';
+  private readonly markdown: MarkdownLines;
 
   constructor(
     private readonly commit: (...lines: string[]) => void,
@@ -23,12 +25,15 @@ export class StreamText {
     private readonly columns: () => number,
     private readonly collapsed: () => boolean,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.markdown = new MarkdownLines(style);
+  }
 
   write(kind: StreamKind, text: string): void {
     if (this.kind !== kind) {
       this.end();
       this.kind = kind;
+      if (kind === 'text') this.markdown.reset();
       if (kind === 'reasoning') {
         this.lastReasoning = '';
         this.reasoningWords = 0;
@@ -77,7 +82,7 @@ export class StreamText {
   }
 
   private emit(line: string): void {
-    this.commit(this.kind === 'reasoning' ? this.style.dim(line) : line);
+    this.commit(this.kind === 'reasoning' ? this.style.dim(line) : this.markdown.format(line));
   }
 }
 
