@@ -130,10 +130,10 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   // The first bootstrap is announced here; `/cd` prints its own.
   const unsubscribe = session.subscribe((event) => {
     if (event.type !== 'bootstrap') return;
-    app.print(style.dim(describeBootstrap(event)));
+    app.note(describeBootstrap(event), style.dim);
     unsubscribe();
   });
-  session.ready.catch((error: unknown) => app.print(style.red(`reika: ${error instanceof Error ? error.message : String(error)}`)));
-  runtime.ready.catch((error: unknown) => app.print(style.red(`reika: ${error instanceof Error ? error.message : String(error)}`)));
+  session.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
+  runtime.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
   return new SessionAdapter(session, config, () => runtime.close());
 }

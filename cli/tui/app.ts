@@ -14,7 +14,7 @@ import type { SessionFacts, SessionMode, SessionPort, TurnOutcome } from './sess
 import { SPINNER_INTERVAL_MS } from './spinner.js';
 import { statusLine } from './status-line.js';
 import { StreamText } from './stream-text.js';
-import type { Style } from './style.js';
+import { stripAnsi, type Style } from './style.js';
 import { truncate } from './text-width.js';
 import { TurnView } from './turn-view.js';
 
@@ -77,7 +77,7 @@ export class InteractiveApp {
       },
       (error: unknown) => {
         this.sessionError = error instanceof Error ? error.message : String(error);
-        this.screen.commit(this.options.style.red(`reika: ${this.sessionError}`));
+        this.screen.note(`reika: ${this.sessionError}`, this.options.style.red);
       },
     );
   }
@@ -96,6 +96,11 @@ export class InteractiveApp {
   /** Prints lines into the transcript (from outside a turn's events: bootstrap, errors). */
   print(...lines: string[]): void {
     this.screen.commit(...lines);
+  }
+
+  /** Prints plain text word-wrapped to the width, each row painted. */
+  note(text: string, paint?: (row: string) => string): void {
+    this.screen.note(text, paint);
   }
 
   get facts(): SessionFacts {
@@ -230,7 +235,7 @@ export class InteractiveApp {
       this.images.push(image);
       this.screen.commit(style.dim(`image pasted (${image.mime.replace('image/', '')}, ${Math.max(1, Math.round(image.bytes.length / 1024))} KB): it goes with your next message`));
     } catch (error) {
-      this.screen.commit(style.yellow(`! paste: ${error instanceof Error ? error.message : String(error)}`));
+      this.screen.note(`! paste: ${error instanceof Error ? error.message : String(error)}`, style.yellow);
     }
     this.screen.render();
   }
@@ -248,7 +253,7 @@ export class InteractiveApp {
       if (turn.aborted) outcome = { status: 'aborted' };
       else {
         const attached = await attachFiles(text, session.facts().root);
-        for (const problem of attached.problems) this.screen.commit(style.yellow(`! ${problem}`));
+        for (const problem of attached.problems) this.screen.note(`! ${problem}`, style.yellow);
         if (attached.attached.length > 0) this.screen.commit(style.dim(`attached ${attached.attached.join(', ')}`));
         turn.phase = 'thinking';
         outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, (event) => this.turn === turn && turn.handle(event), images);
@@ -318,7 +323,7 @@ export class InteractiveApp {
     }
     Promise.resolve(this.session.setMode(next)).then(
       () => this.screen.schedule(),
-      (error: unknown) => this.screen.commit(this.options.style.red(`mode: ${error instanceof Error ? error.message : String(error)}`)),
+      (error: unknown) => this.screen.note(`mode: ${error instanceof Error ? error.message : String(error)}`, this.options.style.red),
     );
   }
 
@@ -340,8 +345,14 @@ export class InteractiveApp {
         return app.session;
       },
       style,
-      print: (...lines) => this.screen.commit(...lines),
-      error: (message) => this.screen.commit(style.red(message)),
+      // Plain lines are word-wrapped; lines that carry their own styling are printed as they are.
+      print: (...lines) => {
+        for (const line of lines) {
+          if (stripAnsi(line) === line) this.screen.note(line);
+          else this.screen.commit(line);
+        }
+      },
+      error: (message) => this.screen.note(message, style.red),
       exit: () => void this.exit(),
       busy: () => this.turn !== undefined,
       forgetApprovals: () => this.options.onForgetApprovals?.(),

@@ -1,4 +1,4 @@
-import { textWidth } from './text-width.js';
+import { textWidth, wrapLine } from './text-width.js';
 
 /** Where the screen writes: a TTY stream, or a fake with the same three members in tests. */
 export interface TerminalOutput {
@@ -53,6 +53,11 @@ export class Screen {
   commit(...lines: string[]): void {
     for (const line of lines) for (const part of line.split('\n')) this.committed.push(part);
     this.schedule();
+  }
+
+  /** Commits plain text word-wrapped to the width, each row painted (so colour never spans a break). */
+  note(text: string, paint: (row: string) => string = (row) => row): void {
+    this.commit(...text.split('\n').flatMap((line) => wrapLine(line, this.columns)).map(paint));
   }
 
   /** Redraws soon (at most once per frame). */

@@ -1,6 +1,6 @@
 import { MarkdownLines } from './markdown-line.js';
 import type { Style } from './style.js';
-import { charWidth, textWidth } from './text-width.js';
+import { splitRow, textWidth, wrapLine } from './text-width.js';
 
 export type StreamKind = 'text' | 'reasoning';
 
@@ -98,32 +98,4 @@ export function sanitize(text: string): string {
 function countWords(text: string): number {
   const match = text.match(/\S+/g);
   return match ? match.length : 0;
-}
-
-/** Splits one line into rows of at most `columns - 1` cells, breaking at spaces when it can. */
-export function wrapLine(line: string, columns: number): string[] {
-  const rows: string[] = [];
-  let rest = line;
-  while (textWidth(rest) > columns - 1) {
-    const [row, tail] = splitRow(rest, columns - 1);
-    rows.push(row);
-    rest = tail;
-  }
-  rows.push(rest);
-  return rows;
-}
-
-function splitRow(text: string, width: number): [string, string] {
-  let used = 0;
-  let cut = 0;
-  let lastSpace = -1;
-  for (const char of text) {
-    const w = charWidth(char.codePointAt(0)!);
-    if (used + w > width) break;
-    used += w;
-    if (char === ' ') lastSpace = cut;
-    cut += char.length;
-  }
-  if (lastSpace > width / 2) return [text.slice(0, lastSpace), text.slice(lastSpace + 1)];
-  return [text.slice(0, cut), text.slice(cut)];
 }

@@ -65,3 +65,31 @@ export function truncate(text: string, width: number): string {
   }
   return `${out}…`;
 }
+
+/** Splits one line into rows of at most `columns - 1` cells, breaking at spaces when it can. */
+export function wrapLine(line: string, columns: number): string[] {
+  const rows: string[] = [];
+  let rest = line;
+  while (textWidth(rest) > columns - 1) {
+    const [row, tail] = splitRow(rest, columns - 1);
+    rows.push(row);
+    rest = tail;
+  }
+  rows.push(rest);
+  return rows;
+}
+
+export function splitRow(text: string, width: number): [string, string] {
+  let used = 0;
+  let cut = 0;
+  let lastSpace = -1;
+  for (const char of text) {
+    const w = charWidth(char.codePointAt(0)!);
+    if (used + w > width) break;
+    used += w;
+    if (char === ' ') lastSpace = cut;
+    cut += char.length;
+  }
+  if (lastSpace > width / 2) return [text.slice(0, lastSpace), text.slice(lastSpace + 1)];
+  return [text.slice(0, cut), text.slice(cut)];
+}

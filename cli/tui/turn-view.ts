@@ -64,11 +64,11 @@ export class TurnView {
       }
       case 'notice':
         this.stream.end();
-        this.screen.commit(style.yellow(`! ${event.message}`));
+        this.screen.note(`! ${event.message}`, style.yellow);
         break;
       case 'retry':
         this.stream.end();
-        this.screen.commit(style.dim(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`));
+        this.screen.note(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`, style.dim);
         break;
       case 'waiting':
         this.phase = `waiting for ${event.what}`;
@@ -89,7 +89,10 @@ export class TurnView {
     }
     this.tools.clear();
     if (outcome.status === 'aborted' || this.aborted) this.screen.commit(style.yellow('■ interrupted'), '');
-    else if (outcome.status === 'error') this.screen.commit(style.red(`✗ ${outcome.error ?? 'the turn failed'}`), '');
+    else if (outcome.status === 'error') {
+      this.screen.note(`✗ ${outcome.error ?? 'the turn failed'}`, style.red);
+      this.screen.commit('');
+    }
   }
 
   /** Running tools with their output tails, then the spinner (unless a question is open). */
