@@ -2,7 +2,7 @@ import type { Image } from '../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
-import { ApprovalPrompt } from './approval-prompt.js';
+import { ApprovalQueue } from './approval-queue.js';
 import { attachFiles } from './attachments.js';
 import { completePath } from './completion.js';
 import { KeyDecoder, type KeyEvent } from './keys.js';
@@ -58,7 +58,7 @@ export class InteractiveApp {
   private readonly queue: { text: string; images: Image[] }[] = [];
   /** Pasted images waiting for the next message. */
   private images: Image[] = [];
-  private readonly approvals: { prompt: ApprovalPrompt; signal: AbortSignal; onAbort(): void }[] = [];
+  private readonly approvals: ApprovalQueue;
   private hint: string[] = [];
   private lastCtrlC = -Infinity;
   private reasoningCollapsed = false;
@@ -70,6 +70,7 @@ export class InteractiveApp {
     this.now = options.now ?? Date.now;
     this.screen = new Screen(options.output, () => this.liveArea());
     this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now);
+    this.approvals = new ApprovalQueue(this.screen, this.stream, options.style);
     options.session.then(
       (session) => {
         this.session = session;
@@ -113,48 +114,16 @@ export class InteractiveApp {
 
   /** The approver's question to the person: shown now, answered by keys. */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve({ decision: 'decline', note: 'the turn was interrupted' });
-      const entry = {
-        prompt: new ApprovalPrompt(request, (reply) => {
-          signal.removeEventListener('abort', entry.onAbort);
-          this.approvals.splice(this.approvals.indexOf(entry), 1);
-          const word = reply.decision === 'approve' ? 'approved' : reply.decision === 'always' ? 'approved for this session' : 'declined';
-          this.screen.commit(this.options.style.dim(`  → ${word}`));
-          this.showNextApproval();
-          resolve(reply);
-        }),
-        signal,
-        onAbort: () => {
-          const index = this.approvals.indexOf(entry);
-          if (index >= 0) this.approvals.splice(index, 1);
-          if (index === 0) this.showNextApproval();
-          else this.screen.schedule();
-          resolve({ decision: 'decline', note: 'the turn was interrupted' });
-        },
-      };
-      signal.addEventListener('abort', entry.onAbort, { once: true });
-      this.approvals.push(entry);
-      if (this.approvals.length === 1) this.showNextApproval();
-    });
-  }
-
-  private showNextApproval(): void {
-    const next = this.approvals[0];
-    if (next) {
-      this.stream.end();
-      this.screen.commit(...next.prompt.describe(this.options.style));
-    }
-    this.screen.render();
+    return this.approvals.ask(request, signal);
   }
 
   private key(event: KeyEvent): void {
     if (this.exiting) return;
-    const approval = this.approvals[0];
+    const approval = this.approvals.current;
     if (approval) {
       // Esc and Ctrl-C interrupt the turn here too; the abort declines the open question.
       if (event.type === 'key' && (event.name === 'ctrl-c' || event.name === 'escape')) this.abortTurn();
-      else approval.prompt.key(event);
+      else approval.key(event);
       this.screen.render();
       return;
     }
@@ -376,7 +345,7 @@ export class InteractiveApp {
     this.stopSpinner();
     this.decoder.dispose();
     this.screen.dispose();
-    for (const entry of [...this.approvals]) entry.onAbort();
+    this.approvals.declineAll();
     try {
       // Closing ends every actor; a stuck one must not keep the user from their shell.
       await Promise.race([this.session?.close(), new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
@@ -391,10 +360,10 @@ export class InteractiveApp {
     const lines: string[] = [];
     const streaming = this.stream.liveLine();
     if (streaming !== undefined) lines.push(streaming);
-    if (this.turn) lines.push(...this.turn.liveLines(columns, !this.approvals[0]));
-    const approval = this.approvals[0];
+    if (this.turn) lines.push(...this.turn.liveLines(columns, !this.approvals.current));
+    const approval = this.approvals.current;
     if (approval) {
-      lines.push(...approval.prompt.menu(style, columns), statusLine(this.facts, columns, style));
+      lines.push(...approval.menu(style, columns), statusLine(this.facts, columns, style));
       return { lines };
     }
     if (this.images.length > 0) lines.push(style.dim(`[${this.images.length} image${this.images.length === 1 ? '' : 's'} attached]`));

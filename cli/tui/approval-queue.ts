@@ -1,0 +1,72 @@
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import { ApprovalPrompt } from './approval-prompt.js';
+import type { Screen } from './screen.js';
+import type { StreamText } from './stream-text.js';
+import type { Style } from './style.js';
+
+interface Entry {
+  prompt: ApprovalPrompt;
+  onAbort(): void;
+}
+
+const INTERRUPTED: ApprovalReply = { decision: 'decline', note: 'the turn was interrupted' };
+
+/**
+ * Questions waiting for the person, one shown at a time (parallel subagents may ask together).
+ * Each question's lines go into the transcript when it is shown; the answer is echoed under them.
+ * An aborted turn declines its open questions.
+ */
+export class ApprovalQueue {
+  private readonly entries: Entry[] = [];
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly stream: StreamText,
+    private readonly style: Style,
+  ) {}
+
+  /** The question on screen, if any. */
+  get current(): ApprovalPrompt | undefined {
+    return this.entries[0]?.prompt;
+  }
+
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve(INTERRUPTED);
+      const entry: Entry = {
+        prompt: new ApprovalPrompt(request, (reply) => {
+          signal.removeEventListener('abort', entry.onAbort);
+          this.entries.splice(this.entries.indexOf(entry), 1);
+          const word = reply.decision === 'approve' ? 'approved' : reply.decision === 'always' ? 'approved for this session' : 'declined';
+          this.screen.commit(this.style.dim(`  → ${word}`));
+          this.showNext();
+          resolve(reply);
+        }),
+        onAbort: () => {
+          const index = this.entries.indexOf(entry);
+          if (index >= 0) this.entries.splice(index, 1);
+          if (index === 0) this.showNext();
+          else this.screen.schedule();
+          resolve(INTERRUPTED);
+        },
+      };
+      signal.addEventListener('abort', entry.onAbort, { once: true });
+      this.entries.push(entry);
+      if (this.entries.length === 1) this.showNext();
+    });
+  }
+
+  /** Declines every open question (leaving reika). */
+  declineAll(): void {
+    for (const entry of [...this.entries]) entry.onAbort();
+  }
+
+  private showNext(): void {
+    const next = this.entries[0];
+    if (next) {
+      this.stream.end();
+      this.screen.commit(...next.prompt.describe(this.style));
+    }
+    this.screen.render();
+  }
+}
