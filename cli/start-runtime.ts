@@ -3,6 +3,7 @@ import { Supervisor } from '../runtime/supervisor.js';
 import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
 import { SUBAGENTS } from '../actors/subagent/protocol.js';
 import { subagentDispatcher } from '../actors/subagent/dispatcher.js';
+import { traceStartup } from '../actors/indexer/startup-trace.js';
 
 /**
  * Spawns reika's actor tree: model-io in a worker thread, the tool executor in a child process,
@@ -11,8 +12,9 @@ import { subagentDispatcher } from '../actors/subagent/dispatcher.js';
  * start its bootstrap at once and spawning overlaps the scan.
  *
  * The tool executor is not needed before the model's first reply, so its process starts on
- * {@link Runtime.prewarm} (the session calls it once the bootstrap is done): on a small machine
- * a Node process booting beside the scan threads would delay the first request.
+ * {@link Runtime.prewarm} (the session calls it once the bootstrap is done), and not before the
+ * model-io thread is up: on a small machine a Node process booting beside the scan thread or the
+ * model-io thread would delay the first request (bench/startup.bench.ts).
  */
 
 export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
@@ -62,14 +64,21 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<any, any> }) => supervisor.register('indexer', loaded.default));
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
+  const modelIo = supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule });
   let prewarmed = false;
   const prewarm = () => {
     if (prewarmed) return;
     prewarmed = true;
-    executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }));
+    // After model-io is up (or failed), and after the requests queued for it have gone out.
+    const start = () =>
+      setImmediate(() => {
+        traceStartup('runtime: tool executor starting');
+        executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }));
+      });
+    modelIo.then(start, start);
   };
   const ready = Promise.all([
-    supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule }),
+    modelIo.then(() => traceStartup('runtime: model-io ready')),
     supervisor.register(APPROVER, approver),
     // Spawns a worker thread `subagent/N` per subagent call and stops it when it has reported.
     supervisor.register(SUBAGENTS, subagentDispatcher(supervisor)),

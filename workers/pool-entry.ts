@@ -1,5 +1,6 @@
 import type { ScanCaps } from '../actors/indexer/caps.js';
 import type { FileIndex } from '../actors/indexer/protocol.js';
+import { traceStartup } from '../actors/indexer/startup-trace.js';
 import { scan } from './scan.js';
 
 /**
@@ -7,6 +8,8 @@ import { scan } from './scan.js';
  * Tasks take and return plain data (structured clone), and run synchronously to the end; a task is
  * cancelled by ending its thread, never by a flag.
  */
+
+traceStartup('indexer thread: modules loaded');
 
 export interface ScanTask {
   root: string;
@@ -20,3 +23,4 @@ export function scanTask(task: ScanTask): FileIndex {
 
 export { scanTask as scan };
 export { extractSymbols, rankFiles } from './extract.js';
+export { scanAndMap } from './scan-and-map.js';

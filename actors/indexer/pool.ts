@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
+import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { ScanCaps } from './caps.js';
-import type { FileIndex } from './protocol.js';
+import type { FileIndex, RepoMapFile } from './protocol.js';
+import { traceStartup } from './startup-trace.js';
 
 /** The worker file, next to this one in any out dir. */
 export const POOL_ENTRY = new URL('../../workers/pool-entry.js', import.meta.url);
@@ -41,6 +43,7 @@ export class IndexerPool {
       maxThreads,
       idleTimeout: IDLE_TIMEOUT_MS,
     });
+    traceStartup('indexer pool created');
     // Without a listener an 'error' event would throw in the main thread.
     this.piscina.on('error', (error: Error) => options.onError?.(error));
     if (options.onThreadExit) {
@@ -55,14 +58,39 @@ export class IndexerPool {
   }
 
   /**
+   * The scan, then the repo map's ranking of its map candidates, in one task of one thread
+   * (`workers/scan-and-map.ts`): `index` settles as soon as the scan is done, `ranked` when the
+   * files are ranked (what `buildRepoMap` would rank for `index.mapCandidates`). An abort rejects
+   * both that are still pending.
+   */
+  scanAndMap(root: string, options: { caps?: Partial<ScanCaps>; signal?: AbortSignal } = {}): { index: Promise<FileIndex>; ranked: Promise<RepoMapFile[]> } {
+    const { port1, port2 } = new MessageChannel();
+    const ranked = this.run<RepoMapFile[]>('scanAndMap', { root, caps: options.caps, port: port2 }, options.signal, [port2]);
+    const index = new Promise<FileIndex>((resolve, reject) => {
+      port1.once('message', (index: FileIndex) => {
+        port1.close();
+        resolve(index);
+      });
+      // The index is posted before the task returns; if the task failed first, no index is coming.
+      ranked.catch((error: unknown) => {
+        port1.close();
+        reject(error);
+      });
+    });
+    ranked.catch(() => {});
+    index.catch(() => {});
+    return { index, ranked };
+  }
+
+  /**
    * Runs one named task of `workers/pool-entry.ts`. An abort rejects with REIKA_ERR_CANCELLED at
    * once, whether the task was queued or running.
    */
-  async run<R>(name: string, task: unknown, signal?: AbortSignal): Promise<R> {
+  async run<R>(name: string, task: unknown, signal?: AbortSignal, transferList?: TransferListItem[]): Promise<R> {
     if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'the indexer pool is closed');
     if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
     try {
-      return (await this.piscina.run(task, { name, ...(signal ? { signal } : {}) })) as R;
+      return (await this.piscina.run(task, { name, ...(signal ? { signal } : {}), ...(transferList ? { transferList } : {}) })) as R;
     } catch (error) {
       if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
       if (ReikaError.isInstance(error)) throw error;

@@ -40,7 +40,17 @@ export interface RepoMap {
 }
 
 export type IndexerRequest =
-  | { type: 'scan'; root: string; /** Smaller caps, for tests. */ caps?: Partial<ScanCaps> }
+  | {
+      type: 'scan';
+      root: string;
+      /** Smaller caps, for tests. */
+      caps?: Partial<ScanCaps>;
+      /**
+       * The repo map of this scan's map candidates will be asked next: the scan's task goes on to
+       * rank it, and a repo-map request for exactly `mapCandidates` is answered from that.
+       */
+      prepareMap?: boolean;
+    }
   | { type: 'repo-map'; root: string; paths: string[]; budgetTokens: number };
 
 export type IndexerProtocol = {

@@ -1,16 +1,21 @@
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
+import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/prestart.js';
+import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
-import { startRuntime } from '../start-runtime.js';
 
 /**
  * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
  * stdout, progress to stderr; `--json` prints one result object, `--stream` JSON lines of events
  * (docs/headless.md). Exit 0 answered, 1 error, 130 interrupted (SIGINT/SIGTERM abort the turn
  * through the runtime's one abort message, then every actor is closed).
+ *
+ * Startup order (bench/startup.bench.ts): only the argument parser, the config and the indexer
+ * pool load first; the indexer thread is started (scanning and ranking the repo map) before the
+ * runtime, the session and the output modules are loaded, so its boot overlaps theirs.
  */
 
 /** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
@@ -30,6 +35,12 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   process.stdout.on('error', () => {});
+  traceStartup('headless: arguments read');
+  prestartIndexer(process.cwd());
+  const loadingRuntime = import('../start-runtime.js');
+  const loadingSession = import('../../actors/agent/session.js');
+  loadingRuntime.catch(() => {});
+  loadingSession.catch(() => {});
 
   let interrupted = false;
   let session: Session | undefined;
@@ -51,12 +62,16 @@ export async function run(argv: string[]): Promise<number> {
     if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
 
     const cwd = process.cwd();
-    // The runtime starts first (threads and the indexer's import run meanwhile); the session's
-    // modules load while it spawns.
+    // The runtime starts as soon as its module is in (the model-io thread boots meanwhile), then
+    // the session's modules finish loading.
+    const { startRuntime } = await loadingRuntime;
     const runtime = startRuntime({ approve: declineHeadless, cwd });
-    const { Session } = await import('../../actors/agent/session.js');
+    traceStartup('headless: runtime started');
+    const { Session } = await loadingSession;
+    traceStartup('headless: session loaded');
     session = new Session({ runtime, config, cwd, headless: true });
     session.subscribe((event) => {
+      if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));
       else if (args.output === 'text') {
         const line = progressLine(event);
@@ -73,6 +88,8 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // A run that stopped before the runtime adopted the prestarted indexer ends it here.
+    await discardPrestartedIndexer();
   }
 }
 

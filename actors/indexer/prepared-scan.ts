@@ -1,0 +1,74 @@
+import { cancelledError } from '../../runtime/errors.js';
+import type { ScanCaps } from './caps.js';
+import type { IndexerPool } from './pool.js';
+import type { FileIndex, RepoMapFile } from './protocol.js';
+import { traceStartup } from './startup-trace.js';
+
+/**
+ * A scan whose repo map is prepared in the same pool task (`workers/scan-and-map.ts`): the
+ * indexer answers the scan request from `index`, and the repo-map request that follows from
+ * `ranked` when it asks for the map of that very scan (same root, same files). Owns the task's
+ * abort: a request that gives up on it ends its thread, as any aborted indexer task does.
+ */
+export class PreparedScan {
+  readonly index: Promise<FileIndex>;
+  readonly ranked: Promise<RepoMapFile[]>;
+  private readonly controller = new AbortController();
+
+  constructor(
+    pool: IndexerPool,
+    /** Absolute root. */
+    readonly root: string,
+    readonly caps?: Partial<ScanCaps>,
+  ) {
+    const task = pool.scanAndMap(root, { caps, signal: this.controller.signal });
+    this.index = task.index;
+    this.ranked = task.ranked;
+    this.ranked.then(() => traceStartup('indexer: ranked map received'), () => {});
+  }
+
+  /** Ends the task (and its thread) if it is still running. */
+  abort(reason = 'not needed'): void {
+    this.controller.abort(reason);
+  }
+
+  /**
+   * True when a repo-map request for `paths` under `root` is for this scan's map candidates, as
+   * the bootstrap asks (compared as lists, so the main thread needs no language table).
+   */
+  async isMapOf(root: string, paths: readonly string[]): Promise<boolean> {
+    if (root !== this.root) return false;
+    let index: FileIndex;
+    try {
+      index = await this.index;
+    } catch {
+      return false;
+    }
+    const ours = index.mapCandidates ?? index.paths;
+    return ours.length === paths.length && ours.every((path, i) => path === paths[i]);
+  }
+
+  /**
+   * `promise` (one of ours) unless `signal` aborts first: then the task is ended and a cancelled
+   * error thrown. A task that fails on its own rejects with its error.
+   */
+  async await<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) {
+      this.abort(String(signal.reason ?? 'cancelled'));
+      throw cancelledError(String(signal.reason ?? 'cancelled'));
+    }
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        this.abort(String(signal.reason ?? 'cancelled'));
+        reject(cancelledError(String(signal.reason ?? 'cancelled')));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([promise, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
