@@ -32,7 +32,8 @@ test('a multi-step task reads, edits, runs the tests and answers; the file is ch
     { toolCalls: [{ name: 'bash', arguments: { command: 'node test.js' } }] },
     { content: 'Fixed add(): it subtracted. The test passes.' },
   ]);
-  const run = await runReika(['-p', 'fix the failing test', '--json'], { cwd: repo, env: env(s) });
+  // A known window: requests are append-only (with it unknown, older payloads become summaries).
+  const run = await runReika(['-p', 'fix the failing test', '--json'], { cwd: repo, env: env(s, { REIKA_CONTEXT_WINDOW: '32768' }) });
   t.is(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
   t.is(result.status, 'answered');
@@ -41,6 +42,9 @@ test('a multi-step task reads, edits, runs the tests and answers; the file is ch
   t.deepEqual(result.toolCalls.map((c: any) => [c.name, c.status]), [['read', 'done'], ['edit', 'done'], ['bash', 'done']]);
   t.true(result.usage.promptTokens > 0);
   t.true(result.usage.cachedTokens > 0, 'append-only requests hit the prefix cache');
+  // The server models an engine's prefix cache (tools, then messages): each request reuses the whole previous prompt.
+  const perRequest = result.usage.requests as { promptTokens: number; cachedTokens: number }[];
+  for (let i = 1; i < perRequest.length; i++) t.true(perRequest[i]!.cachedTokens >= perRequest[i - 1]!.promptTokens - 1, `request ${i + 1} reuses request ${i}'s prompt`);
   t.is(typeof result.durationMs, 'number');
   t.is(readFileSync(join(repo, 'src/add.js'), 'utf8'), 'export function add(a, b) {\n  return a + b;\n}\n');
   const chats = s.chatRequests();

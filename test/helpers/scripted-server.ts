@@ -143,9 +143,13 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-/** The part of a chat request that counts as prompt: messages and tools, serialised. */
+/**
+ * The part of a chat request that counts as prompt, in the order an engine's chat template renders
+ * it: tools first (they go into the system block), then the messages. So an append-only
+ * conversation shares its whole previous prompt as a prefix, as it does in a real prefix cache.
+ */
 export function promptText(json: any): string {
-  return JSON.stringify(json?.messages ?? []) + (json?.tools ? JSON.stringify(json.tools) : '');
+  return (json?.tools ? JSON.stringify(json.tools) : '') + JSON.stringify(json?.messages ?? []);
 }
 
 /** A vLLM `/v1/models` entry. */
