@@ -1,8 +1,7 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
 import { Supervisor } from '../runtime/supervisor.js';
 import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
-import { SUBAGENTS } from '../actors/subagent/protocol.js';
-import { subagentDispatcher } from '../actors/subagent/dispatcher.js';
+import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 
 /**
@@ -45,6 +44,21 @@ const modelIoModule = new URL('../actors/model-io/actor.js', import.meta.url);
 const toolExecutorModule = new URL('../actors/tool-executor/actor.js', import.meta.url);
 const indexerModule = new URL('../actors/indexer/actor.js', import.meta.url);
 
+/**
+ * The subagent dispatcher, registered at once but loaded after model-io has been spawned: its
+ * modules (the agent loop among them) are not needed before the model's first reply, and loading
+ * them first would delay the model-io thread's boot.
+ */
+function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProtocol> {
+  const loading = import('../actors/subagent/dispatcher.js').then((loaded) => loaded.subagentDispatcher(supervisor));
+  loading.catch(() => {});
+  return defineActor<DispatcherProtocol>({
+    async handle(request, context) {
+      return (await loading).handle(request, context);
+    },
+  });
+}
+
 export function startRuntime(options: RuntimeOptions): Runtime {
   const supervisor = new Supervisor();
   const watchers = new Set<(phase: 'ask' | 'answered') => void>();
@@ -81,7 +95,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     modelIo.then(() => traceStartup('runtime: model-io ready')),
     supervisor.register(APPROVER, approver),
     // Spawns a worker thread `subagent/N` per subagent call and stops it when it has reported.
-    supervisor.register(SUBAGENTS, subagentDispatcher(supervisor)),
+    supervisor.register(SUBAGENTS, lazyDispatcher(supervisor)),
     indexerReady,
     executor,
   ]).then(() => undefined);

@@ -1,6 +1,8 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { ScanCaps } from '../actors/indexer/caps.js';
-import type { FileIndex } from '../actors/indexer/protocol.js';
+import type { FileIndex, RepoMapFile } from '../actors/indexer/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
+import { scanAndMap } from './scan-and-map.js';
 import { scan } from './scan.js';
 
 /**
@@ -21,6 +23,19 @@ export function scanTask(task: ScanTask): FileIndex {
   return scan(task.root, task.caps);
 }
 
-export { scanTask as scan };
+export interface ScanAndMapTask extends ScanTask {
+  /** Receives the FileIndex once, as soon as the scan is done. */
+  port: MessagePort;
+}
+
+/** The `scanAndMap` task (`scan-and-map.ts`): returns the ranked files, posts the index on `port` first. */
+export function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
+  try {
+    return scanAndMap(task.root, { caps: task.caps, onIndex: (index) => task.port.postMessage(index) });
+  } finally {
+    task.port.close();
+  }
+}
+
+export { scanTask as scan, scanAndMapTask as scanAndMap };
 export { extractSymbols, rankFiles } from './extract.js';
-export { scanAndMap } from './scan-and-map.js';

@@ -14,9 +14,10 @@ import { traceStartup } from './startup-trace.js';
  * a thin front for the piscina pool, so the tree is only ever walked in worker threads. The
  * request's `signal` goes to the pool: an abort ends the thread doing the work.
  *
- * A scan may come prepared (`prepareMap`, or prestarted before the runtime by `prestart.ts`): its
- * task goes on to rank the repo map of its map candidates, and the repo-map request that follows
- * for exactly those files is answered from it instead of being extracted again.
+ * A scan may come prepared (`prepareMap`, or prestarted in a thread of its own before the runtime
+ * by `prestart.ts`): its thread goes on to rank the repo map of its map candidates, and the
+ * repo-map request that follows for exactly those files is answered from it instead of being
+ * extracted again.
  */
 
 /** The root as an absolute folder, or a one-sentence error (checked here: cheap and async). */
@@ -52,10 +53,12 @@ export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPo
     setup({ options }) {
       // A restarted incarnation never inherits the threads of the one before.
       void pool?.close();
-      prepared = scanned = undefined;
-      const early = options === undefined ? takePrestartedIndexer() : undefined;
-      pool = early?.pool ?? new IndexerPool(options ?? {});
-      prepared = early?.scan;
+      drop(prepared);
+      drop(scanned);
+      scanned = undefined;
+      prepared = options === undefined ? takePrestartedIndexer() : undefined;
+      // With a prestarted scan the startup needs no pool thread: the pool starts on its first task.
+      pool = new IndexerPool(prepared ? { lazy: true } : (options ?? {}));
     },
 
     async handle(request, context) {
@@ -69,7 +72,7 @@ export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPo
           prepared = undefined;
           drop(scanned);
           scanned = undefined;
-          if (!scan && request.prepareMap) scan = new PreparedScan(pool, root, request.caps);
+          if (!scan && request.prepareMap) scan = PreparedScan.inPool(pool, root, request.caps);
           if (scan) {
             try {
               const index = await scan.await(scan.index, context.signal);
@@ -106,6 +109,8 @@ export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPo
     async dispose() {
       const closing = pool;
       pool = undefined;
+      drop(prepared);
+      drop(scanned);
       prepared = scanned = undefined;
       await closing?.close();
     },

@@ -4,32 +4,45 @@ import type { IndexerPool } from './pool.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 import { traceStartup } from './startup-trace.js';
 
+/** A running scan-and-map: its two results, and how to end it. */
+export interface PreparedWork {
+  index: Promise<FileIndex>;
+  ranked: Promise<RepoMapFile[]>;
+  /** Ends the work if it still runs; what is still pending rejects as cancelled. */
+  abort(reason: string): void;
+}
+
 /**
- * A scan whose repo map is prepared in the same pool task (`workers/scan-and-map.ts`): the
+ * A scan whose repo map is prepared by the same thread (`workers/scan-and-map.ts`): the
  * indexer answers the scan request from `index`, and the repo-map request that follows from
- * `ranked` when it asks for the map of that very scan (same root, same files). Owns the task's
+ * `ranked` when it asks for the map of that very scan (same root, same files). Owns the work's
  * abort: a request that gives up on it ends its thread, as any aborted indexer task does.
  */
 export class PreparedScan {
   readonly index: Promise<FileIndex>;
   readonly ranked: Promise<RepoMapFile[]>;
-  private readonly controller = new AbortController();
+
+  /** A pool task (a `prepareMap` scan request). */
+  static inPool(pool: IndexerPool, root: string, caps?: Partial<ScanCaps>): PreparedScan {
+    const controller = new AbortController();
+    const task = pool.scanAndMap(root, { caps, signal: controller.signal });
+    return new PreparedScan(root, caps, { ...task, abort: (reason) => controller.abort(reason) });
+  }
 
   constructor(
-    pool: IndexerPool,
     /** Absolute root. */
     readonly root: string,
-    readonly caps?: Partial<ScanCaps>,
+    readonly caps: Partial<ScanCaps> | undefined,
+    private readonly work: PreparedWork,
   ) {
-    const task = pool.scanAndMap(root, { caps, signal: this.controller.signal });
-    this.index = task.index;
-    this.ranked = task.ranked;
+    this.index = work.index;
+    this.ranked = work.ranked;
     this.ranked.then(() => traceStartup('indexer: ranked map received'), () => {});
   }
 
   /** Ends the task (and its thread) if it is still running. */
   abort(reason = 'not needed'): void {
-    this.controller.abort(reason);
+    this.work.abort(reason);
   }
 
   /**

@@ -38,9 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   traceStartup('headless: arguments read');
   prestartIndexer(process.cwd());
   const loadingRuntime = import('../start-runtime.js');
-  const loadingSession = import('../../actors/agent/session.js');
   loadingRuntime.catch(() => {});
-  loadingSession.catch(() => {});
 
   let interrupted = false;
   let session: Session | undefined;
@@ -67,7 +65,7 @@ export async function run(argv: string[]): Promise<number> {
     const { startRuntime } = await loadingRuntime;
     const runtime = startRuntime({ approve: declineHeadless, cwd });
     traceStartup('headless: runtime started');
-    const { Session } = await loadingSession;
+    const { Session } = await import('../../actors/agent/session.js');
     traceStartup('headless: session loaded');
     session = new Session({ runtime, config, cwd, headless: true });
     session.subscribe((event) => {
@@ -89,7 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // A run that stopped before the runtime adopted the prestarted indexer ends it here.
-    await discardPrestartedIndexer();
+    discardPrestartedIndexer();
   }
 }
 

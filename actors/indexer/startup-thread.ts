@@ -1,0 +1,44 @@
+import { Worker } from 'node:worker_threads';
+import { cancelledError, ReikaError } from '../../runtime/errors.js';
+import type { StartupMessage, StartupWork } from '../../workers/startup-entry.js';
+import type { PreparedWork } from './prepared-scan.js';
+import type { FileIndex, RepoMapFile } from './protocol.js';
+
+/** The startup thread's file, in any out dir. */
+export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.meta.url);
+
+/**
+ * Scans `root` and ranks its repo map in a thread of its own (`workers/startup-entry.ts`), started
+ * at once: no piscina to load first, no pool thread to boot beside it. The thread ends by itself
+ * when the map is ranked; `abort` ends it sooner. Failures reject as REIKA_ERR_INDEXER, an abort
+ * as REIKA_ERR_CANCELLED.
+ */
+export function startupThread(work: StartupWork): PreparedWork {
+  const worker = new Worker(STARTUP_ENTRY, { workerData: work });
+  let settleIndex!: { resolve: (index: FileIndex) => void; reject: (error: Error) => void };
+  let settleRanked!: { resolve: (ranked: RepoMapFile[]) => void; reject: (error: Error) => void };
+  const index = new Promise<FileIndex>((resolve, reject) => (settleIndex = { resolve, reject }));
+  const ranked = new Promise<RepoMapFile[]>((resolve, reject) => (settleRanked = { resolve, reject }));
+  index.catch(() => {});
+  ranked.catch(() => {});
+  // Settling a settled promise does nothing, so every ending may reject both.
+  const fail = (error: Error) => {
+    settleIndex.reject(error);
+    settleRanked.reject(error);
+  };
+  worker.on('message', (message: StartupMessage) => {
+    if (message.type === 'index') settleIndex.resolve(message.index);
+    else if (message.type === 'ranked') settleRanked.resolve(message.ranked);
+    else fail(new ReikaError('REIKA_ERR_INDEXER', message.message));
+  });
+  worker.on('error', (error) => fail(new ReikaError('REIKA_ERR_INDEXER', error.message)));
+  worker.on('exit', () => fail(new ReikaError('REIKA_ERR_INDEXER', 'the indexer thread ended before the repo map was ranked')));
+  return {
+    index,
+    ranked,
+    abort(reason) {
+      fail(cancelledError(reason));
+      void worker.terminate();
+    },
+  };
+}
