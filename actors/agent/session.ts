@@ -7,6 +7,7 @@ import { findProfile, type Config } from '../config.js';
 import { ContextManager, type Compaction, type TurnImage } from '../context/context-manager.js';
 import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
+import { pasteProblem } from '../images/recognize.js';
 import { repoMapBudget } from '../indexer/budget.js';
 import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
@@ -231,6 +232,11 @@ export class Session {
     const connection = await this.connection;
     this.context?.setWindow(connection.window);
     return connection;
+  }
+
+  /** Why a pasted image cannot be used with the current profile (e.g. no OCR on Linux), if it cannot. */
+  imageProblem(): string | undefined {
+    return pasteProblem({ config: this.config, profile: this.profile });
   }
 
   setApprovals(mode: ApprovalMode): void {

@@ -4,7 +4,7 @@ import type { Endpoint } from '../model-io/protocol.js';
 import { describeImage } from './describe.js';
 import type { Image } from './image.js';
 import { IMAGE_TOKENS } from './image.js';
-import { ocrImage } from './ocr.js';
+import { OCR_UNAVAILABLE_ON_LINUX, ocrImage } from './ocr.js';
 
 /**
  * Turns an attached image into what the model gets: text from a vision model (REIKA_VISION_MODEL)
@@ -34,6 +34,15 @@ export function visionEndpoint(context: Pick<ImageContext, 'config' | 'profile'>
 
 export function nativeVision(context: Pick<ImageContext, 'profile'>): boolean {
   return context.profile.vision === 'native';
+}
+
+/**
+ * Why a pasted image could not be used right now, before it is even read (so the paste itself
+ * says so), or undefined when native mode, a vision model or OCR can take it.
+ */
+export function pasteProblem(context: Pick<ImageContext, 'config' | 'profile' | 'platform'>): string | undefined {
+  if (nativeVision(context) || visionEndpoint(context)) return undefined;
+  return (context.platform ?? process.platform) === 'linux' ? OCR_UNAVAILABLE_ON_LINUX : undefined;
 }
 
 /** What goes into the user message for one image. */

@@ -1,3 +1,4 @@
+import { IMAGE_TOKENS } from '../../actors/images/image.js';
 import { formatTokens, cacheHitRate } from '../tui/status-line.js';
 import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
@@ -98,6 +99,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         `requests: ${f.requests} · prompt ${formatTokens(f.promptTokens)} · cached ${formatTokens(f.cachedTokens)} · generated ${formatTokens(f.completionTokens)}`,
         `prefix-cache hit rate: ${hit === undefined ? 'no usage reported yet' : `${(hit * 100).toFixed(1)}%`}` +
           (f.lastUsage ? context.style.dim(` (last request ${f.lastUsage.cachedTokens}/${f.lastUsage.promptTokens})`) : ''),
+        ...imageLines(f.imageTokens ?? 0, context.pendingImages()),
       );
     },
   },
@@ -145,4 +147,13 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
 /** Command names starting with `prefix` (for Tab completion). */
 export function completeSlash(prefix: string): string[] {
   return SLASH_COMMANDS.map((c) => c.name).filter((name) => name.startsWith(prefix.toLowerCase()));
+}
+
+/** `/tokens` lines for images: each counts a fixed IMAGE_TOKENS, whatever its size. */
+function imageLines(liveTokens: number, pending: number): string[] {
+  const lines: string[] = [];
+  const each = `${formatTokens(IMAGE_TOKENS)} tokens each`;
+  if (liveTokens > 0) lines.push(`images in this turn: ${liveTokens / IMAGE_TOKENS} (${each}, included above)`);
+  if (pending > 0) lines.push(`images pasted for your next message: ${pending} (+${formatTokens(pending * IMAGE_TOKENS)} tokens, ${each})`);
+  return lines;
 }

@@ -15,6 +15,8 @@ export interface SlashContext {
   busy(): boolean;
   /** Forgets `always` approvals (a new folder or conversation starts over). */
   forgetApprovals(): void;
+  /** Images pasted (Ctrl+V) and waiting for the next message. */
+  pendingImages(): number;
 }
 
 export interface SlashCommand {

@@ -199,6 +199,8 @@ export class InteractiveApp {
   private async pasteImage(): Promise<void> {
     const { style } = this.options;
     try {
+      const problem = this.session?.imageProblem?.();
+      if (problem) throw new Error(problem);
       const read = this.options.readClipboardImage ?? (async () => (await import('../clipboard.js')).readClipboardImage());
       const image = await read();
       this.images.push(image);
@@ -325,6 +327,7 @@ export class InteractiveApp {
       exit: () => void this.exit(),
       busy: () => this.turn !== undefined,
       forgetApprovals: () => this.options.onForgetApprovals?.(),
+      pendingImages: () => this.images.length,
     };
   }
 

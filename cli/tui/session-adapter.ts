@@ -35,12 +35,17 @@ export class SessionAdapter implements SessionPort {
       approvals: info.approvals,
       contextWindow: info.window,
       contextTokens: info.estimateTokens,
+      imageTokens: info.imageTokens,
       promptTokens: info.usage.promptTokens + this.turnUsage.promptTokens,
       cachedTokens: info.usage.cachedTokens + this.turnUsage.cachedTokens,
       completionTokens: info.usage.completionTokens + this.turnUsage.completionTokens,
       requests: this.requests,
       lastUsage: this.lastUsage,
     };
+  }
+
+  imageProblem(): string | undefined {
+    return this.session.imageProblem();
   }
 
   filePaths(): readonly string[] | undefined {

@@ -46,6 +46,8 @@ export interface SessionFacts {
   requests: number;
   /** The last request's usage. */
   lastUsage?: Usage;
+  /** Fixed charge of images sent natively in the running turn (IMAGE_TOKENS each). */
+  imageTokens?: number;
 }
 
 export interface SessionPort {
@@ -56,6 +58,8 @@ export interface SessionPort {
   ready(): Promise<void>;
   /** Runs one turn; never rejects (errors come back as `status: 'error'`). `images` were pasted. */
   runTurn(input: string, onEvent: (event: UiEvent) => void, images?: readonly Image[]): Promise<TurnOutcome>;
+  /** Why a pasted image cannot be used now (e.g. OCR unavailable on Linux), if it cannot. */
+  imageProblem?(): string | undefined;
   /** Aborts the running turn: the runtime's one abort message for its scope. */
   abort(): void;
   /** One compaction event by hand; returns a line to show. */

@@ -203,6 +203,8 @@ test('Ctrl+V pastes a clipboard image that goes with the next message', async (t
   });
   h.type('\x16');
   await h.until('[1 image attached]');
+  h.type('/tokens\r');
+  await h.until('images pasted for your next message: 1 (+1.0k tokens, 1.0k tokens each)');
   h.type('what is this\r');
   await h.until('seen it');
   t.is(h.session.images[0]!.length, 1);
@@ -217,6 +219,17 @@ test('a failed paste says why in one line and the prompt keeps working', async (
   h.type('still typing');
   await h.until('› still typing');
   t.pass();
+});
+
+test('a paste the session cannot use (no OCR on Linux) says what to set, and attaches nothing', async (t) => {
+  let read = 0;
+  const h = await harness(t, [], 80, 24, { readClipboardImage: async () => (read++, Promise.reject(new Error('unreachable'))) });
+  h.session.imageProblem = () => 'OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native';
+  h.type('\x16');
+  // Word-wrapped at 80 columns.
+  await h.until(/! paste: OCR unavailable on Linux — set REIKA_VISION_MODEL or\s+REIKA_VISION=native/);
+  t.is(read, 0);
+  t.notRegex(h.vt.text(), /image attached/);
 });
 
 test('Ctrl+O folds reasoning into one line and shows it again on demand', async (t) => {

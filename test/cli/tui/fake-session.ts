@@ -10,6 +10,8 @@ export class FakeSession implements SessionPort {
   readonly calls: string[] = [];
   readonly inputs: string[] = [];
   readonly images: (readonly Image[])[] = [];
+  /** What `imageProblem` answers (tests set it). */
+  imageProblem?: () => string | undefined;
   paths: string[] | undefined = ['src/app.ts', 'src/alpha.ts', 'README.md', 'docs/guide.md'];
   askPerson?: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalReply>;
   private controller: AbortController | undefined;
