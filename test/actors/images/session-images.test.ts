@@ -72,3 +72,17 @@ test('on Linux without a vision model, an @file.png says OCR is unavailable and 
   t.deepEqual(notices, ['@shot.png: OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native']);
   t.regex(JSON.stringify(main.chatRequests()[0]!.json.messages), /image not attached — @shot\.png: OCR unavailable on Linux/);
 });
+
+test('/model to a profile with REIKA_<NAME>_VISION=native switches native images on, and back off', async (t) => {
+  if (process.platform !== 'linux') return t.pass('OCR may be available here');
+  const server = await startScriptedServer([{ content: 'one' }, { content: 'two' }]);
+  const { session } = await sessionFor(t, { REIKA_BASE_URL: server.url, REIKA_PROFILES: 'text,vl', REIKA_TEXT_MODEL: 'coder', REIKA_VL_MODEL: 'qwen-vl', REIKA_VL_VISION: 'native' }, [server]);
+  t.regex(session.imageProblem() ?? '', /OCR unavailable on Linux/);
+  await session.switchProfile('vl');
+  t.is(session.imageProblem(), undefined);
+  await session.run('look', { images: [toImage(TINY_PNG, 'clipboard')] });
+  t.is(imageParts(server.chatRequests()[0]!.json.messages), 1);
+  t.is(server.chatRequests()[0]!.json.model, 'qwen-vl');
+  await session.switchProfile('text');
+  t.regex(session.imageProblem() ?? '', /OCR unavailable on Linux/);
+});
