@@ -70,7 +70,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let emptyReplies = 0;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
-    context.endTurn();
+    context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
     const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}) };
     emit({ type: 'turn-end', turn, result });
     return result;

@@ -131,8 +131,17 @@ export class ContextManager {
     this.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true } });
   }
 
-  /** The turn ended: images sent natively are replaced by their notes. */
-  endTurn(): void {
+  /**
+   * The turn ended: images sent natively are replaced by their notes, and a turn that ended with
+   * the user's message unanswered (aborted, or the server failed) gets a short assistant note, so
+   * the next turn's message does not follow it directly — strict chat templates reject two user
+   * messages in a row.
+   */
+  endTurn(status: 'answered' | 'unanswered' = 'answered'): void {
+    const last = this.entries[this.entries.length - 1]!;
+    if (status === 'unanswered' && last.kind === 'message' && last.message.role === 'user') {
+      this.entries.push({ kind: 'message', message: { role: 'assistant', content: '[no reply: the turn was interrupted]' } });
+    }
     for (const entry of this.entries) {
       if (entry.kind === 'message' && entry.images?.live) {
         entry.images.live = false;

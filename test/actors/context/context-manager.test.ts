@@ -126,3 +126,18 @@ test('/compact sheds every payload but the newest group in one event', (t) => {
   t.is(last.role, 'user');
   t.regex(last.content as string, /^\[context note: 2 older tool outputs[\s\S]*next question$/, 'the note and the prompt share one user message');
 });
+
+test('a turn that ended unanswered gets an assistant note, so two user messages never follow each other', (t) => {
+  const context = new ContextManager({ system: 'sys', tools, window: 16_000 });
+  context.addUser('first question');
+  const first = context.prepare().messages;
+  context.endTurn('unanswered');
+  context.addUser('second question');
+  const second = context.prepare().messages;
+  t.true(prefixOf(first, second), 'still append-only');
+  t.deepEqual(second.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+  // An answered turn adds nothing.
+  context.addAssistant('an answer', []);
+  context.endTurn('answered');
+  t.is(context.prepare().messages.length, 5);
+});
