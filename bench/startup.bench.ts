@@ -10,10 +10,24 @@ import { fmt, row, summarize } from './stats.js';
  * server (bootstrap, actor spawning, system prompt), in a tiny repo and in the 150k-file tree;
  * peak RSS of the whole process tree; the first request's size. The reference is a bare
  * `node -e ""` spawn measured in the same run.
+ *
+ * Every run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where the
+ * time goes: the median moment of each startup milestone, in ms since the process started.
  */
 
 const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
 const RUNS = 5;
+
+/** Startup milestones (REIKA_TRACE_STARTUP lines) shown in the breakdown, by the end of their label. */
+const MILESTONES: [label: string, ending: string][] = [
+  ['arguments read, indexer thread started', 'headless: arguments read'],
+  ['runtime started (model-io thread spawned)', 'headless: runtime started'],
+  ['indexer thread booted', 'indexer thread: modules loaded'],
+  ['scan done (in the indexer thread)', 'indexer thread: scanned'],
+  ['repo map ranked (in the indexer thread)', 'indexer thread: ranked'],
+  ['model-io thread ready', 'runtime: model-io ready'],
+  ['first request handed to model-io', 'session: request'],
+];
 
 /** Sum of VmRSS over `pid` and all its descendants, in bytes (0 once it is gone). */
 function treeRss(pid: number): number {
@@ -37,6 +51,17 @@ interface Sample {
   peakRss: number;
   firstBytes: number;
   repoMapLines: number;
+  /** Milliseconds since the process started, by milestone ending. */
+  marks: Map<string, number>;
+}
+
+function milestones(stderr: string): Map<string, number> {
+  const marks = new Map<string, number>();
+  for (const line of stderr.split('\n')) {
+    const match = /^\[startup (\d+\.\d) ms t\d+\] (.*?)(?: \(.*\))?$/.exec(line);
+    if (match && !marks.has(match[2]!)) marks.set(match[2]!, Number(match[1]));
+  }
+  return marks;
 }
 
 async function once(cwd: string): Promise<Sample> {
@@ -50,9 +75,11 @@ async function once(cwd: string): Promise<Sample> {
     spawnedAt = performance.now();
     const child = spawn(process.execPath, [mainJs, '-p', 'say ok'], {
       cwd,
-      stdio: ['ignore', 'ignore', 'ignore'],
-      env: { ...process.env, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', REIKA_TRACE_STARTUP: '1' },
     });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(child.pid!))), 5);
     await new Promise((resolve) => child.on('close', resolve));
@@ -61,7 +88,13 @@ async function once(cwd: string): Promise<Sample> {
     if (!first) throw new Error(`reika made no request in ${cwd}`);
     const system = String(first.json.messages[0].content);
     const map = system.split('# Repo map')[1] ?? '';
-    return { firstMs: firstAt - spawnedAt, peakRss, firstBytes: Buffer.byteLength(first.body), repoMapLines: map.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line)).length };
+    return {
+      firstMs: firstAt - spawnedAt,
+      peakRss,
+      firstBytes: Buffer.byteLength(first.body),
+      repoMapLines: map.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line)).length,
+      marks: milestones(stderr),
+    };
   } finally {
     await server.close();
   }
@@ -96,4 +129,10 @@ export default async function (): Promise<void> {
   row('peak RSS of the process tree (MB)', fmt(peak), '160 target', peak / 160, '≤ 160');
   row('first request, 150k tree (KB)', fmt(bigFirst.firstBytes / 1024), '30 target', bigFirst.firstBytes / 1024 / 30, '≤ 30');
   row('repo-map lines in the first request (150k tree)', String(bigFirst.repoMapLines), `${results.tiny[0]!.repoMapLines} tiny`, undefined);
+  process.stdout.write('where the time goes (median ms since the process started)      tiny      150k tree\n');
+  const at = (samples: Sample[], ending: string) => {
+    const values = samples.map((s) => s.marks.get(ending)).filter((v): v is number => v !== undefined);
+    return values.length === samples.length ? fmt(summarize(values).p50) : '–';
+  };
+  for (const [label, ending] of MILESTONES) process.stdout.write(`  ${label.padEnd(56)} ${at(results.tiny, ending).padStart(8)} ${at(results.big, ending).padStart(14)}\n`);
 }

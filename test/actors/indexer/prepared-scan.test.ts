@@ -2,8 +2,11 @@ import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
+import { IndexerPool } from '../../../actors/indexer/pool.js';
 import { prestartIndexer, takePrestartedIndexer } from '../../../actors/indexer/prestart.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
+import { buildRepoMap } from '../../../actors/indexer/repo-map.js';
+import { startupThread } from '../../../actors/indexer/startup-thread.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { gitRepo } from '../../helpers/temp.js';
@@ -87,4 +90,31 @@ test('aborting a prepared scan or the map it waits for fails as cancelled, and t
     const map = await ask<RepoMap>({ type: 'repo-map', root, paths: again.mapCandidates!, budgetTokens: 3_200 }, 'turn-3');
     t.is(map.files[0]!.path, CENTRAL_MODULE);
   });
+});
+
+test('the startup thread gives the index and the ranked files that the pool gives', async (t) => {
+  const root = gitRepo(tree);
+  const work = startupThread({ root });
+  const pool = new IndexerPool({ maxThreads: 2 });
+  try {
+    const index = await pool.scan(root);
+    t.is(comparable(await work.index), comparable(index));
+    const map = await buildRepoMap(pool, { root, paths: index.mapCandidates!, budgetTokens: 3_200 });
+    t.is(JSON.stringify(await work.ranked), JSON.stringify(map.files));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a startup thread fails with the scan error, or as cancelled when aborted', async (t) => {
+  const missing = startupThread({ root: join(gitRepo(tree), 'nope') });
+  const error = (await t.throwsAsync(missing.index)) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_INDEXER');
+  t.regex(error.message, /nope does not exist$/);
+  await t.throwsAsync(missing.ranked);
+
+  const aborted = startupThread({ root: gitRepo(tree) });
+  aborted.abort('user pressed Esc');
+  t.is(((await t.throwsAsync(aborted.index)) as ReikaError).code, 'REIKA_ERR_CANCELLED');
+  t.is(((await t.throwsAsync(aborted.ranked)) as ReikaError).code, 'REIKA_ERR_CANCELLED');
 });
