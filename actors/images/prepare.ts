@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { TurnImage } from '../context/context-manager.js';
+import { mentions } from '../prompt/mentions.js';
 import { isImagePath, toDataUrl, toImage, type Image } from './image.js';
 import { attachImage, type ImageContext } from './recognize.js';
 
@@ -20,12 +21,7 @@ export interface PreparedPrompt {
 
 /** The `@path` mentions of image files in a prompt. */
 export function imageMentions(prompt: string): string[] {
-  const found: string[] = [];
-  for (const match of prompt.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
-    const path = match[1]!.replace(/[,;:!?)]+$/, '');
-    if (isImagePath(path) && !found.includes(path)) found.push(path);
-  }
-  return found;
+  return mentions(prompt).filter(isImagePath);
 }
 
 export async function prepareImages(prompt: string, pasted: readonly Image[], context: ImageContext & { root: string }): Promise<PreparedPrompt> {

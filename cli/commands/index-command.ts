@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import { createIndexerActor } from '../../actors/indexer/actor.js';
 import type { FileIndex, IndexerRequest } from '../../actors/indexer/protocol.js';
 import { Supervisor } from '../../runtime/supervisor.js';
+import { parseDirArgs } from './dir-args.js';
 
 /**
  * `reika index [DIR] [--json]`: prints the file index of DIR (default: the current folder), one
@@ -11,23 +11,6 @@ import { Supervisor } from '../../runtime/supervisor.js';
 
 const USAGE = 'usage: reika index [DIR] [--json]';
 
-interface Args {
-  dir: string;
-  json: boolean;
-}
-
-function parse(argv: string[]): Args | string {
-  let dir: string | undefined;
-  let json = false;
-  for (const arg of argv) {
-    if (arg === '--json') json = true;
-    else if (arg === '--') continue;
-    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (${USAGE})`;
-    else if (dir === undefined) dir = arg;
-    else return `one folder at a time (${USAGE})`;
-  }
-  return { dir: resolve(dir ?? '.'), json };
-}
 
 /** One line for stderr saying which caps made the index partial. */
 export function describeCaps(index: FileIndex): string | undefined {
@@ -40,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const args = parse(argv);
+  const args = parseDirArgs(argv, USAGE);
   if (typeof args === 'string') {
     process.stderr.write(`reika: ${args}\n`);
     return 2;

@@ -1,9 +1,9 @@
-import { resolve } from 'node:path';
 import { loadConfig } from '../../actors/config.js';
 import { createIndexerActor } from '../../actors/indexer/actor.js';
 import { repoMapBudget } from '../../actors/indexer/budget.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../actors/indexer/protocol.js';
 import { Supervisor } from '../../runtime/supervisor.js';
+import { parseDirArgs } from './dir-args.js';
 
 /**
  * `reika map [DIR] [--json]`: prints the repo map of DIR (default: the current folder) exactly as
@@ -15,23 +15,6 @@ import { Supervisor } from '../../runtime/supervisor.js';
 
 const USAGE = 'usage: reika map [DIR] [--json]';
 
-interface Args {
-  dir: string;
-  json: boolean;
-}
-
-function parse(argv: string[]): Args | string {
-  let dir: string | undefined;
-  let json = false;
-  for (const arg of argv) {
-    if (arg === '--json') json = true;
-    else if (arg === '--') continue;
-    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (${USAGE})`;
-    else if (dir === undefined) dir = arg;
-    else return `one folder at a time (${USAGE})`;
-  }
-  return { dir: resolve(dir ?? '.'), json };
-}
 
 /** Builds the map through the indexer actor, as a session's bootstrap does. */
 async function buildMap(root: string, budgetTokens: number): Promise<{ index: FileIndex; map: RepoMap }> {
@@ -52,7 +35,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const args = parse(argv);
+  const args = parseDirArgs(argv, USAGE);
   if (typeof args === 'string') {
     process.stderr.write(`reika: ${args}\n`);
     return 2;

@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { IMAGE_EXTENSIONS } from '../../actors/images/image.js';
+import { mentions } from '../../actors/prompt/mentions.js';
 
 /** Largest file `@path` attaches whole; bigger files are cut with a note. */
 export const ATTACH_MAX_BYTES = 100_000;
@@ -13,15 +14,7 @@ export interface Attached {
   problems: string[];
 }
 
-/** The `@path` mentions in a message (an `@` at the start or after whitespace). */
-export function mentions(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
-    const path = match[1]!.replace(/[,.;:!?)]+$/, '');
-    if (path && !found.includes(path)) found.push(path);
-  }
-  return found;
-}
+export { mentions };
 
 /** Reads every `@path` that names a readable text file under or outside `root` and appends it. */
 export async function attachFiles(text: string, root: string): Promise<Attached> {

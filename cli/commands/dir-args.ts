@@ -1,0 +1,21 @@
+import { resolve } from 'node:path';
+
+/** The arguments of `reika index` and `reika map`: one optional folder and `--json`. */
+export interface DirArgs {
+  dir: string;
+  json: boolean;
+}
+
+/** Parses `[DIR] [--json]`; a string is the one-line error to print. */
+export function parseDirArgs(argv: string[], usage: string): DirArgs | string {
+  let dir: string | undefined;
+  let json = false;
+  for (const arg of argv) {
+    if (arg === '--json') json = true;
+    else if (arg === '--') continue;
+    else if (arg.startsWith('-') && arg !== '-') return `unknown option ${arg} (${usage})`;
+    else if (dir === undefined) dir = arg;
+    else return `one folder at a time (${usage})`;
+  }
+  return { dir: resolve(dir ?? '.'), json };
+}
