@@ -5,7 +5,7 @@ import type { Piscina as PiscinaClass } from 'piscina';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { ScanCaps } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
-import { traceStartup } from './startup-trace.js';
+import { traceEnv, traceStartup } from './startup-trace.js';
 
 // Piscina is CommonJS: required (when the first pool is made), it loads ~4 ms sooner than
 // imported, as Node then skips scanning its source for named exports.
@@ -54,11 +54,13 @@ export class IndexerPool {
     const options = this.options;
     const maxThreads = options.maxThreads ?? Math.max(1, Math.min(MAX_INDEXER_THREADS, availableParallelism()));
     const Piscina = requirePiscina();
+    const env = traceEnv();
     const piscina = new Piscina({
       filename: (options.filename ?? POOL_ENTRY).href,
       minThreads: 1,
       maxThreads,
       idleTimeout: IDLE_TIMEOUT_MS,
+      ...(env ? { env } : {}),
     });
     traceStartup('indexer pool created');
     // Without a listener an 'error' event would throw in the main thread.

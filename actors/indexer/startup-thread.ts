@@ -3,6 +3,7 @@ import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { StartupMessage, StartupWork } from '../../workers/startup-entry.js';
 import type { PreparedWork } from './prepared-scan.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
+import { traceEnv } from './startup-trace.js';
 
 /** The startup thread's file, in any out dir. */
 export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.meta.url);
@@ -14,7 +15,8 @@ export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.me
  * as REIKA_ERR_CANCELLED.
  */
 export function startupThread(work: StartupWork): PreparedWork {
-  const worker = new Worker(STARTUP_ENTRY, { workerData: work });
+  const env = traceEnv();
+  const worker = new Worker(STARTUP_ENTRY, { workerData: work, ...(env ? { env } : {}) });
   let settleIndex!: { resolve: (index: FileIndex) => void; reject: (error: Error) => void };
   let settleRanked!: { resolve: (ranked: RepoMapFile[]) => void; reject: (error: Error) => void };
   const index = new Promise<FileIndex>((resolve, reject) => (settleIndex = { resolve, reject }));
