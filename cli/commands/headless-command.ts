@@ -13,9 +13,10 @@ import { progressLine, toHeadlessResult } from '../headless/output.js';
  * (docs/headless.md). Exit 0 answered, 1 error, 130 interrupted (SIGINT/SIGTERM abort the turn
  * through the runtime's one abort message, then every actor is closed).
  *
- * Startup order (bench/startup.bench.ts): only the argument parser, the config and the indexer
- * pool load first; the indexer thread is started (scanning and ranking the repo map) before the
- * runtime, the session and the output modules are loaded, so its boot overlaps theirs.
+ * Startup order (bench/startup.bench.ts, REIKA_TRACE_STARTUP=1): once the arguments and the config
+ * are read, a thread starts scanning the folder and ranking its repo map (`prestartIndexer`), even
+ * before a prompt on stdin has arrived; then the runtime loads and starts (the model-io thread
+ * boots meanwhile), then the session. The indexer actor adopts the prestarted scan.
  */
 
 /** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
