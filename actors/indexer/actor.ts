@@ -38,7 +38,7 @@ const sameCaps = (a: object | undefined, b: object | undefined) => JSON.stringif
 /**
  * A definition that owns one pool (made in `setup`, ended in `dispose`); `register`'s options
  * tune the pool. Each supervisor registers its own definition. Set up without options, it adopts
- * a prestarted pool and scan if there is one.
+ * the prestarted scan if there is one (and then starts its pool only on a first task).
  */
 export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPoolOptions | undefined> {
   let pool: IndexerPool | undefined;
