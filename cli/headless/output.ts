@@ -32,12 +32,13 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
 export function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'bootstrap':
-      return `reika: indexed ${event.files} files${event.capped ? ' (capped)' : ''}, ${event.repoMapError ? `no repo map (${event.repoMapError})` : `repo map of ${event.repoMapFiles} files`} (${event.ms} ms)`;
+      return `reika: indexed ${plural(event.files, 'file')}${event.capped ? ' (capped)' : ''}, ${event.repoMapError ? `no repo map (${event.repoMapError})` : `repo map of ${plural(event.repoMapFiles, 'file')}`} (${event.ms} ms)`;
     case 'tool-call': {
       const { state } = event;
       if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
         const mark = state.status === 'done' ? '✓' : state.status === 'cancelled' ? '⊘' : '✗';
-        return `${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary}`;
+        // One line per call: a subagent's summary is the first 2,400 characters of its report.
+        return `${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary.split('\n')[0]}`;
       }
       return undefined;
     }
@@ -59,4 +60,8 @@ function target(args: Record<string, unknown>): string {
   if (typeof value !== 'string') return '';
   const line = value.split('\n')[0]!;
   return `${line.length > 80 ? `${line.slice(0, 79)}…` : line} `;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
