@@ -1,10 +1,11 @@
 import { isAbsolute } from 'node:path';
 import { isCancelled } from '../../runtime/errors.js';
 import { decide, type Ask } from './approvals.js';
-import { isToolName, TOOL_NAMES, validateArgs } from './args.js';
+import { isToolName, validateArgs } from './args.js';
 import type { PreparedCall } from './prepared.js';
 import type { ToolExecutorRequest, ToolName, ToolResult } from './protocol.js';
 import { readOnlyViolation } from './read-only-commands.js';
+import { toolSchemas } from './schemas.js';
 import { ToolError } from './tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tool-env.js';
 import { prepareBash } from './tools/bash.js';
@@ -31,7 +32,10 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     if (typeof request.context?.root !== 'string' || !isAbsolute(request.context.root)) {
       throw new ToolError('INVALID_ARGS', `the call's context has no absolute project root (got ${JSON.stringify(request.context?.root)})`);
     }
-    if (!isToolName(name)) throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${TOOL_NAMES.join(', ')}`);
+    if (!isToolName(name)) {
+      const offered = toolSchemas(request.context.mode).map((schema) => schema.function.name);
+      throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${offered.join(', ')}`);
+    }
     checkMode(name, request);
     const prepared = await prepare(name, request.args, env);
     if (prepared.action) {
