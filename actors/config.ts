@@ -31,7 +31,14 @@ export interface Config {
   repoMapBudget?: number;
   requestTimeoutMs: number;
   maxTurns: number;
-  subagent: { maxTurns: number; model?: string; baseUrl?: string; apiKey?: string };
+  subagent: {
+    maxTurns: number;
+    model?: string;
+    baseUrl?: string;
+    apiKey?: string;
+    /** REIKA_SUBAGENT_PROFILES: the subagents of a wave are spread over these profiles in turn. */
+    profiles: string[];
+  };
   vision: { model?: string; baseUrl?: string; apiKey?: string; native: boolean; ocrLangs?: string[] };
   /** Every REIKA_* value after merging, for settings read elsewhere. */
   values: Record<string, string>;
@@ -103,6 +110,12 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
     const key = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
     profiles.push(profile(name.toLowerCase(), `REIKA_${key}_`));
   }
+  const subagentProfiles = (values.REIKA_SUBAGENT_PROFILES ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const name of subagentProfiles) {
+    if (!profiles.some((p) => p.name === name)) {
+      throw new ConfigError(`REIKA_SUBAGENT_PROFILES names "${name}", which is not a profile (add it to REIKA_PROFILES, or use "default")`);
+    }
+  }
   const approvalsValue = (values.REIKA_AUTO_APPROVE ?? 'safe').toLowerCase();
   const approvals: ApprovalMode | undefined =
     approvalsValue === 'safe' ? 'safe' : approvalsValue === 'off' ? 'off' : approvalsValue === 'bypass' || approvalsValue === 'yolo' ? 'bypass' : undefined;
@@ -120,6 +133,7 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
       model: values.REIKA_SUBAGENT_MODEL,
       baseUrl: values.REIKA_SUBAGENT_BASE_URL?.replace(/\/+$/, ''),
       apiKey: values.REIKA_SUBAGENT_API_KEY,
+      profiles: subagentProfiles,
     },
     vision: {
       model: values.REIKA_VISION_MODEL,

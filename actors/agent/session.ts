@@ -13,7 +13,7 @@ import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import { buildSystemPrompt, type AgentMode } from '../prompt/system-prompt.js';
 import { toolSchemas } from '../tool-executor/schemas.js';
-import { subagentBrief } from '../subagent/brief.js';
+import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { subagentSchema } from '../subagent/schema.js';
 import { SubagentWaves } from '../subagent/wave.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
@@ -169,7 +169,7 @@ export class Session {
         toolContext: { root: this.root, approvals: this.approvals, mode: this.mode },
         context,
         maxRequests: this.config.maxTurns,
-        wave: new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief({ config: this.config, endpoint: connection.endpoint, window: connection.window, root: this.root, system: frozen.subagentSystem, approvals: this.approvals }) }),
+        wave: this.waves(frozen, connection),
         emit: (event) => this.emit(event),
         watchApprovals: this.runtime.watchApprovals,
       });
@@ -183,6 +183,12 @@ export class Session {
     } finally {
       this.current = undefined;
     }
+  }
+
+  /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */
+  private waves(frozen: Frozen, connection: Connection): SubagentWaves {
+    const input = { config: this.config, endpoint: connection.endpoint, window: connection.window, root: this.root, system: frozen.subagentSystem, approvals: this.approvals };
+    return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input) });
   }
 
   /** Aborts the running turn: one abort message down the tree for its scope. */

@@ -10,7 +10,7 @@ import type { SubagentBrief } from './protocol.js';
  * model) are asked of that server once; otherwise the session's are used.
  */
 export interface BriefInput {
-  config: Pick<Config, 'subagent' | 'maxTokens'>;
+  config: Pick<Config, 'subagent' | 'maxTokens'> & Partial<Pick<Config, 'profiles'>>;
   /** The session's settled endpoint and window. */
   endpoint: Endpoint;
   window?: number;
@@ -42,4 +42,27 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     maxTurns: Math.max(1, own.maxTurns),
     approvals: input.approvals,
   };
+}
+
+/**
+ * With REIKA_SUBAGENT_PROFILES, one brief per named profile: the subagents of a wave take them in
+ * turn, so a wave spreads over several servers (scale-out is the engines' job; reika only spreads).
+ * An endpoint whose model or window is not configured is asked once. Empty without the setting.
+ */
+export function spreadBriefs(input: BriefInput): SubagentBrief[] {
+  const base = subagentBrief(input);
+  return input.config.subagent.profiles.flatMap((name) => {
+    const profile = input.config.profiles?.find((p) => p.name === name);
+    if (!profile) return [];
+    const sameAsSession = profile.baseUrl === input.endpoint.baseUrl && (profile.model ?? input.endpoint.model) === input.endpoint.model;
+    const window = profile.contextWindow ?? (sameAsSession ? input.window : undefined);
+    const endpoint: Endpoint = {
+      baseUrl: profile.baseUrl,
+      model: profile.model ?? (profile.baseUrl === input.endpoint.baseUrl ? input.endpoint.model : ''),
+      requestTimeoutMs: input.endpoint.requestTimeoutMs,
+      ...(profile.apiKey !== undefined ? { apiKey: profile.apiKey } : {}),
+    };
+    const { window: _ignored, ...rest } = base;
+    return [{ ...rest, endpoint, ...(window !== undefined ? { window } : {}), discover: endpoint.model === '' || window === undefined }];
+  });
 }

@@ -18,6 +18,8 @@ export const WAVES_PER_TURN = 3;
 export interface WaveOptions {
   router: Router;
   brief: SubagentBrief;
+  /** REIKA_SUBAGENT_PROFILES: the wave's i-th subagent takes `spread[i % length]` instead of `brief`. */
+  spread?: readonly SubagentBrief[];
   /** The dispatcher's address (default `subagents`). */
   dispatcher?: string;
 }
@@ -44,9 +46,11 @@ export class SubagentWaves implements WaveHook {
     const jobs: Promise<void>[] = [];
     const settle = (call: ToolCall, send: (options: RequestOptions) => Promise<ToolResult>) => jobs.push(run(call, send).then((result) => void results.set(call.id, result)));
     const valid: Array<{ call: ToolCall; request: DispatchRequest }> = [];
+    const spread = this.options.spread ?? [];
     for (const call of taken) {
       const args = parseSubagentArgs(call.arguments);
-      if (args.ok) valid.push({ call, request: { type: 'run', callId: call.id, task: args.value.task, files: args.value.files, brief: this.options.brief } });
+      const brief = spread.length > 0 ? spread[valid.length % spread.length]! : this.options.brief;
+      if (args.ok) valid.push({ call, request: { type: 'run', callId: call.id, task: args.value.task, files: args.value.files, brief } });
       else settle(call, async () => refusal(call, 'SUBAGENT_BAD_ARGS', `not run: ${args.message}.`));
     }
     if (valid.length > 0) this.waves++;

@@ -67,4 +67,6 @@ test('bad values are named in a clear error', (t) => {
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_AUTO_APPROVE: 'maybe' } }), { instanceOf: ConfigError, message: /REIKA_AUTO_APPROVE/ });
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_CONTEXT_WINDOW: 'big' } }), { instanceOf: ConfigError, message: /REIKA_CONTEXT_WINDOW/ });
   t.is(loadConfig({ cwd, home, env: { REIKA_AUTO_APPROVE: 'yolo' } }).approvals, 'bypass');
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_PROFILES: 'a', REIKA_SUBAGENT_PROFILES: 'a,b' } }), { instanceOf: ConfigError, message: /REIKA_SUBAGENT_PROFILES names "b", which is not a profile/ });
+  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_PROFILES: 'A', REIKA_SUBAGENT_PROFILES: 'default, a' } }).subagent.profiles, ['default', 'a']);
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { subagentBrief, type BriefInput } from '../../../actors/subagent/brief.js';
+import { spreadBriefs, subagentBrief, type BriefInput } from '../../../actors/subagent/brief.js';
 import { parseSubagentArgs, subagentSchema } from '../../../actors/subagent/schema.js';
 import { coverage, namedFiles, notCoveredSection } from '../../../actors/subagent/coverage.js';
 import { splitReport } from '../../../actors/subagent/report.js';
@@ -7,8 +7,8 @@ import { tempDir, writeTree } from '../../helpers/temp.js';
 
 const session = { baseUrl: 'http://main:8080/v1', model: 'main-model', apiKey: 'main-key', requestTimeoutMs: 5_000 };
 
-function input(subagent: BriefInput['config']['subagent']): BriefInput {
-  return { config: { subagent, maxTokens: 2_048 }, endpoint: session, window: 32_000, root: '/p', system: 'S', approvals: 'safe' };
+function input(subagent: Omit<BriefInput['config']['subagent'], 'profiles'> & { profiles?: string[] }, profiles?: BriefInput['config']['profiles']): BriefInput {
+  return { config: { subagent: { profiles: [], ...subagent }, maxTokens: 2_048, profiles }, endpoint: session, window: 32_000, root: '/p', system: 'S', approvals: 'safe' };
 }
 
 test('without REIKA_SUBAGENT_* settings a subagent uses the session endpoint and window', (t) => {
@@ -31,6 +31,21 @@ test('a subagent server of its own gets its own key or the session key, and its 
   const sameServer = subagentBrief(input({ maxTurns: 8, model: 'small' }));
   t.is(sameServer.endpoint.baseUrl, session.baseUrl);
   t.true(sameServer.discover, 'another model on the same server may have another window');
+});
+
+test('REIKA_SUBAGENT_PROFILES gives one brief per profile; what a profile does not configure is discovered', (t) => {
+  t.deepEqual(spreadBriefs(input({ maxTurns: 8 })), [], 'no spread without the setting');
+  const profiles = [
+    { name: 'default', baseUrl: session.baseUrl, model: 'main-model', apiKey: 'main-key' },
+    { name: 'gpu2', baseUrl: 'http://gpu2:8000/v1', model: 'coder', apiKey: 'k2', contextWindow: 65_536 },
+    { name: 'gpu3', baseUrl: 'http://gpu3:8000/v1' },
+  ];
+  const [main, gpu2, gpu3] = spreadBriefs(input({ maxTurns: 8, profiles: ['default', 'gpu2', 'gpu3'] }, profiles));
+  t.like(main, { endpoint: session, window: 32_000, discover: false });
+  t.like(gpu2, { endpoint: { baseUrl: 'http://gpu2:8000/v1', model: 'coder', apiKey: 'k2', requestTimeoutMs: 5_000 }, window: 65_536, discover: false });
+  t.like(gpu3, { endpoint: { baseUrl: 'http://gpu3:8000/v1', model: '' }, discover: true });
+  t.is(gpu3!.window, undefined);
+  t.is(gpu3!.system, 'S');
 });
 
 test('the subagent schema has the same bytes every time and names task and files', (t) => {
