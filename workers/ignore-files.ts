@@ -49,21 +49,25 @@ function joined(rules: CompiledRule[]): RegExp | null {
  * a folder). Without `!` lines any matching line means "ignored", so the file's line expressions
  * are joined into one alternation for the lines with no inner slash (tested on the last part, as
  * git does: shorter text, same answer) and one for the others (tested on the path). With `!` lines
- * the last matching line decides, through `testSelf`. Falls back to `testSelf` if `ignore` changes
+ * the last matching line decides, through `testSelf`, asked only when the joined expressions say
+ * some line matches. Falls back to `testSelf` if `ignore` changes
  * its insides.
  */
 export function matcherOf(rules: Ignore): (path: string, base: string) => Decision {
   const list = (rules as unknown as { _rules?: { _rules?: CompiledRule[] } })._rules?._rules;
-  if (Array.isArray(list) && list.length > 0 && list.every((rule) => !rule.negative && rule.regex instanceof RegExp && rule.regex.flags === '')) {
-    const basenameOnly = (rule: CompiledRule) => typeof rule.body === 'string' && !rule.body.slice(0, -1).includes('/');
-    const onBase = joined(list.filter(basenameOnly));
-    const onPath = joined(list.filter((rule) => !basenameOnly(rule)));
-    return (path, base) => ((onBase !== null && onBase.test(base)) || (onPath !== null && onPath.test(path)) ? 1 : 0);
-  }
-  return (path) => {
+  const slow = (path: string): Decision => {
     const verdict = testSelf(rules, path);
     return verdict.ignored ? 1 : verdict.unignored ? 2 : 0;
   };
+  if (!Array.isArray(list) || list.length === 0 || !list.every((rule) => rule.regex instanceof RegExp && rule.regex.flags === '')) return slow;
+  const basenameOnly = (rule: CompiledRule) => typeof rule.body === 'string' && !rule.body.slice(0, -1).includes('/');
+  const onBase = joined(list.filter(basenameOnly));
+  const onPath = joined(list.filter((rule) => !basenameOnly(rule)));
+  const anyLine = (path: string, base: string) => (onBase !== null && onBase.test(base)) || (onPath !== null && onPath.test(path));
+  if (list.every((rule) => !rule.negative)) return (path, base) => (anyLine(path, base) ? 1 : 0);
+  // With `!` lines, most paths still match no line at all: only those that match one need to know
+  // which line matched last.
+  return (path, base) => (anyLine(path, base) ? slow(path) : 0);
 }
 
 // The one known gap between `ignore` and git (its issue #155: pattern `foo**/bar` against path

@@ -35,12 +35,6 @@ function readVarint(buffer: Buffer, at: number): [value: number, next: number] {
   return [value, at];
 }
 
-/** What the index holds directly inside one folder. */
-export interface TrackedChildren {
-  files: ReadonlySet<string>;
-  folders: ReadonlySet<string>;
-}
-
 /** Lookups in one repository's index, for paths relative to the scan root. */
 export class TrackedPaths {
   private constructor(
@@ -73,20 +67,24 @@ export class TrackedPaths {
     let kept = 0;
     let at = 12;
     if (version !== 4) {
+      // Plain byte reads, no Buffer method calls: this loop runs once per tracked file, mostly
+      // before the JIT has warmed up (a cold scan at startup).
+      const length = buffer.length;
+      const v3 = version === 3;
       for (let i = 0; i < count; i++) {
-        if (at + fixed > buffer.length) return null;
-        const mode = buffer.readUInt32BE(at + 24);
-        const flags = buffer.readUInt16BE(at + 40 + idLength);
-        const start = at + fixed + (version === 3 && flags & 0x4000 ? 2 : 0);
+        if (at + fixed > length) return null;
+        const type = ((buffer[at + 26]! << 8) | buffer[at + 27]!) & TYPE_MASK; // low half of the mode
+        const flagsAt = at + 40 + idLength;
+        const flags = (buffer[flagsAt]! << 8) | buffer[flagsAt + 1]!;
+        const start = at + fixed + (v3 && flags & 0x4000 ? 2 : 0);
         const short = flags & 0xfff;
         const end = short < 0xfff ? start + short : buffer.indexOf(0, start);
-        if (end < 0 || end > buffer.length) return null;
-        const type = mode & TYPE_MASK;
+        if (end < 0 || end > length) return null;
         if (type !== GITLINK && type !== DIRECTORY) {
           starts[kept] = start;
           ends[kept++] = end;
         }
-        at += (start - at + (end - start) + 8) & ~7;
+        at += (end - at + 8) & ~7;
       }
       return new TrackedPaths(buffer, starts, ends, kept, prefix);
     }
@@ -125,36 +123,23 @@ export class TrackedPaths {
   }
 
   /**
-   * The tracked entries directly inside the folder `relDir` (relative to the scan root, `''` for
-   * the root): file names, and names of subfolders that hold tracked files. Costs a binary search
-   * per child folder, not a pass over everything below.
+   * True when `rel` (relative to the scan root) is a tracked file, or with `folder`, a folder
+   * holding tracked files. One binary search of the raw names: only ignored entries are looked up.
    */
-  childrenOf(relDir: string): TrackedChildren {
-    const folderKey = relDir === '' ? this.prefix : `${this.prefix}${relDir}/`;
-    const key = Buffer.from(folderKey);
-    const files = new Set<string>();
-    const folders = new Set<string>();
-    let i = key.length === 0 ? 0 : this.lowerBound(key);
-    const end = key.length === 0 ? this.count : this.lowerBound(Buffer.from(`${folderKey.slice(0, -1)}0`)); // '0' follows '/'
-    while (i < end) {
-      const start = this.starts[i]! + key.length;
-      const stop = this.ends[i]!;
-      const slash = this.names.indexOf(0x2f, start);
-      if (slash < 0 || slash >= stop) {
-        files.add(this.names.toString('utf8', start, stop));
-        i++;
-        continue;
-      }
-      const child = this.names.toString('utf8', start, slash);
-      folders.add(child);
-      i = this.lowerBound(Buffer.from(`${folderKey}${child}0`), i + 1);
-    }
-    return { files, folders };
+  has(rel: string, folder: boolean): boolean {
+    const key = Buffer.from(folder ? `${this.prefix}${rel}/` : `${this.prefix}${rel}`);
+    const i = this.lowerBound(key);
+    if (i >= this.count) return false;
+    const start = this.starts[i]!;
+    const end = this.ends[i]!;
+    // A folder: the first name at or after `rel/` starts with it; a file: that name is `rel`.
+    if (folder) return end - start > key.length && key.compare(this.names, start, start + key.length) === 0;
+    return key.compare(this.names, start, end) === 0;
   }
 
   /** The first entry whose name is not below `key` in byte order. */
-  private lowerBound(key: Buffer, from = 0): number {
-    let low = from;
+  private lowerBound(key: Buffer): number {
+    let low = 0;
     let high = this.count;
     while (low < high) {
       const mid = (low + high) >>> 1;

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAPS, type ScanCaps } from '../actors/indexer/caps.js';
 import type { CapName, FileIndex } from '../actors/indexer/protocol.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
-import { TrackedPaths, type TrackedChildren } from './scan-git-index.js';
+import { TrackedPaths } from './scan-git-index.js';
 import { isSourceFile } from './scan-sources.js';
 
 /** What one directory entry is, as far as the index cares. */
@@ -28,11 +28,10 @@ function kindOf(entry: Dirent, absoluteDir: string): Kind {
  * name; one that truly contains U+FFFD still can. A name with a line break would break the
  * one-path-per-line index. Both are skipped.
  */
-const SUSPECT_NAME = /[\n\r\uFFFD]/;
-
 function unusableName(name: string, absoluteDir: string): boolean {
-  if (!SUSPECT_NAME.test(name)) return false;
+  // Three plain searches: cheaper than a regular expression on a cold start (measured).
   if (name.includes('\n') || name.includes('\r')) return true;
+  if (!name.includes('\uFFFD')) return false;
   try {
     lstatSync(join(absoluteDir, name));
     return false;
@@ -74,19 +73,11 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
   const capped = new Set<CapName>();
   const stats = { directories: 0, files: 0, ignored: 0, skipped: 0, ms: 0 };
   // Tracked files stay listed even when a rule matches them (git ls-files --cached); the index is
-  // read the first time a rule matches something, and a folder's tracked children when one of its
-  // entries is matched.
+  // read the first time a rule matches something, and searched for each matched entry.
   let tracked: TrackedPaths | null | undefined;
-  let childrenDir: string | undefined;
-  let children: TrackedChildren | undefined;
-  const isTracked = (dir: string, name: string, folder: boolean): boolean => {
+  const isTracked = (rel: string, folder: boolean): boolean => {
     if (tracked === undefined) tracked = rules.repository ? TrackedPaths.read(rules.repository) : null;
-    if (tracked === null) return false;
-    if (childrenDir !== dir || !children) {
-      children = tracked.childrenOf(dir);
-      childrenDir = dir;
-    }
-    return folder ? children.folders.has(name) : children.files.has(name);
+    return tracked !== null && tracked.has(rel, folder);
   };
   /** Ignored folders walked only for the tracked files inside them. */
   const trackedOnly = new Set<string>();
@@ -162,7 +153,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
         }
         if (kind === 'directory') {
           if (!ignored(name, rel, true)) next.push(rel);
-          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(dir, name, true)) {
+          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(rel, true)) {
             trackedOnly.add(rel);
             next.push(rel);
           } else stats.ignored++;
@@ -177,7 +168,7 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
           if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
           continue; // past the index cap only map candidates are still worth an ignore check
         }
-        if (ignored(name, rel, false) && (name === '.git' || !isTracked(dir, name, false))) {
+        if (ignored(name, rel, false) && (name === '.git' || !isTracked(rel, false))) {
           stats.ignored++;
           continue;
         }
