@@ -85,6 +85,17 @@ for (const version of ['2', '3', '4']) {
   });
 }
 
+test('scans of repositories with a large and a small git index one after another each read their own index', (t) => {
+  const many: Record<string, string> = {};
+  for (let i = 0; i < 400; i++) many[`pkg${i % 7}/file-with-a-long-name-${i}.tmp`] = '';
+  const large = oracleRepo({ ...many, 'z.ts': '' });
+  writeTree(large, { '.gitignore': '*.tmp\n', 'pkg0/untracked.tmp': '' });
+  const small = oracleRepo({ 'a.tmp': '', 'b.ts': '' });
+  writeTree(small, { '.gitignore': '*.tmp\n', 'c.tmp': '' });
+  for (const root of [large, small, large, small]) t.deepEqual([...scan(root).paths].sort(), gitListing(root));
+  t.deepEqual([...scan(small).paths].sort(), ['.gitignore', 'a.tmp', 'b.ts']);
+});
+
 test('a tracked file deleted from the work tree is not listed (git --cached would list it)', (t) => {
   const root = oracleRepo({ 'a.txt': '', 'gone.txt': '' });
   rmSync(join(root, 'gone.txt'));
