@@ -55,6 +55,13 @@ export class IgnoreRules {
   private readonly chains = new Map<string, readonly ChainLevel[]>();
   /** Decisions about folders already made, relative to root. */
   private readonly folderIgnored = new Map<string, boolean>();
+  /**
+   * Compiled files and their matchers by text: the `.gitignore` files of a monorepo's packages are
+   * often copies of one another, and each copy would otherwise compile its rules and their
+   * joined expressions afresh (a compiled file depends on nothing but its text).
+   */
+  private readonly byText = new Map<string, Ignore | null>();
+  private readonly matchers = new Map<Ignore, ChainLevel['match']>();
   private discovering = true;
 
   private constructor(
@@ -163,7 +170,11 @@ export class IgnoreRules {
     rules = null;
     if (this.discovering) {
       const text = readIgnoreFile(join(this.absolute(relDir), '.gitignore'));
-      if (text !== null) rules = compile(text);
+      if (text !== null) {
+        const known = this.byText.get(text);
+        rules = known !== undefined ? known : compile(text);
+        this.byText.set(text, rules);
+      }
     }
     this.folders.set(relDir, rules);
     return rules;
@@ -191,9 +202,18 @@ export class IgnoreRules {
     const parent =
       folder === '' ? this.base : (this.isNested(folder) ?? this.chainOf(folder.slice(0, Math.max(0, folder.lastIndexOf('/')))));
     const own = this.load(folder);
-    chain = own ? [{ match: matcherOf(own), cut: folder === '' ? 0 : folder.length + 1, prepend: '' }, ...parent] : parent;
+    chain = own ? [{ match: this.matcherFor(own), cut: folder === '' ? 0 : folder.length + 1, prepend: '' }, ...parent] : parent;
     this.chains.set(folder, chain);
     return chain;
+  }
+
+  private matcherFor(rules: Ignore): ChainLevel['match'] {
+    let match = this.matchers.get(rules);
+    if (!match) {
+      match = matcherOf(rules);
+      this.matchers.set(rules, match);
+    }
+    return match;
   }
 
   /** Git's decision for the path itself, its ancestors assumed not ignored. */

@@ -96,6 +96,19 @@ test('scans of repositories with a large and a small git index one after another
   t.deepEqual([...scan(small).paths].sort(), ['.gitignore', 'a.tmp', 'b.ts']);
 });
 
+test('folders whose .gitignore files are copies of one another each apply them in their own scope', (t) => {
+  const same = '/top.txt\n*.gen\n!keep.gen\nsub/\n';
+  const root = oracleRepo({ 'src/a.ts': '' });
+  writeTree(root, {
+    'a/.gitignore': same, 'a/top.txt': '', 'a/x.gen': '', 'a/keep.gen': '', 'a/sub/s.txt': '', 'a/deeper/top.txt': '',
+    'b/c/.gitignore': same, 'b/c/top.txt': '', 'b/c/y.gen': '', 'b/c/keep.gen': '', 'b/c/sub/s.txt': '', 'b/top.txt': '',
+  });
+  const paths = scan(root).paths;
+  t.deepEqual([...paths].sort(), gitListing(root));
+  t.true(paths.includes('a/deeper/top.txt') && paths.includes('b/top.txt') && paths.includes('b/c/keep.gen'));
+  t.false(paths.includes('a/top.txt') || paths.includes('b/c/top.txt') || paths.includes('b/c/y.gen'));
+});
+
 test('a tracked file deleted from the work tree is not listed (git --cached would list it)', (t) => {
   const root = oracleRepo({ 'a.txt': '', 'gone.txt': '' });
   rmSync(join(root, 'gone.txt'));
