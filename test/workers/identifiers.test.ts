@@ -20,3 +20,11 @@ test('empty text and text without identifiers mention nothing', (t) => {
   t.deepEqual([...identifierHashes('')], []);
   t.deepEqual([...identifierHashes('1 + 2 = 3; (a) [bb] {ccc}')], []);
 });
+
+test('thousands of distinct names keep their first-seen order, and the next file starts with none seen', (t) => {
+  const names = Array.from({ length: 12_000 }, (_, i) => `name${(i * 7919) % 12_000}`);
+  const text = `${names.join(' ')}\n${names.slice(0, 500).reverse().join('.')}`;
+  t.deepEqual([...identifierHashes(text)], hashes(names));
+  t.deepEqual([...identifierHashes('name1 name2 name1 other')], hashes(['name1', 'name2', 'other']));
+  t.deepEqual([...identifierHashes(text)], hashes(names));
+});
