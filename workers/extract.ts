@@ -69,11 +69,16 @@ function looksGenerated(text: string, full: boolean): boolean {
   if (full) return true;
   const head = text.slice(0, 1024);
   if (GENERATED_MARK.test(head)) return true;
-  // Minified: a long first chunk with hardly any line breaks.
+  // Minified: a long first chunk with hardly any line breaks (over 400 characters a line). The
+  // count stops as soon as there are too many breaks for that: most files stop within 20 lines.
   const chunk = text.slice(0, 8192);
+  if (chunk.length < 4096) return false;
+  const lines = chunk.length / 400;
   let breaks = 0;
-  for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) breaks++;
-  return chunk.length >= 4096 && chunk.length / (breaks + 1) > 400;
+  for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', i + 1)) {
+    if (++breaks + 1 >= lines) return false;
+  }
+  return true;
 }
 
 
