@@ -12,7 +12,7 @@ const MAX_DIFF_LINES = 400;
 export function spanDiff(label: string, beforeLines: string[], afterLines: string[], start: number, removed: number, added: number): string {
   const from = Math.max(0, start - CONTEXT);
   const tail = Math.min(CONTEXT, beforeLines.length - (start + removed));
-  const out = [`--- a/${label}`, `+++ b/${label}`];
+  const out = [`--- ${side('a', label)}`, `+++ ${side('b', label)}`];
   const oldCount = start - from + removed + tail;
   const newCount = start - from + added + tail;
   out.push(`@@ -${from + 1},${oldCount} +${from + 1},${newCount} @@`);
@@ -23,10 +23,15 @@ export function spanDiff(label: string, beforeLines: string[], afterLines: strin
   return clip(out);
 }
 
+/** `a/src/x.ts` for a project path; an absolute path (outside the project) stays as it is. */
+function side(prefix: 'a' | 'b', label: string): string {
+  return label.startsWith('/') ? label : `${prefix}/${label}`;
+}
+
 /** The diff of a new file: every line added. */
 export function creationDiff(label: string, content: string): string {
   const lines = content === '' ? [] : content.replace(/\n$/, '').split('\n');
-  return clip([`--- /dev/null`, `+++ b/${label}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((line) => `+${line}`)]);
+  return clip([`--- /dev/null`, `+++ ${side('b', label)}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((line) => `+${line}`)]);
 }
 
 function clip(lines: string[]): string {

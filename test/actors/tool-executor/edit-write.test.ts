@@ -108,3 +108,10 @@ test('an unknown tool or non-object arguments come back as typed errors', async 
   const wrongType = await call(root, 'write', { path: 'a', content: 42 });
   t.is(wrongType.summary, 'write: "content" must be a string, not number');
 });
+
+test('a diff of a file outside the project names its absolute path without a/ and b/ prefixes', async (t) => {
+  const { spanDiff, creationDiff } = await import('../../../actors/tool-executor/diff.js');
+  t.is(spanDiff('/tmp/x.txt', ['a'], ['b'], 0, 1, 1).split('\n').slice(0, 2).join('\n'), '--- /tmp/x.txt\n+++ /tmp/x.txt');
+  t.is(spanDiff('src/x.txt', ['a'], ['b'], 0, 1, 1).split('\n').slice(0, 2).join('\n'), '--- a/src/x.txt\n+++ b/src/x.txt');
+  t.is(creationDiff('/tmp/new.txt', 'hi\n').split('\n')[1], '+++ /tmp/new.txt');
+});
