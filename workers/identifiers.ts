@@ -15,14 +15,21 @@ export const MIN_IDENTIFIER_LENGTH = 4;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
+/** Per ASCII code: 1 for `[A-Za-z_$]` (starts a name), 2 for a digit; a table read is cheaper than tests. */
+const CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36) CLASS[code] = 1;
+  else if (code >= 48 && code <= 57) CLASS[code] = 2;
+}
+
 /** `[A-Za-z_$]`. */
 function isStart(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36;
+  return code < 128 && CLASS[code] === 1;
 }
 
 /** `[A-Za-z0-9_$]`. */
 function isPart(code: number): boolean {
-  return isStart(code) || (code >= 48 && code <= 57);
+  return code < 128 && CLASS[code] !== 0;
 }
 
 /** The hash of a whole name, equal to the hash `identifierHashes` gives its mentions. */
