@@ -153,11 +153,14 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(definerCount) / Math.max(total, 1);
   }
 
-  // Out-edges, normalised per file.
+  // Out-edges, normalised per file, in one flat list: file i's edges are `edgeStart[i]` up to
+  // `edgeStart[i + 1]` (a few thousand small typed arrays cost milliseconds to allocate cold).
   const scratch = new Float64Array(count);
   const touched: number[] = [];
-  const targets: Int32Array[] = [];
-  const shares: Float64Array[] = [];
+  const edgeStart = new Int32Array(count + 1);
+  let targets = new Int32Array(Math.max(1024, count * 4));
+  let shares = new Float64Array(targets.length);
+  let edges = 0;
   for (let index = 0; index < count; index++) {
     touched.length = 0;
     for (const id of mentions[index]!) {
@@ -170,19 +173,27 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     let total = 0;
     for (const file of touched) total += scratch[file]!;
     total = Math.max(total, FULL_EVIDENCE);
-    // Typed arrays made from the plain arrays directly: `from()` walks an iterator, which costs
-    // milliseconds over a few thousand files before the JIT has warmed up (a cold startup).
-    const share = new Float64Array(touched.length);
-    for (let i = 0; i < touched.length; i++) share[i] = scratch[touched[i]!]! / total;
-    targets.push(new Int32Array(touched));
-    shares.push(share);
-    for (const file of touched) scratch[file] = 0;
+    if (edges + touched.length > targets.length) {
+      const size = Math.max(targets.length * 2, edges + touched.length);
+      const grownTargets = new Int32Array(size);
+      const grownShares = new Float64Array(size);
+      grownTargets.set(targets);
+      grownShares.set(shares);
+      targets = grownTargets;
+      shares = grownShares;
+    }
+    for (const file of touched) {
+      targets[edges] = file;
+      shares[edges++] = scratch[file]! / total;
+      scratch[file] = 0;
+    }
+    edgeStart[index + 1] = edges;
   }
 
   const roleWeights = files.map((file) => ROLE_WEIGHT[roleOf(file.path, file.generated)]);
   const roleTotal = roleWeights.reduce((sum, weight) => sum + weight, 0);
   const teleport = Float64Array.from(roleWeights, (weight) => weight / roleTotal);
-  const rank = pageRank(targets, shares, teleport);
+  const rank = pageRank(edgeStart, targets, shares, teleport);
 
   const ranked = files.map((file, index) => ({
     path: file.path,
@@ -196,7 +207,7 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
  * Power iteration. A file's out-weights sum to at most 1; what is missing (all of it for a file
  * without out-edges) goes back through the teleport vector.
  */
-function pageRank(targets: Int32Array[], weights: Float64Array[], teleport: Float64Array): Float64Array {
+function pageRank(edgeStart: Int32Array, targets: Int32Array, weights: Float64Array, teleport: Float64Array): Float64Array {
   const count = teleport.length;
   let rank = Float64Array.from(teleport);
   let next = new Float64Array(count);
@@ -204,13 +215,11 @@ function pageRank(targets: Int32Array[], weights: Float64Array[], teleport: Floa
     let dangling = 0;
     next.fill(0);
     for (let from = 0; from < count; from++) {
-      const to = targets[from]!;
-      const share = weights[from]!;
       const mass = rank[from]! * DAMPING;
       let passed = 0;
-      for (let edge = 0; edge < to.length; edge++) {
-        next[to[edge]!]! += mass * share[edge]!;
-        passed += share[edge]!;
+      for (let edge = edgeStart[from]!, end = edgeStart[from + 1]!; edge < end; edge++) {
+        next[targets[edge]!]! += mass * weights[edge]!;
+        passed += weights[edge]!;
       }
       dangling += rank[from]! * (1 - passed);
     }
