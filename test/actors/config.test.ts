@@ -1,11 +1,11 @@
 import test from 'ava';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, parseDotEnv } from '../../actors/config.js';
+import { tempDir } from '../helpers/temp.js';
 
 function dirs() {
-  const base = mkdtempSync(join(tmpdir(), 'reika-config-'));
+  const base = tempDir('reika-config-');
   const cwd = join(base, 'project');
   const home = join(base, 'home');
   mkdirSync(cwd);
