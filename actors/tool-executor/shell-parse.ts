@@ -196,7 +196,8 @@ class Parser {
     this.heredocs = [];
   }
 
-  private skipArithmetic(): void {
+  /** Skips an arithmetic body up to its `))`; `opener` names it in the error. */
+  private skipArithmetic(opener = '(('): void {
     let level = 0;
     while (this.i < this.src.length) {
       const c = this.src[this.i++];
@@ -209,7 +210,7 @@ class Parser {
         level--;
       }
     }
-    throw new ParseError('unterminated "(("');
+    throw new ParseError(`unterminated "${opener}"`);
   }
 
   /** Reads one word up to an unquoted metacharacter. */
@@ -298,7 +299,7 @@ class Parser {
       const begin = this.i;
       if (this.src[this.i + 2] === '(') {
         this.i += 3;
-        this.skipArithmeticBody();
+        this.skipArithmetic('$((');
         word.text += this.src.slice(begin, this.i);
         word.dynamic = true;
         return;
@@ -334,22 +335,6 @@ class Parser {
       word.text += raw;
       word.dynamic = true;
     }
-  }
-
-  private skipArithmeticBody(): void {
-    let level = 0;
-    while (this.i < this.src.length) {
-      const c = this.src[this.i++];
-      if (c === '(') level++;
-      else if (c === ')') {
-        if (level === 0 && this.src[this.i] === ')') {
-          this.i++;
-          return;
-        }
-        level--;
-      }
-    }
-    throw new ParseError('unterminated "$(("');
   }
 
   private backticks(word: Word, depth: number): void {

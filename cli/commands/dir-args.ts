@@ -19,3 +19,23 @@ export function parseDirArgs(argv: string[], usage: string): DirArgs | string {
   }
   return { dir: resolve(dir ?? '.'), json };
 }
+
+/**
+ * The common start of `reika index` and `reika map`: `--help`, argument errors (exit 2), and a
+ * stdout closed early (`reika index | head`), which is not an error. A number is the exit code.
+ */
+export function startDirCommand(argv: string[], usage: string): DirArgs | number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  const args = parseDirArgs(argv, usage);
+  if (typeof args === 'string') {
+    process.stderr.write(`reika: ${args}\n`);
+    return 2;
+  }
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  return args;
+}

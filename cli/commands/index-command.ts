@@ -1,7 +1,7 @@
 import { createIndexerActor } from '../../actors/indexer/actor.js';
 import type { FileIndex, IndexerRequest } from '../../actors/indexer/protocol.js';
 import { Supervisor } from '../../runtime/supervisor.js';
-import { parseDirArgs } from './dir-args.js';
+import { startDirCommand } from './dir-args.js';
 
 /**
  * `reika index [DIR] [--json]`: prints the file index of DIR (default: the current folder), one
@@ -19,19 +19,8 @@ export function describeCaps(index: FileIndex): string | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const args = parseDirArgs(argv, USAGE);
-  if (typeof args === 'string') {
-    process.stderr.write(`reika: ${args}\n`);
-    return 2;
-  }
-  // `reika index | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  const args = startDirCommand(argv, USAGE);
+  if (typeof args === 'number') return args;
   const supervisor = new Supervisor();
   let index: FileIndex;
   try {

@@ -3,7 +3,7 @@ import { createIndexerActor } from '../../actors/indexer/actor.js';
 import { repoMapBudget } from '../../actors/indexer/budget.js';
 import type { FileIndex, IndexerRequest, RepoMap } from '../../actors/indexer/protocol.js';
 import { Supervisor } from '../../runtime/supervisor.js';
-import { parseDirArgs } from './dir-args.js';
+import { startDirCommand } from './dir-args.js';
 
 /**
  * `reika map [DIR] [--json]`: prints the repo map of DIR (default: the current folder) exactly as
@@ -31,19 +31,8 @@ async function buildMap(root: string, budgetTokens: number): Promise<{ index: Fi
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const args = parseDirArgs(argv, USAGE);
-  if (typeof args === 'string') {
-    process.stderr.write(`reika: ${args}\n`);
-    return 2;
-  }
-  // `reika map | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  const args = startDirCommand(argv, USAGE);
+  if (typeof args === 'number') return args;
   let built: { index: FileIndex; map: RepoMap };
   try {
     const config = loadConfig({ cwd: args.dir });
