@@ -9,7 +9,7 @@ import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
 import { pasteProblem } from '../images/recognize.js';
 import { repoMapBudget } from '../indexer/budget.js';
-import type { ToolSchema } from '../model-io/protocol.js';
+import type { DiscoverReply, ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import { buildSystemPrompt, type AgentMode } from '../prompt/system-prompt.js';
 import { toolSchemas } from '../tool-executor/schemas.js';
@@ -92,6 +92,8 @@ export class Session {
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
   private lastPromptTokens: number | undefined;
+  /** Connections whose unknown window was asked again after a first reply. */
+  private readonly windowProbed = new WeakSet<Connection>();
   /** The window of the current connection, once settled. */
   private window: number | undefined;
 
@@ -170,7 +172,10 @@ export class Session {
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
-        emit: (event) => this.emit(event),
+        emit: (event) => {
+          if (event.type === 'usage' && this.window === undefined) this.probeWindow(connection, context);
+          this.emit(event);
+        },
         watchApprovals: this.runtime.watchApprovals,
       });
       this.usage.promptTokens += result.usage.promptTokens;
@@ -183,6 +188,25 @@ export class Session {
     } finally {
       this.current = undefined;
     }
+  }
+
+  /**
+   * With the window unknown at connect, asks once more after the first reply: Ollama reports the
+   * window only once the model is loaded, which the first request did. Found before the next
+   * request (a few ms), it makes every later request append-only.
+   */
+  private probeWindow(connection: Connection, context: ContextManager): void {
+    if (this.windowProbed.has(connection)) return;
+    this.windowProbed.add(connection);
+    this.runtime.supervisor
+      .request<DiscoverReply>('model-io', { type: 'discover', endpoint: connection.endpoint })
+      .then((reply) => {
+        if (reply.contextWindow === undefined || this.window !== undefined) return;
+        connection.window = reply.contextWindow;
+        this.window = reply.contextWindow;
+        context.setWindow(reply.contextWindow);
+      })
+      .catch(() => {});
   }
 
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */

@@ -49,6 +49,17 @@ export function windowOfProps(props: any): number | undefined {
   return positive(props?.default_generation_settings?.n_ctx) ?? positive(props?.n_ctx);
 }
 
+/**
+ * Ollama `GET /api/ps`: the context a LOADED model runs with (`context_length`, its num_ctx), which
+ * its OpenAI endpoint never states. Undefined when the model is not loaded (yet) or this is no Ollama.
+ */
+export function windowOfOllamaPs(ps: any, model: string): number | undefined {
+  if (!Array.isArray(ps?.models)) return undefined;
+  const names = model.includes(':') ? [model] : [model, `${model}:latest`];
+  const entry = ps.models.find((m: any) => names.includes(m?.name) || names.includes(m?.model));
+  return positive(entry?.context_length);
+}
+
 /** The model ids the server offers ([] when it cannot say). */
 export async function listModels(endpoint: Endpoint, signal: AbortSignal = new AbortController().signal): Promise<string[]> {
   const { status, json } = await getJson(endpointUrl(endpoint.baseUrl, 'models'), endpoint, signal);
@@ -59,7 +70,8 @@ export async function listModels(endpoint: Endpoint, signal: AbortSignal = new A
 /**
  * Asks the server for its models and the configured model's context window: `GET {base}/models`
  * (vLLM `max_model_len`, LM Studio/OpenRouter `context_length`, llama.cpp `meta.n_ctx_train`),
- * refined by llama.cpp's `GET /props` `n_ctx`, the window it actually runs with. A configured
+ * refined by llama.cpp's `GET /props` `n_ctx`, the window it actually runs with, or Ollama's
+ * `GET /api/ps` `context_length` once the model is loaded. A configured
  * window (REIKA_CONTEXT_WINDOW) wins over both. Unreachable servers and bad keys throw; anything
  * else just leaves the window unknown.
  */
@@ -79,13 +91,22 @@ export async function discover(endpoint: Endpoint, configuredWindow: number | un
   const entry = data.find((m) => m?.id === endpoint.model) ?? (endpoint.model ? undefined : data[0]) ?? (data.length === 1 ? data[0] : undefined);
   let contextWindow = positive(entry?.max_model_len) ?? windowOfModel(entry);
   const llamaCpp = entry?.owned_by === 'llamacpp' || entry?.meta !== undefined || data.length === 0 || contextWindow === undefined;
+  const origin = endpoint.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   if (llamaCpp && positive(entry?.max_model_len) === undefined) {
-    const origin = endpoint.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
     try {
       const props = await getJson(`${origin}/props`, endpoint, signal);
       if (props.status === 200) contextWindow = windowOfProps(props.json) ?? contextWindow;
     } catch {
       // not llama.cpp after all
+    }
+  }
+  if (contextWindow === undefined) {
+    // Perhaps Ollama: ask what the loaded model runs with (a 404 elsewhere costs one request).
+    try {
+      const ps = await getJson(`${origin}/api/ps`, endpoint, signal);
+      if (ps.status === 200) contextWindow = windowOfOllamaPs(ps.json, endpoint.model || String(entry?.id ?? ''));
+    } catch {
+      // no /api/ps: the window stays unknown
     }
   }
   return contextWindow ? { models, contextWindow } : { models };

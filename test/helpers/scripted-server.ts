@@ -42,7 +42,8 @@
  *   `chat.completion` object).
  * - `options.models` serves `GET /v1/models`: strings become plain entries, objects are sent as
  *   given (see {@link vllmModel}, {@link llamaCppModel}, {@link lmStudioModel}); `options.props`
- *   serves llama.cpp's `GET /props` (see {@link llamaCppProps}); `options.modelsStatus` fails it.
+ *   serves llama.cpp's `GET /props` (see {@link llamaCppProps}); `options.modelsStatus` fails it;
+ *   `options.ollamaPs` serves Ollama's `GET /api/ps` (the loaded models and their context_length).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -125,6 +126,8 @@ export interface ServerOptions {
   models?: Array<string | Record<string, unknown>>;
   modelsStatus?: number;
   props?: Record<string, unknown>;
+  /** Ollama's `GET /api/ps`: the models loaded now; a function sees how many chat requests came so far. */
+  ollamaPs?: (chatRequests: number) => Array<Record<string, unknown>>;
 }
 
 export interface ScriptedServer {
@@ -392,6 +395,9 @@ export async function startScriptedServer(script: Script, options: ServerOptions
             res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
           } else if (req.method === 'GET' && path === '/props' && options.props) {
             res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.props));
+          } else if (req.method === 'GET' && path === '/api/ps' && options.ollamaPs) {
+            const chats = requests.filter((r) => r.path === '/v1/chat/completions').length;
+            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: options.ollamaPs(chats) }));
           } else {
             res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'File Not Found', type: 'not_found_error', code: 404 } }));
           }

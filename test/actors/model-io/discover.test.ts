@@ -46,3 +46,12 @@ test('a bad key is reported naming REIKA_API_KEY; no server names REIKA_BASE_URL
   t.is(gone.code, 'REIKA_ERR_SERVER_UNREACHABLE');
   t.regex(gone.message, /REIKA_BASE_URL/);
 });
+
+test('Ollama: the loaded model’s context_length from /api/ps, with or without the :latest tag', async (t) => {
+  const loaded = (chats: number) => [{ name: 'qwen2.5-coder:latest', model: 'qwen2.5-coder:latest', context_length: 8192, size_vram: 1 }];
+  const { reply, paths } = await discoverWith({ models: [{ id: 'qwen2.5-coder:latest', object: 'model', owned_by: 'library' }], ollamaPs: loaded }, 'qwen2.5-coder');
+  t.deepEqual(reply, { models: ['qwen2.5-coder:latest'], contextWindow: 8192 });
+  t.true(paths.includes('/api/ps'));
+  const notLoaded = await discoverWith({ models: [{ id: 'llama3:8b', object: 'model', owned_by: 'library' }], ollamaPs: () => [] }, 'llama3:8b');
+  t.deepEqual(notLoaded.reply, { models: ['llama3:8b'] }, 'a model not loaded yet leaves the window unknown');
+});
