@@ -24,9 +24,9 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
 `;
 
-/** The package version, read from the package.json above the compiled file (any out dir). */
+/** The package version, from the nearest package.json above the compiled file (any out dir). */
 export function version(): string {
-  for (let url = new URL('../package.json', import.meta.url); ; url = new URL('../../package.json', url)) {
+  for (let url = new URL('../package.json', import.meta.url); ; url = new URL('../package.json', url)) {
     try {
       return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
     } catch (error) {
