@@ -23,7 +23,16 @@ export interface RuntimeOptions {
   approve: ApproveFn;
   /** Working directory of the tool-executor process. */
   cwd: string;
+  /**
+   * An actor that answers no heartbeat for this long is killed and restarted, failing the request
+   * it held (e.g. a grep whose pattern backtracks for ever). Default {@link HANG_AFTER_MS}.
+   */
+  hangAfterMs?: number;
 }
+
+/** Heartbeat of model-io and the tool executor: a ping every second, a hang after 15 s of silence. */
+export const HEARTBEAT_MS = 1_000;
+export const HANG_AFTER_MS = 15_000;
 
 export interface Runtime {
   /** Routes requests by name and fans out one abort per turn scope. */
@@ -78,7 +87,8 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<any, any> }) => supervisor.register('indexer', loaded.default));
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
-  const modelIo = supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule });
+  const watch = { heartbeatMs: Math.min(HEARTBEAT_MS, options.hangAfterMs ?? HEARTBEAT_MS), hangAfterMs: options.hangAfterMs ?? HANG_AFTER_MS };
+  const modelIo = supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule, ...watch });
   let prewarmed = false;
   const prewarm = () => {
     if (prewarmed) return;
@@ -87,7 +97,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     const start = () =>
       setImmediate(() => {
         traceStartup('runtime: tool executor starting');
-        executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd }));
+        executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
       });
     modelIo.then(start, start);
   };

@@ -32,6 +32,8 @@ interface Slot {
   ready?: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
   heartbeat?: NodeJS.Timeout;
   restartTimer?: NodeJS.Timeout;
+  /** Set when the heartbeat killed the current incarnation: how long it had been silent. */
+  hungFor?: number;
 }
 
 interface Route {
@@ -180,6 +182,7 @@ export class Supervisor extends EventEmitter implements Router {
       if (slot.transport !== transport) return clearInterval(slot.heartbeat);
       if (slot.state === 'ready' && Date.now() - answered > hangAfterMs) {
         this.emit('log', slot.spec.name, `no heartbeat for ${hangAfterMs} ms: restarting\n`);
+        slot.hungFor = Date.now() - answered;
         void transport.terminate(true);
         return;
       }
@@ -259,7 +262,8 @@ export class Supervisor extends EventEmitter implements Router {
     clearInterval(slot.heartbeat);
     const name = slot.spec.name;
     // Every request the actor held fails now; every request it made is cancelled at its callee.
-    const detail = describeExit(info);
+    const detail = slot.hungFor !== undefined ? `stopped answering for ${(slot.hungFor / 1000).toFixed(1)} s and was restarted` : describeExit(info);
+    slot.hungFor = undefined;
     for (const [id, route] of [...this.routes]) {
       if (route.callee === name) {
         const error = new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`, { retryable: true });
