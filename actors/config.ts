@@ -39,7 +39,8 @@ export interface Config {
     /** REIKA_SUBAGENT_PROFILES: the subagents of a wave are spread over these profiles in turn. */
     profiles: string[];
   };
-  vision: { model?: string; baseUrl?: string; apiKey?: string; native: boolean; ocrLangs?: string[] };
+  /** The describing vision model (native mode is per profile: {@link Profile.vision}). */
+  vision: { model?: string; baseUrl?: string; apiKey?: string; ocrLangs?: string[] };
   /** Every REIKA_* value after merging, for settings read elsewhere. */
   values: Record<string, string>;
 }
@@ -103,7 +104,8 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
     model: values[`${prefix}MODEL`],
     apiKey: values[`${prefix}API_KEY`] ?? (prefix === 'REIKA_' ? undefined : values.REIKA_API_KEY),
     contextWindow: int(`${prefix}CONTEXT_WINDOW`),
-    vision: values[`${prefix}VISION`] === 'native' ? 'native' : undefined,
+    // A profile's own VISION wins; otherwise REIKA_VISION applies to every profile.
+    vision: (values[`${prefix}VISION`] ?? values.REIKA_VISION) === 'native' ? 'native' : undefined,
   });
   const profiles = [profile('default', 'REIKA_')];
   for (const name of (values.REIKA_PROFILES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -139,7 +141,6 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
       model: values.REIKA_VISION_MODEL,
       baseUrl: values.REIKA_VISION_BASE_URL?.replace(/\/+$/, ''),
       apiKey: values.REIKA_VISION_API_KEY,
-      native: values.REIKA_VISION === 'native',
       ocrLangs: values.REIKA_OCR_LANGS?.split(',').map((s) => s.trim()).filter(Boolean),
     },
     values,

@@ -14,8 +14,6 @@ export interface Attached {
   problems: string[];
 }
 
-export { mentions };
-
 /** Reads every `@path` that names a readable text file under or outside `root` and appends it. */
 export async function attachFiles(text: string, root: string): Promise<Attached> {
   const attached: string[] = [];

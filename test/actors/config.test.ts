@@ -59,6 +59,9 @@ test('profiles take their own settings and fall back to the main ones', (t) => {
   const vl = config.profiles[2]!;
   t.is(vl.baseUrl, 'http://vl:2/v1');
   t.is(vl.vision, 'native');
+  t.is(config.profiles[1]!.vision, undefined);
+  const global = loadConfig({ cwd, home, env: { REIKA_VISION: 'native', REIKA_PROFILES: 'a,b', REIKA_B_VISION: 'off' } });
+  t.deepEqual(global.profiles.map((p) => p.vision), ['native', 'native', undefined], 'REIKA_VISION applies to profiles without their own');
   t.is(vl.contextWindow, 32768);
 });
 
