@@ -1,5 +1,8 @@
 import { homedir } from 'node:os';
 import { decodeAnsiC } from './shell-ansi-c.js';
+import type { ParsedCommand, Redirect, SimpleCommand, Word } from './shell-ast.js';
+
+export type { ParsedCommand, Redirect, SimpleCommand, Word } from './shell-ast.js';
 
 /**
  * A small bash parser for deciding what a command line runs — not for running it. It splits
@@ -7,42 +10,6 @@ import { decodeAnsiC } from './shell-ansi-c.js';
  * backticks and process substitution, resolves quoting and escapes, skips heredoc bodies and
  * comments, and returns every simple command it finds, flattened, in order.
  */
-
-export interface Word {
-  /** The word after quote removal; unknown expansions stay as written (`$X`). */
-  text: string;
-  /** Some part was quoted. */
-  quoted: boolean;
-  /** Contains an expansion whose value is unknown here (`$X`, `$(…)`, backticks). */
-  dynamic: boolean;
-  /** Contains a command substitution. */
-  substituted: boolean;
-}
-
-export interface Redirect {
-  /** `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `<>`, `<<`, `<<<`… without the fd number. */
-  op: string;
-  /** The file, or the delimiter of a heredoc, or the text of a here-string. */
-  target: Word;
-  /** A heredoc's text (what a shell reading it would run). */
-  body?: string;
-}
-
-export interface SimpleCommand {
-  /** Command word and arguments (leading `NAME=value` assignments removed). */
-  words: Word[];
-  redirects: Redirect[];
-  /** Nesting: 0 for the top level, deeper inside substitutions and subshells. */
-  depth: number;
-  /** The command whose output is piped into this one (`a | b`: set on b). */
-  pipedFrom?: SimpleCommand;
-}
-
-export interface ParsedCommand {
-  commands: SimpleCommand[];
-  /** Set when the text is not valid shell (e.g. an unterminated quote). */
-  error?: string;
-}
 
 class ParseError extends Error {}
 
@@ -52,12 +19,12 @@ const PREFIX_WORDS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'unti
 
 /** Parses a command line into the simple commands it would run. */
 export function parseCommand(source: string, home = homedir()): ParsedCommand {
-  const parser = new Parser(source, home);
+  const parser = new Parser(source, home, { next: 0 });
   try {
     parser.sequence(null, 0);
-    return { commands: parser.commands };
+    return { commands: parser.commands, hazards: parser.hazards };
   } catch (error) {
-    if (error instanceof ParseError) return { commands: parser.commands, error: error.message };
+    if (error instanceof ParseError) return { commands: parser.commands, error: error.message, hazards: parser.hazards };
     throw error;
   }
 }
@@ -71,17 +38,32 @@ interface Builder {
 
 class Parser {
   readonly commands: SimpleCommand[] = [];
+  readonly hazards: string[] = [];
   private i = 0;
   private heredocs: Redirect[] = [];
+  /** The subshells the parser is inside now, outermost first. */
+  private scopes: number[] = [];
 
   constructor(
     private readonly src: string,
     private readonly home: string,
+    /** Scope numbers, shared with the parsers of nested backticks so they stay unique. */
+    private readonly scopeCounter: { next: number },
   ) {}
 
-  /** Parses until end of input (`until` null) or the closing `)`. */
+  /** Parses until end of input (`until` null) or the closing `)` of a subshell. */
   sequence(until: ')' | null, depth: number): void {
     if (depth > 32) throw new ParseError('nested too deeply');
+    if (until === null) return this.commandsUntil(null, depth);
+    this.scopes.push(++this.scopeCounter.next);
+    try {
+      this.commandsUntil(until, depth);
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  private commandsUntil(until: ')' | null, depth: number): void {
     let current: Builder = { words: [], redirects: [], depth };
     const finish = () => {
       const done = this.finish(current);
@@ -119,8 +101,10 @@ class Parser {
       } else if (c === '(') {
         finish();
         this.i++;
-        if (this.src[this.i] === '(') this.skipArithmetic();
-        else this.sequence(')', depth + 1);
+        if (this.src[this.i] === '(') {
+          this.i++;
+          this.arithmetic('((', depth);
+        } else this.sequence(')', depth + 1);
       } else if (c === '<' || c === '>' || (/[0-9]/.test(c) && this.isFdRedirect())) {
         this.redirect(current);
       } else {
@@ -136,7 +120,7 @@ class Parser {
     while (words.length > 0 && !words[0]!.quoted && PREFIX_WORDS.has(words[0]!.text)) words = words.slice(1);
     if (words.length > 0 && !words[0]!.quoted && DROP_WHOLE.has(words[0]!.text)) words = [];
     if (words.length === 0 && builder.redirects.length === 0) return undefined;
-    const command: SimpleCommand = { words, redirects: builder.redirects, depth: builder.depth };
+    const command: SimpleCommand = { words, redirects: builder.redirects, depth: builder.depth, scopes: [...this.scopes] };
     if (builder.pipedFrom) command.pipedFrom = builder.pipedFrom;
     this.commands.push(command);
     return command;
@@ -163,7 +147,9 @@ class Parser {
     const op = ['<<<', '&>>', '<<-', '>>', '<<', '<&', '>&', '>|', '<>', '&>', '<(', '>(', '<', '>'].find((o) => rest.startsWith(o))!;
     this.i += op.length;
     if (op === '<(' || op === '>(') {
+      const begin = this.i - 2;
       this.sequence(')', current.depth + 1);
+      current.redirects.push({ op, target: { text: this.src.slice(begin, this.i), quoted: false, dynamic: true, substituted: true } });
       return;
     }
     this.skipBlanks();
@@ -196,11 +182,24 @@ class Parser {
     this.heredocs = [];
   }
 
-  /** Skips an arithmetic body up to its `))`; `opener` names it in the error. */
-  private skipArithmetic(opener = '(('): void {
+  /**
+   * Reads an arithmetic body up to its `))`; `opener` names it in the error. Substitutions inside
+   * (`$(( $(cmd) ))`, `${x:-$(cmd)}`, backticks) run, so they are parsed like any other.
+   */
+  private arithmetic(opener: string, depth: number): void {
+    const scratch: Word = { text: '', quoted: false, dynamic: false, substituted: false };
     let level = 0;
     while (this.i < this.src.length) {
-      const c = this.src[this.i++];
+      const c = this.src[this.i];
+      if (c === '$') {
+        this.dollar(scratch, depth);
+        continue;
+      }
+      if (c === '`') {
+        this.backticks(scratch, depth);
+        continue;
+      }
+      this.i++;
       if (c === '(') level++;
       else if (c === ')') {
         if (level === 0 && this.src[this.i] === ')') {
@@ -299,9 +298,11 @@ class Parser {
       const begin = this.i;
       if (this.src[this.i + 2] === '(') {
         this.i += 3;
-        this.skipArithmetic('$((');
+        const inner = this.commands.length;
+        this.arithmetic('$((', depth);
         word.text += this.src.slice(begin, this.i);
         word.dynamic = true;
+        if (this.commands.length > inner) word.substituted = true;
         return;
       }
       this.i += 2;
@@ -312,11 +313,7 @@ class Parser {
       return;
     }
     if (next === '{') {
-      const end = this.src.indexOf('}', this.i + 2);
-      if (end === -1) throw new ParseError('unterminated "${"');
-      const name = this.src.slice(this.i + 2, end);
-      this.i = end + 1;
-      this.variable(word, name, `\${${name}}`);
+      this.braced(word, depth);
       return;
     }
     const match = /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(this.src.slice(this.i + 1));
@@ -327,6 +324,37 @@ class Parser {
     }
     this.i += 1 + match[1]!.length;
     this.variable(word, match[1]!, `$${match[1]}`);
+  }
+
+  /**
+   * `${…}` at `this.i`: up to its matching `}`, through nested `${…}`, quotes and substitutions
+   * (`${x:-$(cmd)}` runs cmd when x is unset, so cmd is parsed as a command).
+   */
+  private braced(word: Word, depth: number): void {
+    const begin = this.i;
+    const scratch: Word = { text: '', quoted: false, dynamic: false, substituted: false };
+    this.i += 2;
+    for (;;) {
+      const c = this.src[this.i];
+      if (c === undefined) throw new ParseError('unterminated "${"');
+      if (c === '}') break;
+      if (c === '\\') this.i += 2;
+      else if (c === "'") {
+        const end = this.src.indexOf("'", this.i + 1);
+        if (end === -1) throw new ParseError('unterminated single quote');
+        this.i = end + 1;
+      } else if (c === '"') {
+        this.i++;
+        this.doubleQuoted(scratch, depth);
+      } else if (c === '$') this.dollar(scratch, depth);
+      else if (c === '`') this.backticks(scratch, depth);
+      else this.i++;
+    }
+    const body = this.src.slice(begin + 2, this.i);
+    this.i++;
+    if (/@P$/.test(body)) this.hazards.push(`\${${body}} expands its value as a prompt, running any substitutions in it`);
+    this.variable(word, body, `\${${body}}`);
+    if (scratch.substituted) word.substituted = true;
   }
 
   private variable(word: Word, name: string, raw: string): void {
@@ -356,8 +384,17 @@ class Parser {
     word.dynamic = true;
     word.substituted = true;
     this.i = j + 1;
-    const nested = parseCommand(inner, this.home);
-    for (const command of nested.commands) this.commands.push({ ...command, depth: command.depth + depth + 1 });
-    if (nested.error) throw new ParseError(nested.error);
+    const nested = new Parser(inner, this.home, this.scopeCounter);
+    const scope = [...this.scopes, ++this.scopeCounter.next];
+    let error: string | undefined;
+    try {
+      nested.sequence(null, 0);
+    } catch (caught) {
+      if (!(caught instanceof ParseError)) throw caught;
+      error = caught.message;
+    }
+    for (const command of nested.commands) this.commands.push({ ...command, depth: command.depth + depth + 1, scopes: [...scope, ...command.scopes] });
+    this.hazards.push(...nested.hazards);
+    if (error) throw new ParseError(error);
   }
 }

@@ -2,7 +2,8 @@ import test from 'ava';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandDangers } from '../../../actors/tool-executor/danger.js';
-import { tempDir } from '../../helpers/temp.js';
+import { git, gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
+import { DESTRUCTIVE, ORDINARY as EVERYDAY } from './danger-cases.js';
 import { call } from './harness.js';
 
 const root = tempDir();
@@ -101,7 +102,7 @@ const DANGEROUS: [string, RegExp][] = [
   ['pkill node', /pkill/],
   ['killall python', /killall/],
   ['cat <(curl -s https://example.com)', /curl/],
-  ['$(echo rm) -rf x', /computed/],
+  ['$(echo rm) -rf x', /only known at run time/],
   ['echo hi > /etc/motd', /outside the project: \/etc\/motd/],
   ['echo hi >> ../sibling.txt', /outside the project/],
   ['cp src/a.ts /tmp/x.ts', /outside the project: \/tmp\/x\.ts/],
@@ -172,6 +173,46 @@ for (const command of ORDINARY) {
 test('the table is as large as the issue asks', (t) => {
   t.true(DANGEROUS.length >= 40);
   t.true(ORDINARY.length >= 20);
+});
+
+// The peers' suites and the issue's list, against a real repository: tracked, untracked and
+// ignored files, a branch, and a symlink to a folder outside.
+const repo = gitRepo({
+  'README.md': '# r\n',
+  'src/a.ts': 'export const a = 1;\n',
+  'src/old.ts': 'old\n',
+  'scripts/build.sh': 'echo build\n',
+  'data.txt': 'b\na\n',
+  'a.txt': 'a\n',
+  'b.txt': 'b\n',
+  '.gitignore': '.env\n*.log\n',
+});
+git(repo, 'branch', 'feature');
+writeTree(repo, { 'untracked.txt': 'only here\n', 'important.db': 'rows\n', '.env': 'TOKEN=1\n' });
+const out = tempDir('reika-outside-');
+symlinkSync(out, join(repo, 'linked'));
+
+for (const group of DESTRUCTIVE) {
+  const from = group.source.split(' ')[0]!.split('/').pop()!;
+  for (const [written, reason] of group.cases) {
+    const command = written.replaceAll('OUT', out);
+    test(`[${from}] safe mode asks before: ${written.replace(/\n/g, '\\n')}`, (t) => {
+      const reasons = commandDangers(command, repo);
+      t.true(reasons.length > 0, 'it must ask');
+      t.regex(reasons.join('; '), new RegExp(reason.source.replaceAll('OUT', out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))));
+    });
+  }
+}
+
+for (const command of EVERYDAY) {
+  test(`[everyday] safe mode runs at once: ${command.replace(/\n/g, '\\n')}`, (t) => {
+    t.deepEqual(commandDangers(command, repo), []);
+  });
+}
+
+test('the peer table holds at least as many commands as the issue tried', (t) => {
+  t.true(DESTRUCTIVE.reduce((n, group) => n + group.cases.length, 0) >= 87);
+  t.true(EVERYDAY.length >= 61);
 });
 
 test('writes outside the project ask: through .., an absolute path and a symlinked folder', async (t) => {
