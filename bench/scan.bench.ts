@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fdir } from 'fdir';
 import { IndexerPool } from '../actors/indexer/pool.js';
-import { ALWAYS_SKIPPED } from '../workers/ignore-rules.js';
-import { scan } from '../workers/scan.js';
+import { ALWAYS_SKIPPED } from '../actors/indexer/crawl/ignore-rules.js';
+import { scan } from '../actors/indexer/scan.js';
 import { bigTreeFileCount, ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
 

@@ -2,8 +2,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ScanCaps } from '../actors/indexer/caps.js';
 import type { FileIndex, RepoMapFile } from '../actors/indexer/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
-import { scanAndMap } from './scan-and-map.js';
-import { scan } from './scan.js';
+import { scanAndMap } from '../actors/indexer/scan-and-map.js';
+import { scan } from '../actors/indexer/scan.js';
 
 /**
  * The indexer pool's worker file: each named export is one piscina task (`run(task, { name })`).
@@ -28,7 +28,7 @@ export interface ScanAndMapTask extends ScanTask {
   port: MessagePort;
 }
 
-/** The `scanAndMap` task (`scan-and-map.ts`): returns the ranked files, posts the index on `port` first. */
+/** The `scanAndMap` task (`actors/indexer/scan-and-map.ts`): returns the ranked files, posts the index on `port` first. */
 export function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
   try {
     return scanAndMap(task.root, { caps: task.caps, onIndex: (index) => task.port.postMessage(index) });
@@ -38,4 +38,5 @@ export function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
 }
 
 export { scanTask as scan, scanAndMapTask as scanAndMap };
-export { extractSymbols, rankFiles } from './extract.js';
+export { extractSymbols } from '../actors/indexer/map/extract.js';
+export { rankFiles } from '../actors/indexer/map/rank.js';

@@ -1,8 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ScanCaps } from '../actors/indexer/caps.js';
-import type { FileIndex, RepoMapFile } from '../actors/indexer/protocol.js';
+import { scanAndMap } from '../actors/indexer/scan-and-map.js';
+import type { StartupMessage, StartupWork } from '../actors/indexer/startup-thread.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
-import { scanAndMap } from './scan-and-map.js';
 
 /**
  * The startup thread (`actors/indexer/startup-thread.ts`): a plain worker thread, not a piscina
@@ -10,13 +9,6 @@ import { scanAndMap } from './scan-and-map.js';
  * code. It scans `workerData.root`, posts the index, ranks the repo map, posts that, and ends.
  * A failure is posted as a message; the main thread ends the thread to abort it.
  */
-
-export interface StartupWork {
-  root: string;
-  caps?: Partial<ScanCaps>;
-}
-
-export type StartupMessage = { type: 'index'; index: FileIndex } | { type: 'ranked'; ranked: RepoMapFile[] } | { type: 'error'; message: string };
 
 traceStartup('indexer thread: modules loaded');
 

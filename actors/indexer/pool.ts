@@ -80,7 +80,7 @@ export class IndexerPool {
 
   /**
    * The scan, then the repo map's ranking of its map candidates, in one task of one thread
-   * (`workers/scan-and-map.ts`): `index` settles as soon as the scan is done, `ranked` when the
+   * (`scan-and-map.ts`): `index` settles as soon as the scan is done, `ranked` when the
    * files are ranked (what `buildRepoMap` would rank for `index.mapCandidates`). An abort rejects
    * both that are still pending.
    */

@@ -13,7 +13,7 @@ export interface PreparedWork {
 }
 
 /**
- * A scan whose repo map is prepared by the same thread (`workers/scan-and-map.ts`): the
+ * A scan whose repo map is prepared by the same thread (`scan-and-map.ts`): the
  * indexer answers the scan request from `index`, and the repo-map request that follows from
  * `ranked` when it asks for the map of that very scan (same root, same files). Owns the work's
  * abort: a request that gives up on it ends its thread, as any aborted indexer task does.

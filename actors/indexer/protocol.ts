@@ -16,7 +16,7 @@ export interface FileIndex {
   /** Caps that were hit, empty when the scan saw the whole tree. */
   capped: CapName[];
   /**
-   * Repo-map candidates: source files by extension (`workers/scan-sources.ts`), breadth-first,
+   * Repo-map candidates: source files by extension (`map/source-files.ts`), breadth-first,
    * ≤ 3,000 from the first 4,000 folders. May include files past the index cap.
    */
   mapCandidates?: string[];

@@ -1,5 +1,5 @@
-import type { ExtractTask, FileSymbols } from '../../workers/extract.js';
-import { isMapSource } from '../../workers/symbols/languages.js';
+import type { ExtractTask, FileSymbols } from './map/extract.js';
+import { isMapSource } from './map/symbols/languages.js';
 import { MAX_MAP_FILES } from './caps.js';
 import type { RepoMap, RepoMapFile } from './protocol.js';
 import { renderRepoMap } from './render-map.js';

@@ -1,12 +1,21 @@
 import { Worker } from 'node:worker_threads';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
-import type { StartupMessage, StartupWork } from '../../workers/startup-entry.js';
+import type { ScanCaps } from './caps.js';
 import type { PreparedWork } from './prepared-scan.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 import { traceEnv } from './startup-trace.js';
 
 /** The startup thread's file, in any out dir. */
 export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.meta.url);
+
+/** What the startup thread is given (`workerData`). */
+export interface StartupWork {
+  root: string;
+  caps?: Partial<ScanCaps>;
+}
+
+/** What the startup thread posts: the index, then the ranked map; or one error. */
+export type StartupMessage = { type: 'index'; index: FileIndex } | { type: 'ranked'; ranked: RepoMapFile[] } | { type: 'error'; message: string };
 
 /**
  * Scans `root` and ranks its repo map in a thread of its own (`workers/startup-entry.ts`), started

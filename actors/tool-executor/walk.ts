@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { IgnoreRules } from '../../workers/ignore-rules.js';
+import { IgnoreRules } from '../indexer/crawl/ignore-rules.js';
 import { isInsideProject } from './paths.js';
 
 /**

@@ -2,7 +2,7 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../helpers/temp.js';
-import { gitEnv, gitListing, oracleRepo, TRICKY_REPOS } from '../workers/scan-oracle-helpers.js';
+import { gitEnv, gitListing, oracleRepo, TRICKY_REPOS } from '../helpers/git-oracle.js';
 
 const binary = new URL('../../cli/main.js', import.meta.url);
 

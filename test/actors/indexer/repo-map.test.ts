@@ -6,7 +6,7 @@ import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer
 import { buildRepoMap, EXTRACT_BATCH, type TaskRunner } from '../../../actors/indexer/repo-map.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
-import { roleOf } from '../../../workers/file-role.js';
+import { roleOf } from '../../../actors/indexer/map/file-role.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from './repo-map-sample.js';
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractSymbols, READ_BYTES } from '../../workers/extract.js';
-import { hashIdentifier } from '../../workers/identifiers.js';
-import { tempDir, writeTree } from '../helpers/temp.js';
+import { extractSymbols, READ_BYTES } from '../../../../actors/indexer/map/extract.js';
+import { hashIdentifier } from '../../../../actors/indexer/map/identifiers.js';
+import { tempDir, writeTree } from '../../../helpers/temp.js';
 
 const hashes = (words: string) => Int32Array.from(words.split(' '), hashIdentifier);
 

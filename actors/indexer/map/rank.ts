@@ -1,4 +1,4 @@
-import type { RepoMapFile } from '../actors/indexer/protocol.js';
+import type { RepoMapFile } from '../protocol.js';
 import type { FileSymbols } from './extract.js';
 import { ROLE_WEIGHT, roleOf } from './file-role.js';
 import { hashIdentifier, MIN_IDENTIFIER_LENGTH } from './identifiers.js';

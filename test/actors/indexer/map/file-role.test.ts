@@ -1,5 +1,5 @@
 import test from 'ava';
-import { roleOf } from '../../workers/file-role.js';
+import { roleOf } from '../../../../actors/indexer/map/file-role.js';
 
 test('paths are told apart as core, test or generated', (t) => {
   t.is(roleOf('src/index.ts'), 'core');

@@ -1,5 +1,5 @@
-import { findDefinitions } from '../../../workers/symbols/definitions.js';
-import { extensionOf, languageOf } from '../../../workers/symbols/languages.js';
+import { findDefinitions } from '../../../../../actors/indexer/map/symbols/definitions.js';
+import { extensionOf, languageOf } from '../../../../../actors/indexer/map/symbols/languages.js';
 
 /**
  * Fixture helper: the definitions the table finds in `text` as if it were the file at `path`,

@@ -5,8 +5,6 @@ import { findDefinitions } from './symbols/definitions.js';
 import type { Definition } from './symbols/language.js';
 import { extensionOf, languageOf } from './symbols/languages.js';
 
-export { rankFiles } from './rank.js';
-
 /**
  * The repo map's pool task, run in the indexer's worker threads: reads a batch of files and
  * returns, per file, its definitions and the identifiers it mentions (the edges of the reference

@@ -1,11 +1,11 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_CAPS, type ScanCaps } from '../actors/indexer/caps.js';
-import type { CapName, FileIndex } from '../actors/indexer/protocol.js';
-import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
-import { TrackedPaths } from './scan-git-index.js';
-import { isSourceFile } from './scan-sources.js';
+import { DEFAULT_CAPS, type ScanCaps } from './caps.js';
+import type { CapName, FileIndex } from './protocol.js';
+import { ALWAYS_SKIPPED, IgnoreRules } from './crawl/ignore-rules.js';
+import { TrackedPaths } from './crawl/git-index.js';
+import { isSourceFile } from './map/source-files.js';
 
 /** What one directory entry is, as far as the index cares. */
 type Kind = 'directory' | 'file' | 'other' | 'gone';

@@ -4,9 +4,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync, symlinkS
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { scan } from '../../workers/scan.js';
-import { tempDir, writeTree } from '../helpers/temp.js';
-import type { FileIndex } from '../../actors/indexer/protocol.js';
+import { scan } from '../../../actors/indexer/scan.js';
+import { tempDir, writeTree } from '../../helpers/temp.js';
+import type { FileIndex } from '../../../actors/indexer/protocol.js';
 
 test('symlink loops are listed as entries and never followed', (t) => {
   const root = writeTree(tempDir(), { 'a/file.txt': '' });
@@ -72,7 +72,7 @@ test('an unreadable folder is skipped and the rest is listed', (t) => {
     chmodSync(join(root, 'open'), 0o755);
     chmodSync(join(root, 'top.txt'), 0o644);
     chmodSync(join(root, 'locked'), 0o700);
-    const script = `import { scan } from ${JSON.stringify(new URL('../../workers/scan.js', import.meta.url).href)};
+    const script = `import { scan } from ${JSON.stringify(new URL('../../../actors/indexer/scan.js', import.meta.url).href)};
       process.stdout.write(JSON.stringify(scan(process.argv[1])));`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root], { uid: 65534, gid: 65534, encoding: 'utf8' });
     t.is(child.status, 0, child.stderr);

@@ -1,10 +1,10 @@
 import test from 'ava';
 import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_GITIGNORE_DIRECTORIES, MAX_INDEX_PATHS, MAX_MAP_DIRECTORIES, MAX_MAP_FILES } from '../../actors/indexer/caps.js';
-import { scan } from '../../workers/scan.js';
-import { tempDir } from '../helpers/temp.js';
-import { everyFile } from './scan-oracle-helpers.js';
+import { MAX_GITIGNORE_DIRECTORIES, MAX_INDEX_PATHS, MAX_MAP_DIRECTORIES, MAX_MAP_FILES } from '../../../actors/indexer/caps.js';
+import { scan } from '../../../actors/indexer/scan.js';
+import { tempDir } from '../../helpers/temp.js';
+import { everyFile } from '../../helpers/git-oracle.js';
 
 const depth = (path: string) => path.split('/').length;
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { scan } from '../../workers/scan.js';
-import { tempDir, writeTree } from '../helpers/temp.js';
-import { git, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+import { scan } from '../../../actors/indexer/scan.js';
+import { tempDir, writeTree } from '../../helpers/temp.js';
+import { git, gitListing, oracleRepo, TRICKY_REPOS } from '../../helpers/git-oracle.js';
 
 for (const repo of TRICKY_REPOS) {
   test(`the scan equals git ls-files --cached --others --exclude-standard on ${repo.title}`, (t) => {

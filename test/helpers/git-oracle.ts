@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALWAYS_SKIPPED } from '../../workers/ignore-rules.js';
-import { tempDir, writeTree, type Tree } from '../helpers/temp.js';
+import { ALWAYS_SKIPPED } from '../../actors/indexer/crawl/ignore-rules.js';
+import { tempDir, writeTree, type Tree } from './temp.js';
 
 /**
  * The oracle for ignore tests: git itself, run with an empty home so no global ignore file or

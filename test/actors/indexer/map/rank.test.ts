@@ -1,7 +1,7 @@
 import test from 'ava';
-import type { FileSymbols } from '../../workers/extract.js';
-import { hashIdentifier } from '../../workers/identifiers.js';
-import { rankFiles } from '../../workers/rank.js';
+import type { FileSymbols } from '../../../../actors/indexer/map/extract.js';
+import { hashIdentifier } from '../../../../actors/indexer/map/identifiers.js';
+import { rankFiles } from '../../../../actors/indexer/map/rank.js';
 
 /** A file that defines `exported` (and `internal`) and mentions the space-separated `references`. */
 const file = (path: string, exported: string, references: string, internal = '', generated = false): FileSymbols => ({

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { ALWAYS_SKIPPED, IgnoreRules } from '../../workers/ignore-rules.js';
-import { tempDir, writeTree } from '../helpers/temp.js';
-import { everyFile, git, gitHome, gitListing, oracleRepo, TRICKY_REPOS } from './scan-oracle-helpers.js';
+import { ALWAYS_SKIPPED, IgnoreRules } from '../../../../actors/indexer/crawl/ignore-rules.js';
+import { tempDir, writeTree } from '../../../helpers/temp.js';
+import { everyFile, git, gitHome, gitListing, oracleRepo, TRICKY_REPOS } from '../../../helpers/git-oracle.js';
 
 /** The files isIgnored keeps when asked about every file on disk, path by path. */
 function kept(root: string, rules = IgnoreRules.create(root)): string[] {

@@ -15,7 +15,7 @@ import typescript from './typescript.js';
 
 /**
  * The symbol table: every language the repo map reads. Adding a language is adding its entry
- * here (and a fixture test in `test/workers/symbols/`).
+ * here (and a fixture test in `test/actors/indexer/map/symbols/`).
  */
 export const LANGUAGES: readonly Language[] = [typescript, python, go, rust, java, csharp, kotlin, swift, c, ruby, php, lua, shell];
 

@@ -1,9 +1,9 @@
-import type { ScanCaps } from '../actors/indexer/caps.js';
-import type { FileIndex, RepoMapFile } from '../actors/indexer/protocol.js';
-import { mapFilesOf } from '../actors/indexer/repo-map.js';
-import { traceStartup } from '../actors/indexer/startup-trace.js';
-import { extractSymbols } from './extract.js';
-import { rankFiles } from './rank.js';
+import type { ScanCaps } from './caps.js';
+import type { FileIndex, RepoMapFile } from './protocol.js';
+import { mapFilesOf } from './repo-map.js';
+import { traceStartup } from './startup-trace.js';
+import { extractSymbols } from './map/extract.js';
+import { rankFiles } from './map/rank.js';
 import { scan } from './scan.js';
 
 /**

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hashIdentifier, identifierHashes } from '../../workers/identifiers.js';
+import { hashIdentifier, identifierHashes } from '../../../../actors/indexer/map/identifiers.js';
 
 const hashes = (words: string[]) => [...Int32Array.from(words, hashIdentifier)];
 
