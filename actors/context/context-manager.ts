@@ -11,7 +11,8 @@ import { cutPayload, renderToolEntry, type ToolEntry } from './tool-entry.js';
  * estimate passes {@link COMPACT_AT} × (window − reserved generation); then ONE compaction event
  * sheds the oldest payloads (large before small, the active round protected) down to
  * {@link COMPACT_TO} of that threshold. Window unknown: only the newest group of tool results
- * carries payloads. Nudges are user messages at the end, never edits of earlier messages.
+ * carries payloads. Nudges ride in the newest tool result not yet sent (else a trailing user
+ * message), never edits of messages already sent.
  */
 
 /** Compaction starts when the estimate passes this share of (window − reserved generation). */
@@ -86,6 +87,8 @@ export class ContextManager {
   private lastChars = 0;
   private windowValue: number | undefined;
   private readonly maxTokensSetting: number | undefined;
+  /** Calls of the newest reply still waiting for their own assistant message (after the previous call's result). */
+  private queuedCalls: ToolCall[] = [];
 
   constructor(options: ContextOptions) {
     this.entries.push({ kind: 'message', message: { role: 'system', content: options.system } });
@@ -135,11 +138,12 @@ export class ContextManager {
    * The turn ended: images sent natively are replaced by their notes, and a turn that ended with
    * the user's message unanswered (aborted, or the server failed) gets a short assistant note, so
    * the next turn's message does not follow it directly — strict chat templates reject two user
-   * messages in a row.
+   * messages in a row, and a user message right after tool results.
    */
   endTurn(status: 'answered' | 'unanswered' = 'answered'): void {
+    this.queuedCalls = [];
     const last = this.entries[this.entries.length - 1]!;
-    if (status === 'unanswered' && last.kind === 'message' && last.message.role === 'user') {
+    if (status === 'unanswered' && (last.kind === 'tool' || last.message.role === 'user')) {
       this.entries.push({ kind: 'message', message: { role: 'assistant', content: '[no reply: the turn was interrupted]' } });
     }
     for (const entry of this.entries) {
@@ -150,30 +154,45 @@ export class ContextManager {
     }
   }
 
-  /** A note to the model (loop guard, declined approvals, compaction): a trailing user message. */
+  /**
+   * A note to the model (loop guard, declined approvals, compaction). It rides in the newest tool
+   * result not yet sent: a user message right after tool results breaks the role order that strict
+   * templates (Mistral's) enforce. After a tool result already sent (the model then replied with
+   * nothing), an empty assistant message goes between; otherwise it is a trailing user message.
+   */
   addNudge(text: string): void {
+    const last = this.entries[this.entries.length - 1]!;
+    if (last.kind === 'tool') {
+      if (!last.sent) {
+        last.notes = [...(last.notes ?? []), text];
+        last.cache = undefined;
+        return;
+      }
+      this.entries.push({ kind: 'message', message: { role: 'assistant', content: '' } });
+    }
     this.addUser(text);
   }
 
-  /** The model's reply; calls (if any) open a new tool round. */
+  /**
+   * The model's reply; calls (if any) open a new tool round. Several calls go one per assistant
+   * message, each followed by its result (see {@link addToolResult}): the form every template
+   * renders (Llama 3.x templates raise on two calls in one message).
+   */
   addAssistant(text: string, calls: readonly ToolCall[]): void {
-    const message: ChatMessage =
-      calls.length === 0
-        ? { role: 'assistant', content: text }
-        : {
-            role: 'assistant',
-            content: text === '' ? null : text,
-            tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
-          };
+    this.queuedCalls = [];
     if (calls.length > 0) this.round++;
-    this.entries.push({ kind: 'message', message });
+    const [first, ...rest] = calls;
+    this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text } });
+    this.queuedCalls = [...rest];
   }
 
-  /** A tool's result for a call of the current round. */
+  /** A tool's result for a call of the current round, in the order of the calls. */
   addToolResult(result: { callId: string; name: string; summary: string; payload: string }): void {
     const entry: ToolEntry = { kind: 'tool', ...result, round: this.round, shed: false, cutChars: 0 };
     if (this.windowValue === undefined && entry.payload.length > UNKNOWN_WINDOW_PAYLOAD_CAP) cutPayload(entry, UNKNOWN_WINDOW_PAYLOAD_CAP);
     this.entries.push(entry);
+    const next = this.queuedCalls.shift();
+    if (next) this.entries.push({ kind: 'message', message: callMessage('', next) });
   }
 
   /**
@@ -306,6 +325,11 @@ export class ContextManager {
     const fits = this.windowValue - Math.ceil(estimateTokens * 1.02) - 32;
     return Math.max(16, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, fits));
   }
+}
+
+/** An assistant message with one call; content "" and not null (templates concatenate or test it as a string). */
+function callMessage(text: string, call: ToolCall): ChatMessage {
+  return { role: 'assistant', content: text, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
 }
 
 function renderMessage(entry: MessageEntry): Rendered {

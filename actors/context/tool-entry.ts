@@ -16,6 +16,8 @@ export interface ToolEntry {
   shed: boolean;
   /** Characters removed from the payload because it did not fit the window. */
   cutChars: number;
+  /** Notes to the model that ride in this result (see `ContextManager.addNudge`); never shed. */
+  notes?: string[];
 }
 
 /** Marker appended when a payload was shed: the model knows the output existed and how to get it back. */
@@ -35,6 +37,7 @@ export function renderToolEntry(entry: ToolEntry, withPayload: boolean): ChatMes
   } else if (entry.payload !== '') {
     content += `\n${SHED_NOTE}`;
   }
+  for (const note of entry.notes ?? []) content += `\n\n${note}`;
   return { role: 'tool', tool_call_id: entry.callId, content };
 }
 

@@ -17,7 +17,7 @@ export interface Endpoint {
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: WireToolCall[]; reasoning_content?: string }
+  | { role: 'assistant'; content: string; tool_calls?: WireToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -36,7 +36,7 @@ export interface ToolSchema {
 
 /** A complete, validated tool call. */
 export interface ToolCall {
-  /** The server's id, or one reika made (`call_…`) when the server gave none. */
+  /** The server's id, or one reika minted (9 letters and digits, see `mintCallId`) when the server gave none. */
   id: string;
   name: string;
   arguments: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { customAlphabet } from 'nanoid';
+import { mintCallId } from './call-id.js';
 import { connectionFailure, statusFailure, type Failure } from './classify-failure.js';
 import { listModels } from './discover.js';
 import { httpError } from './errors.js';
@@ -20,9 +20,6 @@ export interface ChatContext {
   emit(event: ModelEvent): void;
   retry?: RetryPolicy;
 }
-
-const callId = customAlphabet('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 12);
-const makeId = () => `call_${callId()}`;
 
 /** Thrown inside an attempt to hand its classified failure to the retry loop. */
 class AttemptFailed {
@@ -46,7 +43,7 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
   let statusRetries = 0;
   let connectionRetries = 0;
   for (let attempt = 1; ; attempt++) {
-    const turn = new TurnAssembler(tools, context.emit, makeId);
+    const turn = new TurnAssembler(tools, context.emit, mintCallId);
     let failure: Failure;
     try {
       return await attemptOnce(request, body, url, tools, turn, context);
@@ -63,7 +60,7 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
     try {
       await sleep(delay, undefined, { signal: context.signal });
     } catch {
-      return new TurnAssembler(tools, context.emit, makeId).finish(true);
+      return new TurnAssembler(tools, context.emit, mintCallId).finish(true);
     }
   }
 }

@@ -133,7 +133,9 @@ test('the request budget ends a turn that never answers', async (t) => {
   t.is(result.status, 'max-turns');
   t.is(result.requests, 5);
   t.is(result.error!.code, 'REIKA_ERR_MAX_TURNS');
-  t.is(seen[4]!.at(-1)!.content, 'Report now.');
+  const last = seen[4]!.at(-1)!;
+  t.is(last.role, 'tool', 'the note rides in the newest tool result, not a user message after it');
+  t.regex(last.content as string, /\n\nReport now\.$/);
 });
 
 test('an abort during a tool call ends the turn aborted, the call cancelled as data', async (t) => {

@@ -38,14 +38,14 @@ test('with the window known, requests are append-only until one compaction event
       t.true(prefixOf(previous, prepared.messages), `request ${n} begins with request ${n - 1}, byte for byte`);
     }
     const contents = toolContents(prepared.messages);
-    t.true(contents.at(-1)!.endsWith('x'), 'the active round keeps its payload');
+    t.regex(contents.at(-1)!, /x(\n\n\[context note: [^\]]*\])?$/, 'the active round keeps its payload (a compaction note may follow it)');
     t.deepEqual(prepared.messages[0], { role: 'system', content: 'You are a test.' });
     previous = prepared.messages;
   }
   t.true(events >= 1 && events <= 4, `compaction events: ${events}`);
 });
 
-test('a compaction sheds large payloads before small ones, oldest first, and says so in a trailing user message', (t) => {
+test('a compaction sheds large payloads before small ones, oldest first, and says so in the newest tool result', (t) => {
   const context = new ContextManager({ system: 's', tools, window: 8_000 });
   context.addUser('go');
   round(context, 1, 400);
@@ -59,10 +59,8 @@ test('a compaction sheds large payloads before small ones, oldest first, and say
   t.true(contents[0]!.endsWith('x'), 'the small old payload survives');
   t.true(contents[1]!.includes(SHED_NOTE), 'the large old payload is shed');
   t.true(contents[1]!.startsWith('read f2.ts'), 'its summary stays');
-  t.true(contents[3]!.endsWith('x'), 'the active round is protected');
-  const last = prepared.messages.at(-1)!;
-  t.is(last.role, 'user');
-  t.regex(last.content as string, /replaced by its one-line summary/);
+  t.regex(contents[3]!, /x\n\n\[context note: [^\]]*replaced by its one-line summary[^\]]*\]$/, 'the active round is protected; the note rides after its payload');
+  t.is(prepared.messages.at(-1)!.role, 'tool', 'no user message right after tool results (Mistral templates reject it)');
 });
 
 test('with the window unknown, only the newest group of tool results carries payloads', (t) => {
@@ -140,4 +138,40 @@ test('a turn that ended unanswered gets an assistant note, so two user messages 
   context.addAssistant('an answer', []);
   context.endTurn('answered');
   t.is(context.prepare().messages.length, 5);
+});
+
+test('messages have the shapes every chat template accepts: "" content, one call per assistant message, nudges in tool results', (t) => {
+  const context = new ContextManager({ system: 'sys', tools, window: 16_000 });
+  context.addUser('go');
+  context.prepare();
+  context.addAssistant('', [
+    { id: 'a', name: 'read', arguments: { path: 'a' }, source: 'native' },
+    { id: 'b', name: 'read', arguments: { path: 'b' }, source: 'native' },
+  ]);
+  context.addToolResult({ callId: 'a', name: 'read', summary: 'read a', payload: 'A' });
+  context.addToolResult({ callId: 'b', name: 'read', summary: 'read b', payload: 'B' });
+  context.addNudge('note one');
+  context.addNudge('note two');
+  const first = context.prepare().messages;
+  t.deepEqual(first.slice(2), [
+    { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } }] },
+    { role: 'tool', tool_call_id: 'a', content: 'read a\n\nA' },
+    { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'read', arguments: '{"path":"b"}' } }] },
+    { role: 'tool', tool_call_id: 'b', content: 'read b\n\nB\n\nnote one\n\nnote two' },
+  ]);
+  // After a result already sent (the model answered nothing), the nudge needs an assistant message first.
+  context.addNudge('say something');
+  const second = context.prepare().messages;
+  t.deepEqual(second.slice(first.length), [{ role: 'assistant', content: '' }, { role: 'user', content: 'say something' }]);
+  t.true(JSON.stringify(second).startsWith(JSON.stringify(first).slice(0, -1)), 'still append-only');
+});
+
+test('a turn cut short after tool results gets an assistant note before the next user message', (t) => {
+  const context = new ContextManager({ system: 'sys', tools, window: 16_000 });
+  context.addUser('go');
+  context.addAssistant('', [{ id: 'a', name: 'read', arguments: { path: 'a' }, source: 'native' }]);
+  context.addToolResult({ callId: 'a', name: 'read', summary: 'read a', payload: 'A' });
+  context.endTurn('unanswered');
+  context.addUser('next');
+  t.deepEqual(context.prepare().messages.slice(-3).map((m) => m.role), ['tool', 'assistant', 'user']);
 });

@@ -31,7 +31,8 @@ test('a subagent at its budget is forced to report: tools withheld by tool_choic
   t.deepEqual(sub.map((r) => r.json.tool_choice), [undefined, undefined, 'none']);
   t.is(JSON.stringify(sub[2]!.json.tools), JSON.stringify(sub[0]!.json.tools), 'the same tools bytes: the prefix cache holds');
   t.deepEqual(sub[0]!.json.tools.map((tool: { function: { name: string } }) => tool.function.name), ['read', 'list', 'glob', 'grep'], 'read-only tools, no subagent tool');
-  t.is(sub[2]!.json.messages.at(-1).content, REPORT_NOW);
+  t.is(sub[2]!.json.messages.at(-1).role, 'tool', 'the note rides in the newest tool result');
+  t.true(sub[2]!.json.messages.at(-1).content.endsWith(`\n\n${REPORT_NOW}`));
   const [report] = subagentResults(events);
   t.is(report!.status, 'done');
   t.regex(report!.summary, /^subagent report \(done; 2 files read\):\nForced report: src\/a\.ts exports a/);

@@ -1,0 +1,141 @@
+import type { ChatMessage, ToolSchema } from './protocol.js';
+
+/**
+ * Renders a request through a model's own chat template (Jinja), as an engine would before the
+ * model sees it: a check that what reika sends is accepted by the template (role order, ids,
+ * content types). `@huggingface/jinja` is loaded on first use, so a session that never checks a
+ * template never pays for it.
+ */
+export interface TemplateRequest {
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSchema[];
+  bosToken?: string;
+  eosToken?: string;
+  /**
+   * The per-model message rewrite llama.cpp applies before rendering (common/chat.cpp): `gpt-oss`
+   * moves reasoning to `thinking` and drops a call's content; `ministral-3` sends system and
+   * assistant content as typed blocks, reasoning as a `thinking` block.
+   */
+  rewrite?: 'gpt-oss' | 'ministral-3';
+}
+
+type Jinja = typeof import('@huggingface/jinja');
+let jinja: Promise<Jinja> | undefined;
+
+function load(): Promise<Jinja> {
+  jinja ??= import('@huggingface/jinja').then((module) => {
+    addListMethods(module);
+    undefinedKeysAreUndefined(module);
+    return module;
+  });
+  return jinja;
+}
+
+/** Throws the template's own error (e.g. its `raise_exception` message) when it rejects the request. */
+export async function renderChatTemplate(source: string, request: TemplateRequest): Promise<string> {
+  const { Template } = await load();
+  return new Template(source).render({
+    messages: engineMessages(request),
+    tools: request.tools,
+    add_generation_prompt: true,
+    bos_token: request.bosToken ?? '',
+    eos_token: request.eosToken ?? '',
+  });
+}
+
+/**
+ * The messages as the engines hand them to templates: a call's `arguments` JSON string becomes an
+ * object (vLLM always; llama.cpp for templates that iterate them), plus the per-model rewrite.
+ */
+function engineMessages(request: TemplateRequest): unknown[] {
+  return request.messages.map((message) => {
+    const out: Record<string, any> = { ...message };
+    if (message.role === 'assistant' && message.tool_calls) {
+      out.tool_calls = message.tool_calls.map((call) => ({ ...call, function: { name: call.function.name, arguments: parsedArguments(call.function.arguments) } }));
+    }
+    if (request.rewrite === 'gpt-oss' && message.role === 'assistant') {
+      if (out.reasoning_content !== undefined) out.thinking = out.reasoning_content;
+      delete out.reasoning_content;
+      if (out.tool_calls) delete out.content;
+    }
+    if (request.rewrite === 'ministral-3' && (message.role === 'system' || message.role === 'assistant')) {
+      const blocks: unknown[] = [];
+      if (typeof out.reasoning_content === 'string') blocks.push({ type: 'thinking', thinking: out.reasoning_content });
+      if (typeof out.content === 'string') blocks.push({ type: 'text', text: out.content });
+      out.content = blocks;
+      delete out.reasoning_content;
+    }
+    return out;
+  });
+}
+
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `list.append/pop/insert/extend`, which real templates use (Kimi-K2-Thinking queues call ids
+ * with them) and `@huggingface/jinja` 0.5 lacks. Added to the library's list value by reaching its
+ * classes through values it makes; `length` is then computed on each access, not cached.
+ */
+function addListMethods({ Environment }: Jinja): void {
+  const env = new Environment();
+  const list = env.set('list', []) as any;
+  const fn = env.set('fn', () => null) as any;
+  const none = env.set('none_', null) as any;
+  const integer = env.set('int_', 0) as any;
+  const ArrayValue = list.constructor;
+  const FunctionValue = fn.constructor;
+  const NullValue = none.constructor;
+  const IntegerValue = integer.constructor;
+  const proto = ArrayValue.prototype;
+  const original = Object.getOwnPropertyDescriptor(proto, 'builtins');
+  if (!original?.get || proto.__reikaListMethods) return;
+  Object.defineProperty(proto, '__reikaListMethods', { value: true });
+  Object.defineProperty(proto, 'builtins', {
+    configurable: true,
+    get(this: { value: unknown[]; _builtins?: unknown }) {
+      this._builtins = undefined;
+      const builtins: Map<string, unknown> = original.get!.call(this);
+      const items = this.value;
+      const index = (arg: any, fallback: number) => (arg instanceof IntegerValue ? (arg as any).value : fallback);
+      builtins.set('append', new FunctionValue(([item]: unknown[]) => (items.push(item), new NullValue())));
+      builtins.set('extend', new FunctionValue(([other]: any[]) => (items.push(...(other?.value ?? [])), new NullValue())));
+      builtins.set('insert', new FunctionValue(([at, item]: unknown[]) => (items.splice(index(at, items.length), 0, item), new NullValue())));
+      builtins.set(
+        'pop',
+        new FunctionValue(([at]: unknown[]) => {
+          if (items.length === 0) throw new Error('pop from empty list');
+          const i = index(at, -1);
+          return items.splice(i < 0 ? items.length + i : i, 1)[0];
+        }),
+      );
+      return builtins;
+    },
+  });
+}
+
+/**
+ * `mapping[undefined]` is undefined in Python's Jinja (what vLLM and llama.cpp's minja run); the
+ * library throws. Hermes 3's tool-schema macro relies on it (`basic_type_map[json_spec.type]` for
+ * a schema without `type`).
+ */
+function undefinedKeysAreUndefined({ Interpreter, Environment }: Jinja): void {
+  const proto = Interpreter.prototype as any;
+  if (proto.__reikaUndefinedKeys) return;
+  Object.defineProperty(proto, '__reikaUndefinedKeys', { value: true });
+  const undefinedValue = new Environment().lookupVariable('no_such_variable');
+  const original = proto.evaluateMemberExpression;
+  proto.evaluateMemberExpression = function (this: unknown, ...args: unknown[]) {
+    try {
+      return original.apply(this, args);
+    } catch (error) {
+      if ((error as Error).message === 'Cannot access property with non-string: got UndefinedValue') return undefinedValue;
+      throw error;
+    }
+  };
+}
