@@ -101,6 +101,16 @@ export interface ChatReply {
   usage: Usage | null;
   /** Notices raised while parsing (also streamed as `notice` events). */
   notices: string[];
+  /**
+   * How the model wrote its calls in this reply: `native`, or the text dialect's name (`hermes`,
+   * `mistral`… see `dialects/table.ts`). Absent when it made none.
+   */
+  dialect?: string;
+  /**
+   * Set when the reply held call markup that could not be used (malformed, unknown tool): the
+   * corrective note for the model, in its own dialect.
+   */
+  correction?: string;
 }
 
 export interface DiscoverReply {

@@ -140,18 +140,30 @@ function value(r: Reader): unknown {
   throw new NotACall();
 }
 
-function call(r: Reader, tools: ToolIndex): { name: string; arguments: Record<string, unknown> } {
+/** A known tool's name at the reader, or the unknown name when `unknown` collects them. */
+function callName(r: Reader, tools: ToolIndex, unknown?: string[]): string {
   const start = r.i;
   let name: string;
   try {
     name = r.ident();
   } catch (error) {
     // The text ends inside the name: only worth waiting for if it can still become a tool name.
-    if (error instanceof Incomplete && r.i > start && tools.isNamePrefix(r.text.slice(start, r.i))) throw error;
-    if (error instanceof Incomplete && r.i === start) throw error;
+    const partial = r.text.slice(start, r.i);
+    if (error instanceof Incomplete && (partial === '' || unknown || tools.isNamePrefix(partial) || tools.isNamePrefix(partial.replace(/^functions\./, '')))) throw error;
     throw new NotACall();
   }
-  if (!tools.names.has(name)) throw new NotACall();
+  // `brave_search.call(query=…)` (Llama 3.1 built-in tools) and `functions.read(…)`.
+  const bare = name.replace(/\.call$/, '').replace(/^functions\./, '');
+  if (tools.names.has(bare)) return bare;
+  if (unknown && /^[A-Za-z_][A-Za-z0-9_.]*$/.test(bare)) {
+    unknown.push(bare);
+    return bare;
+  }
+  throw new NotACall();
+}
+
+function call(r: Reader, tools: ToolIndex, unknown?: string[]): { name: string; arguments: Record<string, unknown> } {
+  const name = callName(r, tools, unknown);
   r.space(false);
   r.expect('(');
   const args: Record<string, unknown> = {};
@@ -173,8 +185,17 @@ function call(r: Reader, tools: ToolIndex): { name: string; arguments: Record<st
   }
 }
 
+export interface PythonScanOptions {
+  /** The calls must end their line (default true): `read(path="a") is the way` is prose. */
+  lineEnd?: boolean;
+  /** Calls one after another on their own lines (OLMo 3's `<function_calls>` body). */
+  lines?: boolean;
+  /** Collects names that are not offered tools instead of refusing them (behind a call marker). */
+  unknown?: string[];
+}
+
 /** Tries to read a line of calls at `start` (the first non-blank character of a line). */
-export function scanPythonCalls(text: string, start: number, tools: ToolIndex, final: boolean): PythonScan {
+export function scanPythonCalls(text: string, start: number, tools: ToolIndex, final: boolean, options: PythonScanOptions = {}): PythonScan {
   const r = new Reader(text, start);
   try {
     const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
@@ -182,23 +203,46 @@ export function scanPythonCalls(text: string, start: number, tools: ToolIndex, f
       r.i++;
       for (;;) {
         r.space();
-        calls.push(call(r, tools));
+        calls.push(call(r, tools, options.unknown));
         r.space();
         const sep = r.next();
         if (sep === ']') break;
         if (sep !== ',') throw new NotACall();
       }
     } else {
-      calls.push(call(r, tools));
+      calls.push(call(r, tools, options.unknown));
+      while (options.lines) {
+        const at = r.i;
+        r.space();
+        if (r.i >= text.length || !/[A-Za-z_]/.test(text[r.i]!)) {
+          r.i = at;
+          break;
+        }
+        calls.push(call(r, tools, options.unknown));
+      }
     }
+    if (options.lineEnd === false) return { state: 'calls', calls, end: r.i };
     r.space(false);
-    // The calls must end the line: `read(path="a") is the way` is prose.
-    if (r.i < text.length && text[r.i] !== '\n' && text[r.i] !== '\r') throw new NotACall();
-    if (r.i >= text.length && !final) throw new Incomplete();
+    if ((options.lineEnd ?? true) && r.i < text.length && text[r.i] !== '\n' && text[r.i] !== '\r') throw new NotACall();
+    if ((options.lineEnd ?? true) && r.i >= text.length && !final) throw new Incomplete();
     return { state: 'calls', calls, end: r.i };
   } catch (error) {
     if (error instanceof Incomplete) return final ? { state: 'none' } : { state: 'incomplete' };
     // NotACall, or a pathological literal (nesting deep enough to overflow the stack): prose.
     return { state: 'none' };
+  }
+}
+
+/**
+ * A Python literal (strings in either quote, True/False/None, lists, dicts) at `start`: how models
+ * write JSON with single quotes. `incomplete` when the text ends inside it.
+ */
+export function readPythonLiteral(text: string, start: number): { value: unknown; end: number } | 'incomplete' | undefined {
+  const r = new Reader(text, start);
+  try {
+    const parsed = value(r);
+    return { value: parsed, end: r.i };
+  } catch (error) {
+    return error instanceof Incomplete ? 'incomplete' : undefined;
   }
 }

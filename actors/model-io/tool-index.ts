@@ -40,11 +40,14 @@ export function coerceParameter(index: ToolIndex, tool: string, key: string, raw
     if (/^(false|False)$/.test(text)) return false;
   }
   if (types.includes('object') || types.includes('array')) {
-    try {
-      const value = JSON.parse(text);
-      if (types.includes(Array.isArray(value) ? 'array' : typeof value === 'object' && value ? 'object' : '-')) return value;
-    } catch {
-      // keep the text: the tool wrapper reports the type mismatch to the model
+    // Some models escape the quotes of a JSON value inside markup (`[{\"id\": 1}]`).
+    for (const candidate of text.includes('\\"') ? [text, text.replace(/\\"/g, '"')] : [text]) {
+      try {
+        const value = JSON.parse(candidate);
+        if (types.includes(Array.isArray(value) ? 'array' : typeof value === 'object' && value ? 'object' : '-')) return value;
+      } catch {
+        // keep the text: the tool wrapper reports the type mismatch to the model
+      }
     }
   }
   return raw;

@@ -2,6 +2,7 @@ import { repeatedCallNotices } from './canonical-call.js';
 import type { WireDelta } from './map-chunk.js';
 import { NativeCallAssembler } from './native-calls.js';
 import type { ChatReply, FinishReason, ModelEvent, ToolCall, Usage } from './protocol.js';
+import { correctiveNote, problemLine, type CallProblem } from './dialects/corrective-note.js';
 import { TextCallParser, type TextItem } from './text-calls.js';
 import { ThinkSplitter } from './think-splitter.js';
 import type { ToolIndex } from './tool-index.js';
@@ -20,6 +21,8 @@ export class TurnAssembler {
   private readonly notices: string[] = [];
   private readonly textCalls: ToolCall[] = [];
   private readonly reasoningCalls: ToolCall[] = [];
+  private readonly problems: Array<CallProblem & { channel: 'text' | 'reasoning' }> = [];
+  private readonly dialects: string[] = [];
   private readonly native = new NativeCallAssembler();
   private readonly think = new ThinkSplitter();
   private readonly contentParser: TextCallParser | undefined;
@@ -28,13 +31,13 @@ export class TurnAssembler {
   private usage: Usage | null = null;
 
   constructor(
-    tools: ToolIndex,
+    private readonly tools: ToolIndex,
     private readonly emit: (event: ModelEvent) => void,
     private readonly makeId: () => string,
   ) {
     if (tools.names.size > 0) {
       this.contentParser = new TextCallParser(tools);
-      this.reasoningParser = new TextCallParser(tools, { python: false });
+      this.reasoningParser = new TextCallParser(tools, { channel: 'reasoning' });
     }
   }
 
@@ -87,6 +90,14 @@ export class TurnAssembler {
     let finishReason: FinishReason = aborted ? 'aborted' : (this.finishReason ?? 'stop');
     if (!aborted && toolCalls.length && finishReason === 'stop') finishReason = 'tool_calls';
     const reply: ChatReply = { text: this.text, reasoning: this.reasoning, toolCalls, finishReason, usage: this.usage, notices: [...this.notices] };
+    const dialect = native.calls.length ? 'native' : this.dialects[0];
+    if (dialect) reply.dialect = dialect;
+    // Broken markup in the thoughts matters only when the reply has no call at all.
+    const problems = this.problems.filter((problem) => problem.channel === 'text' || toolCalls.length === 0);
+    if (!aborted && problems.length) {
+      reply.correction = correctiveNote(problems, this.tools);
+      reply.dialect ??= problems[0]!.dialect;
+    }
     this.emit({ type: 'finish', finishReason, usage: this.usage });
     return reply;
   }
@@ -102,14 +113,24 @@ export class TurnAssembler {
   }
 
   private item(channel: 'text' | 'reasoning', item: TextItem): void {
-    if (item.type === 'text') this.out(channel, item.text);
-    else if (item.type === 'notice') this.notice(item.message);
-    else if (channel === 'text') {
-      const call: ToolCall = { id: this.makeId(), name: item.name, arguments: item.arguments, source: 'text' };
-      this.textCalls.push(call);
-      this.emit({ type: 'tool-call', call });
-    } else {
-      this.reasoningCalls.push({ id: this.makeId(), name: item.name, arguments: item.arguments, source: 'reasoning' });
+    switch (item.type) {
+      case 'text':
+        return this.out(channel, item.text);
+      case 'reasoning':
+        return this.out('reasoning', item.text);
+      case 'malformed': {
+        this.out(channel, item.text);
+        const problem: CallProblem = { dialect: item.dialect, reason: item.reason, ...(item.unknownTool ? { unknownTool: item.unknownTool } : {}) };
+        this.problems.push({ ...problem, channel });
+        return this.notice(problemLine(problem));
+      }
+      case 'call': {
+        this.dialects.push(item.dialect);
+        const call: ToolCall = { id: this.makeId(), name: item.name, arguments: item.arguments, source: channel === 'text' ? 'text' : 'reasoning' };
+        if (channel === 'reasoning') return void this.reasoningCalls.push(call);
+        this.textCalls.push(call);
+        return this.emit({ type: 'tool-call', call });
+      }
     }
   }
 

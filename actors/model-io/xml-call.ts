@@ -17,7 +17,7 @@ import { coerceParameter, type ToolIndex } from './tool-index.js';
 export type XmlScan =
   | { state: 'call'; name: string; arguments: Record<string, unknown>; end: number }
   | { state: 'incomplete' }
-  | { state: 'malformed'; end: number; reason: string }
+  | { state: 'malformed'; end: number; reason: string; unknownTool?: string }
   | { state: 'none' };
 
 const OPEN = '<function=';
@@ -111,6 +111,6 @@ export function scanXmlCall(text: string, start: number, tools: ToolIndex, final
 }
 
 function finish(name: string, args: Record<string, unknown>, end: number, tools: ToolIndex): XmlScan {
-  if (!tools.names.has(name)) return { state: 'malformed', end, reason: `there is no tool named "${name}"` };
+  if (!tools.names.has(name)) return { state: 'malformed', end, reason: `there is no tool named "${name}"`, unknownTool: name };
   return { state: 'call', name, arguments: args, end };
 }

@@ -13,9 +13,14 @@ const tools = toolIndex([
   tool('subagent', { task: { type: 'string' }, files: { type: 'array' } }),
 ]);
 
-/** Merges adjacent text items so results from different feedings compare equal. */
-function normalise(items: TextItem[]): TextItem[] {
-  const out: TextItem[] = [];
+type Item = { type: 'text'; text: string } | { type: 'call'; name: string; arguments: Record<string, unknown> } | { type: 'notice' };
+
+/** Merges adjacent text items so results from different feedings compare equal; a malformed call is its text and a notice. */
+function normalise(raw: Array<TextItem | Item>): Item[] {
+  const items: Item[] = raw.flatMap((item): Item[] =>
+    item.type === 'malformed' ? [{ type: 'text', text: item.text }, { type: 'notice' }] : item.type === 'call' ? [{ type: 'call', name: item.name, arguments: item.arguments }] : item.type === 'reasoning' ? [] : [item],
+  );
+  const out: Item[] = [];
   for (const item of items) {
     const last = out.at(-1);
     if (item.type === 'text' && last?.type === 'text') last.text += item.text;
@@ -24,12 +29,12 @@ function normalise(items: TextItem[]): TextItem[] {
   return out.filter((item) => item.type !== 'text' || item.text !== '');
 }
 
-function parseWhole(text: string): TextItem[] {
+function parseWhole(text: string): Item[] {
   const parser = new TextCallParser(tools);
   return normalise([...parser.push(text), ...parser.end()]);
 }
 
-function parseBytewise(text: string): TextItem[] {
+function parseBytewise(text: string): Item[] {
   const parser = new TextCallParser(tools);
   const items: TextItem[] = [];
   for (const char of Array.from(text)) {
@@ -44,10 +49,10 @@ function parseBytewise(text: string): TextItem[] {
   return normalise(items);
 }
 
-const call = (name: string, args: Record<string, unknown>): TextItem => ({ type: 'call', name, arguments: args });
-const text = (t: string): TextItem => ({ type: 'text', text: t });
+const call = (name: string, args: Record<string, unknown>): Item => ({ type: 'call', name, arguments: args });
+const text = (t: string): Item => ({ type: 'text', text: t });
 const NOTICE = Symbol('notice');
-type Expected = TextItem | typeof NOTICE;
+type Expected = Item | typeof NOTICE;
 
 interface Case {
   title: string;
@@ -110,7 +115,8 @@ const cases: Case[] = [
   { title: 'an unknown tool name in Python style stays text silently', input: 'print(value=1)\n', expected: [text('print(value=1)\n')] },
   { title: 'an unknown tool name in tags is text plus a notice', input: '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>', expected: [text('<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'), NOTICE] },
   { title: 'unbalanced JSON is text plus a notice', input: '<tool_call>{"name": "read", "arguments": {"path": "a"}</tool_call> then', expected: [text('<tool_call>{"name": "read", "arguments": {"path": "a"}</tool_call>'), NOTICE, text(' then')] },
-  { title: 'JSON that never closes is text plus a notice', input: '<tool_call>{"name": "read", "arguments": {"path": "a', expected: [text('<tool_call>{"name": "read", "arguments": {"path": "a'), NOTICE] },
+  { title: 'JSON cut off at the end of the message is closed and used', input: '<tool_call>{"name": "read", "arguments": {"path": "a', expected: [call('read', { path: 'a' })] },
+  { title: 'JSON that never closes and cannot be repaired is text plus a notice', input: '<tool_call>{"name": "read", "arguments": {"path": "a", 3', expected: [text('<tool_call>{"name": "read", "arguments": {"path": "a", 3'), NOTICE] },
   { title: 'invalid JSON inside balanced braces is text plus a notice', input: '<tool_call>{"name": read}</tool_call>', expected: [text('<tool_call>{"name": read}</tool_call>'), NOTICE] },
   { title: 'the tag named in prose is plain text', input: 'Models print <tool_call> tags and <function= headers.', expected: [text('Models print <tool_call> tags and <function= headers.')] },
   { title: 'an XML call to an unknown tool is text plus a notice', input: '<function=rm><parameter=path>/</parameter></function>', expected: [text('<function=rm><parameter=path>/</parameter></function>'), NOTICE] },
@@ -118,8 +124,8 @@ const cases: Case[] = [
   { title: 'ordinary HTML and comparisons pass through', input: 'if a < b && c <= d then <b>bold</b> <tool <function', expected: [text('if a < b && c <= d then <b>bold</b> <tool <function')] },
 ];
 
-function matches(actual: TextItem[], expected: Expected[]): boolean {
-  const want = normalise(expected.filter((e): e is TextItem => e !== NOTICE));
+function matches(actual: Item[], expected: Expected[]): boolean {
+  const want = normalise(expected.filter((e): e is Item => e !== NOTICE));
   const got = actual.filter((a) => a.type !== 'notice');
   const notices = actual.filter((a) => a.type === 'notice').length;
   return JSON.stringify(normalise(got)) === JSON.stringify(want) && notices === expected.filter((e) => e === NOTICE).length;

@@ -1,0 +1,56 @@
+import test from 'ava';
+import type { TextItem } from '../../../../actors/model-io/dialects/dialect.js';
+import { DIALECTS } from '../../../../actors/model-io/dialects/table.js';
+import type { ToolSchema } from '../../../../actors/model-io/protocol.js';
+import { TextCallParser } from '../../../../actors/model-io/text-calls.js';
+import { toolIndex } from '../../../../actors/model-io/tool-index.js';
+import { EXAMPLES } from './examples.js';
+
+const NAMES = ['get_weather', 'search', 'get_tourist_attractions', 'get_current_weather', 'calculate_area', 'make_next_step_decision', 'todo_write', 'add', 'multiply', 'add_this_and_that', 'bash', 'test_function', 'get_current_stock_price'];
+const schema: Record<string, Record<string, unknown>> = {
+  calculate_area: { shape: { type: 'string' }, dimensions: { type: 'object' }, precision: { type: 'integer' } },
+  todo_write: { todos: { type: 'array' } },
+  get_weather: { city: { type: 'string' }, days: { type: 'integer' } },
+};
+const tools: ToolSchema[] = NAMES.map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties: schema[name] ?? {} } } }));
+const index = toolIndex(tools);
+
+function feed(output: string, channel: 'text' | 'reasoning', pieces: 'whole' | 'bytes'): TextItem[] {
+  const parser = new TextCallParser(index, { channel });
+  const items: TextItem[] = [];
+  if (pieces === 'whole') items.push(...parser.push(output));
+  else for (const char of Array.from(output)) items.push(...parser.push(char));
+  items.push(...parser.end());
+  return items;
+}
+
+const MARKUP = /<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|tool▁calls|<\|tool_call|<\|START_ACTION\|>|<\|action_start\|>|functools\[|<\|channel\|>|<\|message\|>|<arg_key>|<function=|<parameter=|```json|>>>|<\|python_start\|>/;
+
+test('every dialect in the table has recorded examples', (t) => {
+  for (const dialect of DIALECTS) t.true((EXAMPLES[dialect.name]?.length ?? 0) > 0, `${dialect.name} has no examples`);
+  for (const name of Object.keys(EXAMPLES)) t.truthy(DIALECTS.find((d) => d.name === name), `examples for an unknown dialect ${name}`);
+});
+
+for (const [dialect, examples] of Object.entries(EXAMPLES)) {
+  examples.forEach((example, n) => {
+    test(`dialect ${dialect} #${n + 1} (${example.source}): the calls, whole and byte at a time, in content and in reasoning`, (t) => {
+      for (const channel of ['text', 'reasoning'] as const) {
+        if (channel === 'reasoning' && dialect === 'python') continue; // plans in thoughts are not calls
+        for (const pieces of ['whole', 'bytes'] as const) {
+          const items = feed(example.output, channel, pieces);
+          const where = `${channel}, ${pieces}`;
+          const calls = items.filter((item) => item.type === 'call');
+          t.deepEqual(
+            calls.map((call) => (call.type === 'call' ? [call.name, call.arguments] : [])),
+            example.calls.map(([name, args]) => [name, args ?? (calls[0] as any)?.arguments]),
+            where,
+          );
+          t.false(items.some((item) => item.type === 'malformed'), `${where}: nothing malformed`);
+          const prose = items.filter((item) => item.type === 'text').map((item) => (item as { text: string }).text).join('');
+          if (example.text !== undefined) t.is(prose, example.text, `${where}: the prose around the calls`);
+          t.false(MARKUP.test(prose), `${where}: no call markup left in the text: ${JSON.stringify(prose)}`);
+        }
+      }
+    });
+  });
+}
