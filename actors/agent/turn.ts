@@ -68,6 +68,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let compactions = 0;
   let answer = '';
   let emptyReplies = 0;
+  /** Replies in a row whose call markup could not be used (the second ends the turn). */
+  let unreadableCalls = 0;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
     context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
@@ -124,6 +126,14 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     if (reply.text !== '' || calls.length > 0) context.addAssistant(reply.text, calls);
     if (reply.text !== '') answer = reply.text;
     if (aborted) return finish('aborted');
+    if (calls.length === 0 && reply.correction) {
+      if (++unreadableCalls >= 2) {
+        return finish('error', { code: 'REIKA_ERR_UNREADABLE_TOOL_CALL', message: 'the model wrote tool calls that could not be read twice in a row; try another model or enable the server\'s tool-call parser' });
+      }
+      nudge(reply.correction);
+      continue;
+    }
+    if (calls.length > 0) unreadableCalls = 0;
     if (calls.length === 0) {
       if (reply.text.trim() !== '' || emptyReplies > 0) return finish('answered');
       emptyReplies++;
@@ -144,6 +154,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       return finish('loop', { code: 'REIKA_ERR_LOOP', message: `stopped: ${verdict.message}` });
     }
     if (verdict.action === 'note') nudge(verdict.message);
+    if (reply.correction) nudge(reply.correction);
   }
 }
 

@@ -206,3 +206,23 @@ test('a call whose arguments were broken JSON is not run; the model is told to s
   t.is(result.toolCalls[0]!.status, 'error');
   t.regex(seen[1]!.at(-1)!.content as string, /not valid JSON .*Send the call again/s);
 });
+
+test('a reply whose call markup cannot be read gets one corrective note; a second in a row ends the turn with a clear error', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+    handle(request) {
+      if (request.type === 'chat') seen.push(request.messages);
+      return { text: '<tool_call>{"name": "read", "arguments": {"path": </tool_call>', reasoning: '', toolCalls: [], finishReason: 'stop', usage: null, notices: [], dialect: 'hermes', correction: '[tool call not run: it could not be read (its JSON is unbalanced). Write each call complete]' };
+    },
+  });
+  const executor = fakeExecutor((request) => done(request, 'never', ''));
+  const { options } = await setup(t, model as never, executor);
+  const result = await runTurn('go', options);
+  t.is(result.status, 'error');
+  t.is(result.error!.code, 'REIKA_ERR_UNREADABLE_TOOL_CALL');
+  t.is(seen.length, 2, 'one retry after the note, then the turn ends');
+  const note = seen[1]!.at(-1)!;
+  t.is(note.role, 'user');
+  t.regex(note.content as string, /^\[tool call not run/);
+  t.is(seen[1]!.at(-2)!.role, 'assistant', 'the note follows the reply it corrects');
+});
