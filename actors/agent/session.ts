@@ -11,10 +11,10 @@ import { pasteProblem } from '../images/recognize.js';
 import { repoMapBudget } from '../indexer/budget.js';
 import type { DiscoverReply, ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
-import { buildSystemPrompt, type AgentMode } from '../prompt/system-prompt.js';
-import { toolSchemas } from '../tool-executor/schemas.js';
+import type { AgentMode } from '../agent-mode.js';
+import { buildSystemPrompt } from '../prompt/system-prompt.js';
+import type { ToolRegistry } from '../tool-executor/registry.js';
 import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
-import { subagentSchema } from '../subagent/schema.js';
 import { SubagentWaves } from '../subagent/wave.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 import { connect, type Connection } from './connect.js';
@@ -72,8 +72,9 @@ interface Frozen {
   boot: Bootstrap;
   system: string;
   tools: ToolSchema[];
-  /** The same facts in `subagent` mode: every subagent of the session shares this prefix. */
+  /** The same facts and the tools in `subagent` mode: every subagent of the session shares this prefix. */
   subagentSystem: string;
+  subagentTools: ToolSchema[];
 }
 
 export class Session {
@@ -88,6 +89,8 @@ export class Session {
   private connection: Promise<Connection>;
   private frozen: Promise<Frozen>;
   private frozenValue: Frozen | undefined;
+  /** The session's tools. Their modules load while the indexer scans: the freeze is their first use. */
+  private readonly tools: Promise<ToolRegistry> = import('../tool-executor/registry.js').then((loaded) => new loaded.ToolRegistry());
   private context: ContextManager | undefined;
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
@@ -211,7 +214,7 @@ export class Session {
 
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */
   private waves(frozen: Frozen, connection: Connection): SubagentWaves {
-    const input = { config: this.config, endpoint: connection.endpoint, window: connection.window, root: this.root, system: frozen.subagentSystem, approvals: this.approvals };
+    const input = { config: this.config, endpoint: connection.endpoint, window: connection.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals };
     return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input) });
   }
 
@@ -279,7 +282,7 @@ export class Session {
     if (mode === this.mode) return;
     this.mode = mode;
     const previous = this.frozen;
-    this.frozen = previous.then((frozen) => this.freeze(frozen.boot));
+    this.frozen = previous.then((frozen) => this.tools.then((tools) => this.freeze(frozen.boot, tools)));
     const frozen = await this.frozen;
     this.context?.rebase(frozen.system, frozen.tools);
   }
@@ -343,14 +346,14 @@ export class Session {
       .then((boot) => {
         this.runtime.prewarm?.();
         this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) });
-        return this.freeze(boot);
+        return this.tools.then((tools) => this.freeze(boot, tools));
       });
     // Even a failed bootstrap must not leave the executor unstarted (the runtime's `ready` waits for it).
     promise.catch(() => this.runtime.prewarm?.());
     return promise;
   }
 
-  private freeze(boot: Bootstrap): Frozen {
+  private freeze(boot: Bootstrap, tools: ToolRegistry): Frozen {
     const facts = {
       cwd: boot.root,
       summary: boot.summary,
@@ -361,7 +364,7 @@ export class Session {
       headless: this.headless,
     };
     const system = buildSystemPrompt(this.mode, facts);
-    const frozen: Frozen = { boot, system, tools: [...toolSchemas(this.mode), subagentSchema()], subagentSystem: buildSystemPrompt('subagent', facts) };
+    const frozen: Frozen = { boot, system, tools: tools.toolsArray(this.mode), subagentSystem: buildSystemPrompt('subagent', facts), subagentTools: tools.toolsArray('subagent') };
     this.frozenValue = frozen;
     return frozen;
   }

@@ -1,3 +1,4 @@
+import type { AgentMode } from '../agent-mode.js';
 import type { AgentsFile } from './agents-md.js';
 import { renderSummary, type ProjectSummary } from './project-summary.js';
 
@@ -6,9 +7,6 @@ import { renderSummary, type ProjectSummary } from './project-summary.js';
  * drift apart; the result is built once per session and never edited (the prefix cache depends
  * on it). Nudges for the model go in trailing user messages, never in here.
  */
-
-/** `agent`: all tools. `plan`: read-only tools, bash limited to a read-only allowlist. `subagent`: read-only, reports once. */
-export type AgentMode = 'agent' | 'plan' | 'subagent';
 
 /** The bootstrap facts the prompt is made of (frozen for the session). */
 export interface PromptFacts {

@@ -2,7 +2,6 @@ import { defineActor } from '../../runtime/actor.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/turn.js';
 import { ContextManager } from '../context/context-manager.js';
-import { toolSchemas } from '../tool-executor/schemas.js';
 import { coverage, namedFiles } from './coverage.js';
 import type { SubagentDelta, SubagentProtocol, SubagentRequest } from './protocol.js';
 import { buildReport, callLine } from './report.js';
@@ -21,7 +20,7 @@ export const REPORT_NOW =
 export default defineActor<SubagentProtocol>({
   async handle(request, context) {
     const { brief } = request;
-    const tools = toolSchemas('subagent');
+    const tools = brief.tools;
     const named = namedFiles(brief.root, request.task, request.files);
     const result = await runTurn(taskPrompt(request), {
       router: context,

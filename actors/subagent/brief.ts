@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Endpoint } from '../model-io/protocol.js';
+import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 import type { SubagentBrief } from './protocol.js';
 
@@ -17,6 +17,8 @@ export interface BriefInput {
   root: string;
   /** The system prompt built in `subagent` mode from the session's frozen bootstrap. */
   system: string;
+  /** The session's tools array in `subagent` mode. */
+  tools: ToolSchema[];
   approvals: ApprovalMode;
 }
 
@@ -35,6 +37,7 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
   return {
     root: input.root,
     system: input.system,
+    tools: input.tools,
     endpoint,
     ...(!discover && input.window !== undefined ? { window: input.window } : {}),
     discover,

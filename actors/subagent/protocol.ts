@@ -1,5 +1,5 @@
 import type { TurnStatus, UsageTotals } from '../agent/events.js';
-import type { Endpoint } from '../model-io/protocol.js';
+import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolDelta, ToolResult } from '../tool-executor/protocol.js';
 
 /**
@@ -17,6 +17,8 @@ export interface SubagentBrief {
   root: string;
   /** The session's system prompt built in `subagent` mode (frozen with the bootstrap). */
   system: string;
+  /** The session's tools array in `subagent` mode (its registry owns it, as the session's prefix). */
+  tools: ToolSchema[];
   /** The subagent's own endpoint (REIKA_SUBAGENT_*) or the session's. The model may be '' (discovered). */
   endpoint: Endpoint;
   /** Context window when known. */

@@ -3,7 +3,7 @@ import type { WaveHook } from '../agent/turn.js';
 import type { ToolCall } from '../model-io/protocol.js';
 import type { ToolResult } from '../tool-executor/protocol.js';
 import { SUBAGENTS, type DispatchRequest, type SubagentBrief } from './protocol.js';
-import { parseSubagentArgs, SUBAGENT_TOOL } from './schema.js';
+import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from './tool.js';
 
 /**
  * The hard limits on subagents (SPEC §6), kept per turn: the `subagent` calls of one response
@@ -48,10 +48,10 @@ export class SubagentWaves implements WaveHook {
     const valid: Array<{ call: ToolCall; request: DispatchRequest }> = [];
     const spread = this.options.spread ?? [];
     for (const call of taken) {
-      const args = parseSubagentArgs(call.arguments);
+      const args = checked(call);
       const brief = spread.length > 0 ? spread[valid.length % spread.length]! : this.options.brief;
-      if (args.ok) valid.push({ call, request: { type: 'run', callId: call.id, task: args.value.task, files: args.value.files, brief } });
-      else settle(call, async () => refusal(call, 'SUBAGENT_BAD_ARGS', `not run: ${args.message}.`));
+      if (typeof args !== 'string') valid.push({ call, request: { type: 'run', callId: call.id, task: args.task, files: args.files, brief } });
+      else settle(call, async () => refusal(call, 'SUBAGENT_BAD_ARGS', `not run: ${args}.`));
     }
     if (valid.length > 0) this.waves++;
     const over = this.waves > WAVES_PER_TURN;
@@ -70,6 +70,15 @@ export class SubagentWaves implements WaveHook {
     });
     await Promise.all(jobs);
     return results;
+  }
+}
+
+/** The call's checked arguments, or why they are wrong. */
+function checked(call: ToolCall): SubagentArgs | string {
+  try {
+    return subagentTool.validate(call.arguments);
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 

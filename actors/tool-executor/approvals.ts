@@ -1,20 +1,29 @@
 import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js';
+import type { ApprovalClass } from './define-tool.js';
 import type { PreparedCall } from './prepared.js';
 import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js';
 
 /**
- * The approval decision for one prepared action (SPEC §4). `safe` asks only when the action has
- * reasons (dangerous command, write outside the project), `off` asks for every action, `bypass`
- * never asks. Asking is a request to the approver actor; "always" is remembered there, not here.
+ * The approval decision for one prepared action (SPEC §4). `bypass` never asks; `off` asks for
+ * every action; `safe` asks for a tool of class `ask` always, for one of class `flagged` only when
+ * the action has reasons (dangerous command, write outside the project), and never for `never`.
+ * Asking is a request to the approver actor; "always" is remembered there, not here.
  */
 export type Verdict = { approved: true } | { approved: false; note: string };
 
 export type Ask = (request: ApprovalRequest) => Promise<ApprovalReply>;
 
-export async function decide(action: NonNullable<PreparedCall['action']>, mode: ApprovalMode, ask: Ask, signal?: AbortSignal): Promise<Verdict> {
-  if (mode === 'bypass') return { approved: true };
-  if (mode === 'safe' && action.reasons.length === 0) return { approved: true };
-  const reason = action.reasons.length > 0 ? action.reasons.join('; ') : `approvals are off: every ${action.tool} is confirmed`;
+export async function decide(
+  action: NonNullable<PreparedCall['action']>,
+  approval: ApprovalClass,
+  mode: ApprovalMode,
+  ask: Ask,
+  signal?: AbortSignal,
+): Promise<Verdict> {
+  if (mode === 'bypass' || approval === 'never') return { approved: true };
+  if (mode === 'safe' && approval === 'flagged' && action.reasons.length === 0) return { approved: true };
+  const reason =
+    action.reasons.length > 0 ? action.reasons.join('; ') : mode === 'off' ? `approvals are off: every ${action.tool} is confirmed` : `${action.tool} asks before every use`;
   const request: ApprovalRequest = {
     type: 'approve',
     tool: action.tool,

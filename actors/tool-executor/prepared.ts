@@ -1,4 +1,3 @@
-import type { ToolName } from './protocol.js';
 import type { ToolOutcome } from './tool-env.js';
 
 /**
@@ -8,7 +7,7 @@ import type { ToolOutcome } from './tool-env.js';
 export interface PreparedCall {
   /** Present for edit, write and bash: what an approver is shown. */
   action?: {
-    tool: ToolName;
+    tool: string;
     command?: string;
     path?: string;
     diff?: string;

@@ -1,9 +1,10 @@
+import type { AgentMode } from '../agent-mode.js';
+
 /**
  * The tool-executor actor's contract (a child process). Tool names and argument keys are a
- * stable contract with models, scripts and tests (SPEC §3).
+ * stable contract with models, scripts and tests (SPEC §3); the tools themselves are declared in
+ * `registry.ts`.
  */
-
-export type ToolName = 'read' | 'list' | 'glob' | 'grep' | 'edit' | 'write' | 'bash';
 
 /** `safe` asks only for dangerous actions, `off` asks for every action, `bypass` never asks. */
 export type ApprovalMode = 'safe' | 'off' | 'bypass';
@@ -13,8 +14,8 @@ export interface ToolContext {
   /** Absolute project root; relative paths resolve against it. */
   root: string;
   approvals: ApprovalMode;
-  /** `plan` and `subagent` are read-only: edit/write refused, bash limited to a read-only allowlist. */
-  mode: 'agent' | 'plan' | 'subagent';
+  /** `plan` and `subagent` are read-only: a tool the mode does not offer is refused. */
+  mode: AgentMode;
 }
 
 export type ToolExecutorRequest = {
@@ -64,7 +65,8 @@ export const APPROVER = 'approver';
 /** Sent by the executor to the approver when an action needs a person's yes. */
 export interface ApprovalRequest {
   type: 'approve';
-  tool: ToolName;
+  /** The tool's name (a built-in or an MCP tool). */
+  tool: string;
   /** Why it asks, one line, e.g. "rm -rf deletes files recursively" or "writes outside the project". */
   reason: string;
   /** Exactly what will run or change: the command, or the path plus a diff. */

@@ -1,20 +1,11 @@
 import { isAbsolute } from 'node:path';
 import { isCancelled } from '../../runtime/errors.js';
 import { decide, type Ask } from './approvals.js';
-import { isToolName, validateArgs } from './args.js';
-import type { PreparedCall } from './prepared.js';
-import type { ToolExecutorRequest, ToolName, ToolResult } from './protocol.js';
-import { readOnlyViolation } from './read-only-commands.js';
-import { toolSchemas } from './schemas.js';
+import type { ExecutorTool } from './define-tool.js';
+import type { ToolExecutorRequest, ToolResult } from './protocol.js';
+import { builtinTools } from './registry.js';
 import { ToolError } from './tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tool-env.js';
-import { prepareBash } from './tools/bash.js';
-import { prepareEdit } from './tools/edit.js';
-import { globTool } from './tools/glob.js';
-import { grepTool } from './tools/grep.js';
-import { listTool } from './tools/list.js';
-import { readTool } from './tools/read.js';
-import { prepareWrite } from './tools/write.js';
 
 /** No payload is bigger than this, whatever a tool produced (bash keeps 64 KB itself). */
 export const MAX_PAYLOAD_CHARS = 256 * 1024;
@@ -32,14 +23,15 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     if (typeof request.context?.root !== 'string' || !isAbsolute(request.context.root)) {
       throw new ToolError('INVALID_ARGS', `the call's context has no absolute project root (got ${JSON.stringify(request.context?.root)})`);
     }
-    if (!isToolName(name)) {
-      const offered = toolSchemas(request.context.mode).map((schema) => schema.function.name);
+    const tool = builtinTools.get(name);
+    if (!tool || (tool.runs !== 'executor' && !tool.modes[request.context.mode])) {
+      const offered = builtinTools.offered(request.context.mode).map((offer) => offer.name);
       throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${offered.join(', ')}`);
     }
-    checkMode(name, request);
-    const prepared = await prepare(name, request.args, env);
+    if (tool.runs !== 'executor') throw new ToolError('UNKNOWN_TOOL', `${name} is not a tool the tool executor runs`);
+    const prepared = await prepare(tool, request, env);
     if (prepared.action) {
-      const verdict = await decide(prepared.action, request.context.approvals, ask, env.signal);
+      const verdict = await decide(prepared.action, tool.approval, request.context.approvals, ask, env.signal);
       if (!verdict.approved) {
         const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
         return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
@@ -57,43 +49,15 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
   }
 }
 
-function checkMode(name: ToolName, request: ToolExecutorRequest): void {
-  const mode = request.context.mode;
-  if (mode === 'agent') return;
-  if (name === 'edit' || name === 'write') throw new ToolError('READ_ONLY_MODE', `${name} is not available in ${mode} mode, which is read-only`);
-  if (name !== 'bash') return;
-  if (mode === 'subagent') throw new ToolError('READ_ONLY_MODE', 'bash is not available to subagents, which are read-only');
-  const command = typeof request.args?.command === 'string' ? request.args.command : '';
-  const why = readOnlyViolation(command, request.context.root);
-  if (why) throw new ToolError('READ_ONLY_MODE', `plan mode runs read-only commands only, and this one is not: ${why}`);
-}
-
-async function prepare(name: ToolName, raw: Record<string, unknown>, env: ToolEnv): Promise<PreparedCall> {
-  const now = (run: () => Promise<ToolOutcome>): PreparedCall => ({ run });
-  switch (name) {
-    case 'read': {
-      const args = validateArgs('read', raw);
-      return now(() => readTool(args, env));
-    }
-    case 'list': {
-      const args = validateArgs('list', raw);
-      return now(() => listTool(args, env));
-    }
-    case 'glob': {
-      const args = validateArgs('glob', raw);
-      return now(() => globTool(args, env));
-    }
-    case 'grep': {
-      const args = validateArgs('grep', raw);
-      return now(() => grepTool(args, env));
-    }
-    case 'edit':
-      return prepareEdit(validateArgs('edit', raw), env);
-    case 'write':
-      return prepareWrite(validateArgs('write', raw), env);
-    case 'bash':
-      return prepareBash(validateArgs('bash', raw), env);
-  }
+/** Checks the arguments and the mode (a tool the mode does not offer, or a call it refuses), then prepares. */
+async function prepare(tool: ExecutorTool, request: ToolExecutorRequest, env: ToolEnv) {
+  const { mode, root } = request.context;
+  const variant = tool.modes[mode];
+  if (!variant) throw new ToolError('READ_ONLY_MODE', `${tool.name} is not available in ${mode} mode, which is read-only`);
+  const args: unknown = tool.validate(request.args);
+  const refused = await variant.refuse?.(args, root);
+  if (refused) throw new ToolError('READ_ONLY_MODE', refused);
+  return tool.prepare(args, env);
 }
 
 function finish(base: { callId: string; name: string }, outcome: ToolOutcome): ToolResult {

@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { loadConfig } from '../../config.js';
-import type { BashArgs } from '../args.js';
-import { commandDangers } from '../danger.js';
-import { changedFiles, gitSnapshot } from '../git-status.js';
+import { defineTool } from '../define-tool.js';
+import { lazy } from '../lazy.js';
+import { integer, string, type ArgsOf } from '../params.js';
 import { displayPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
-import { MARKER_VARIABLE } from '../process-groups.js';
 import { ToolError } from '../tool-error.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
 
@@ -32,13 +31,46 @@ function limitMs(root: string, name: string, fallback: number): number {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+// The shell parser, git and process-group helpers are loaded on the first call (see lazy.ts).
+const danger = lazy(() => import('../danger.js'));
+const readOnly = lazy(() => import('../read-only-commands.js'));
+const gitStatus = lazy(() => import('../git-status.js'));
+const processGroups = lazy(() => import('../process-groups.js'));
+
+const params = {
+  command: string('The command line.', { required: true, nonEmpty: true }),
+  timeout_ms: integer('Kill the command after this many milliseconds (default 30 minutes).', { min: 1, max: 24 * 3_600_000 }),
+};
+
+type BashArgs = ArgsOf<typeof params>;
+
 /**
  * `bash{command, timeout_ms?}`: `/bin/bash -c` in its own process group with stdin from
  * /dev/null; output streams to the caller as deltas. On abort, timeout (30 min) or silence
  * (5 min) the whole group is killed; processes the command leaves behind are stopped when it
- * exits. In a git repository the result lists the files the command changed.
+ * exits. In a git repository the result lists the files the command changed. Plan mode offers
+ * it for read-only commands only.
  */
-export function prepareBash(args: BashArgs, env: ToolEnv): PreparedCall {
+export const bashTool = defineTool({
+  name: 'bash',
+  description: 'Run a shell command with /bin/bash in the project root; stdin is empty. Returns the output (first 64 KB; the rest is saved to a file), the exit code and the files it changed. Background processes are stopped when the command ends.',
+  params,
+  modes: {
+    agent: {},
+    plan: {
+      description: 'Run a read-only shell command (ls, cat, git status/log/diff/show, grep, find without -delete/-exec, wc, …) in the project root. Commands that change files are refused in this mode.',
+      refuse: async (args, root) => {
+        const why = (await readOnly()).readOnlyViolation(args.command, root);
+        return why && `plan mode runs read-only commands only, and this one is not: ${why}`;
+      },
+    },
+  },
+  approval: 'flagged',
+  prepare: prepareBash,
+});
+
+async function prepareBash(args: BashArgs, env: ToolEnv): Promise<PreparedCall> {
+  const { commandDangers } = await danger();
   return {
     action: { tool: 'bash', command: args.command, reasons: commandDangers(args.command, env.root) },
     run: () => runBash(args, env),
@@ -52,6 +84,7 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
   const rootInfo = await stat(env.root).catch(() => undefined);
   if (!rootInfo?.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `the project folder ${env.root} does not exist any more`);
+  const [{ changedFiles, gitSnapshot }, { MARKER_VARIABLE }] = await Promise.all([gitStatus(), processGroups()]);
   const before = await gitSnapshot(env.root);
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
 

@@ -1,5 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import type { EditArgs } from '../args.js';
+import { defineTool } from '../define-tool.js';
+import { invalidArgs, path, string, type ArgsOf } from '../params.js';
 import { spanDiff } from '../diff.js';
 import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
@@ -9,12 +10,31 @@ import { plural, type ToolEnv } from '../tool-env.js';
 
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
+const params = {
+  path: path('File to change.', { required: true }),
+  old_string: string('Exact text to replace, copied from the file.', { required: true }),
+  new_string: string('Replacement text.', { required: true }),
+};
+
 /**
  * `edit{path, old_string, new_string}`: replaces exactly one occurrence. Zero or several matches
  * fail with EDIT_NO_MATCH / EDIT_MANY_MATCHES saying how many and on which lines. CRLF files accept
  * an LF `old_string`; a file that is not UTF-8 is edited byte-exactly as Latin-1.
  */
-export async function prepareEdit(args: EditArgs, env: ToolEnv): Promise<PreparedCall> {
+export const editTool = defineTool({
+  name: 'edit',
+  description: 'Replace exactly one occurrence of old_string with new_string in a file. old_string must match the file exactly (whitespace included) and only once; add surrounding lines to make it unique.',
+  params,
+  check: (args) => {
+    if (args.old_string === '') throw invalidArgs('edit', '"old_string" must not be empty (use write to create a file)');
+    if (args.old_string === args.new_string) throw invalidArgs('edit', '"old_string" and "new_string" are the same: nothing would change');
+  },
+  modes: { agent: {} },
+  approval: 'flagged',
+  prepare: prepareEdit,
+});
+
+async function prepareEdit(args: ArgsOf<typeof params>, env: ToolEnv): Promise<PreparedCall> {
   const path = resolveToolPath(env.root, args.path);
   const shown = displayPath(env.root, path);
   const info = await stat(path).catch((error: unknown) => {

@@ -1,22 +1,40 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { GlobArgs } from '../args.js';
+import { defineTool, EVERY_MODE } from '../define-tool.js';
 import { compileGlob } from '../glob-match.js';
+import { lazy } from '../lazy.js';
+import { path, string, type ArgsOf } from '../params.js';
 import { displayPath, resolveToolPath } from '../paths.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
-import { walk } from '../walk.js';
 
 export const GLOB_PAGE = 200;
 /** The walk stops after this many entries (a home folder must not take minutes). */
 export const GLOB_MAX_ENTRIES = 300_000;
+
+/** The crawler is loaded on the first call (see lazy.ts). */
+const crawler = lazy(() => import('../walk.js'));
+
+const params = {
+  pattern: string('Glob pattern, e.g. "src/**/*.test.ts".', { required: true, nonEmpty: true }),
+  path: path('Folder to search in (default: the project root).', { required: false }),
+};
 
 /**
  * `glob{pattern, path?}`: files whose path (relative to `path`, default the project root) matches
  * the pattern, ignored paths skipped. Up to 200 are listed; past that a sample spread across the
  * top-level folders is shown with a count per folder, and the full list is spilled to a file.
  */
-export async function globTool(args: GlobArgs, env: ToolEnv): Promise<ToolOutcome> {
+export const globTool = defineTool({
+  name: 'glob',
+  description: 'Find files by path pattern: * matches within a folder, ** across folders, {a,b} alternatives. A pattern without "/" matches file names at any depth (e.g. "*.ts"). Ignored files are skipped; up to 200 paths, else a sample.',
+  params,
+  modes: EVERY_MODE,
+  approval: 'never',
+  run: glob,
+});
+
+async function glob(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
   const { start, pattern } = splitPattern(resolveToolPath(env.root, args.path ?? '.'), args.pattern);
   const shownStart = displayPath(env.root, start);
   const info = await stat(start).catch((error: unknown) => {
@@ -25,6 +43,7 @@ export async function globTool(args: GlobArgs, env: ToolEnv): Promise<ToolOutcom
   if (!info.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `${shownStart} is not a folder`);
   const matches = compileGlob(pattern);
   const found: { rel: string; shown: string }[] = [];
+  const { walk } = await crawler();
   const stats = await walk({ root: env.root, start, maxEntries: GLOB_MAX_ENTRIES, signal: env.signal }, (entry) => {
     if (entry.kind !== 'directory' && matches(entry.rel)) found.push({ rel: entry.rel, shown: displayPath(env.root, entry.absolute) });
   });

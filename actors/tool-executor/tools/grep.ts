@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { GrepArgs } from '../args.js';
+import { defineTool, EVERY_MODE } from '../define-tool.js';
 import { compileGlob } from '../glob-match.js';
+import { lazy } from '../lazy.js';
+import { boolean, path, string, type ArgsOf } from '../params.js';
 import { displayPath, resolveToolPath } from '../paths.js';
 import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../text-file.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
-import { walk } from '../walk.js';
 
 export const GREP_INLINE = 100;
 /** Matches kept at most (inline plus spill file); the search stops there. */
@@ -18,12 +19,31 @@ const LINE_SEARCH_CHARS = 10_000;
 const LINE_SHOW_CHARS = 300;
 const PARALLEL_FILES = 16;
 
+/** The crawler is loaded on the first call (see lazy.ts). */
+const crawler = lazy(() => import('../walk.js'));
+
+const params = {
+  pattern: string('JavaScript regular expression, e.g. "function\\\\s+load".', { required: true }),
+  path: path('Folder or file to search (default: the project root).', { required: false }),
+  glob: string('Only files matching this glob, e.g. "*.py".', { required: false, nonEmpty: true }),
+  ignore_case: boolean('Case-insensitive search.'),
+};
+
 /**
  * `grep{pattern, path?, glob?, ignore_case?}`: a JavaScript regular expression over the project's
  * non-ignored text files (or one named file, e.g. a spill file). Binary files are skipped. The
  * first 100 matches are inline; all of them are spilled to a file that read and grep can open.
  */
-export async function grepTool(args: GrepArgs, env: ToolEnv): Promise<ToolOutcome> {
+export const grepTool = defineTool({
+  name: 'grep',
+  description: 'Search file contents with a JavaScript regular expression. Returns "path:line: text" for up to 100 matches; more are saved to a file you can read. Skips binary and ignored files.',
+  params,
+  modes: EVERY_MODE,
+  approval: 'never',
+  run: grep,
+});
+
+async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
   let regex: RegExp;
   try {
     regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
@@ -41,6 +61,7 @@ export async function grepTool(args: GrepArgs, env: ToolEnv): Promise<ToolOutcom
   let aborted = false;
   if (info.isDirectory()) {
     const wanted = args.glob ? compileGlob(args.glob) : () => true;
+    const { walk } = await crawler();
     const stats = await walk({ root: env.root, start, maxEntries: GREP_MAX_ENTRIES, signal: env.signal }, (entry) => {
       if (entry.kind === 'file' && wanted(entry.rel)) files.push(entry.absolute);
     });

@@ -1,20 +1,39 @@
 import { stat } from 'node:fs/promises';
-import type { ListArgs } from '../args.js';
+import { defineTool, EVERY_MODE } from '../define-tool.js';
+import { lazy } from '../lazy.js';
+import { integer, path, type ArgsOf } from '../params.js';
 import { displayPath, resolveToolPath } from '../paths.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
-import { walk, type WalkEntry } from '../walk.js';
+import type { WalkEntry } from '../walk.js';
 
 export const LIST_MAX_ENTRIES = 500;
 export const LIST_DEFAULT_DEPTH = 2;
 /** Past the shown entries the walk goes on this far, only to count. */
 const COUNT_LIMIT = 20_000;
 
+/** The crawler is loaded on the first call (see lazy.ts). */
+const crawler = lazy(() => import('../walk.js'));
+
+const params = {
+  path: path('Folder to list (default: the project root).', { required: false }),
+  depth: integer('How many levels deep (1-5, default 2).', { min: 1, max: 5 }),
+};
+
 /**
  * `list{path?, depth?}`: one folder as an indented tree, breadth-first so a cut keeps the
  * shallow entries; says how many entries the ignore rules hid.
  */
-export async function listTool(args: ListArgs, env: ToolEnv): Promise<ToolOutcome> {
+export const listTool = defineTool({
+  name: 'list',
+  description: 'List a folder as an indented tree (folders end in "/"). Skips files ignored by .gitignore and says how many were hidden; at most 500 entries.',
+  params,
+  modes: EVERY_MODE,
+  approval: 'never',
+  run: list,
+});
+
+async function list(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
   const start = resolveToolPath(env.root, args.path ?? '.');
   const shown = displayPath(env.root, start);
   const info = await stat(start).catch((error: unknown) => {
@@ -23,6 +42,7 @@ export async function listTool(args: ListArgs, env: ToolEnv): Promise<ToolOutcom
   if (!info.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `${shown} is a file, not a folder (use read to see it)`);
   const depth = args.depth ?? LIST_DEFAULT_DEPTH;
   const kept: WalkEntry[] = [];
+  const { walk } = await crawler();
   const stats = await walk({ root: env.root, start, maxDepth: depth, maxEntries: COUNT_LIMIT, signal: env.signal }, (entry) => {
     if (kept.length < LIST_MAX_ENTRIES) kept.push(entry);
   });

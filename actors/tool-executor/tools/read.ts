@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { ReadArgs } from '../args.js';
+import { defineTool, EVERY_MODE } from '../define-tool.js';
+import { integer, path, type ArgsOf } from '../params.js';
 import { displayPath, resolveToolPath } from '../paths.js';
 import { decodeText, forEachLine, sniffBinary, stripCr } from '../text-file.js';
 import { fsError, ToolError } from '../tool-error.js';
@@ -10,11 +11,26 @@ export const READ_DEFAULT_LIMIT = 300;
 /** A longer line is clipped (minified files would otherwise fill the context). */
 export const READ_MAX_LINE_BYTES = 2000;
 
+const params = {
+  path: path('File path, relative to the project root or absolute.', { required: true }),
+  offset: integer('1-based line to start at (default 1).', { min: 1 }),
+  limit: integer('How many lines to return (default 300).', { min: 1, max: 5_000 }),
+};
+
 /**
  * `read{path, offset?, limit?}`: numbered lines from a 1-indexed offset. The file is streamed, so
  * a 50 MB log pages in bounded memory; the summary says how many lines remain and where to go on.
  */
-export async function readTool(args: ReadArgs, env: ToolEnv): Promise<ToolOutcome> {
+export const readTool = defineTool({
+  name: 'read',
+  description: 'Read a text file. Returns numbered lines (default 300 from offset 1) and says how many lines remain and which offset continues. Refuses binary files.',
+  params,
+  modes: EVERY_MODE,
+  approval: 'never',
+  run: read,
+});
+
+async function read(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
   const path = resolveToolPath(env.root, args.path);
   const shown = displayPath(env.root, path);
   const info = await stat(path).catch((error: unknown) => {

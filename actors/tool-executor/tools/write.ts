@@ -1,14 +1,29 @@
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { WriteArgs } from '../args.js';
+import { defineTool } from '../define-tool.js';
+import { path, string, type ArgsOf } from '../params.js';
 import { creationDiff } from '../diff.js';
 import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { formatBytes, plural, type ToolEnv } from '../tool-env.js';
 
+const params = {
+  path: path('Path of the new file.', { required: true }),
+  content: string('The whole file content.', { required: true }),
+};
+
 /** `write{path, content}`: creates a new file (and its folders); refuses to overwrite. */
-export async function prepareWrite(args: WriteArgs, env: ToolEnv): Promise<PreparedCall> {
+export const writeTool = defineTool({
+  name: 'write',
+  description: 'Create a new file with the given content (folders are created). Refuses to overwrite an existing file: use edit for that.',
+  params,
+  modes: { agent: {} },
+  approval: 'flagged',
+  prepare: prepareWrite,
+});
+
+async function prepareWrite(args: ArgsOf<typeof params>, env: ToolEnv): Promise<PreparedCall> {
   const path = resolveToolPath(env.root, args.path);
   const shown = displayPath(env.root, path);
   const existing = await lstat(path).catch(() => undefined);

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { spreadBriefs, subagentBrief, type BriefInput } from '../../../actors/subagent/brief.js';
-import { parseSubagentArgs, subagentSchema } from '../../../actors/subagent/schema.js';
+import { subagentTool } from '../../../actors/subagent/tool.js';
+import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { coverage, namedFiles, notCoveredSection } from '../../../actors/subagent/coverage.js';
 import { splitReport } from '../../../actors/subagent/report.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -8,7 +9,7 @@ import { tempDir, writeTree } from '../../helpers/temp.js';
 const session = { baseUrl: 'http://main:8080/v1', model: 'main-model', apiKey: 'main-key', requestTimeoutMs: 5_000 };
 
 function input(subagent: Omit<BriefInput['config']['subagent'], 'profiles'> & { profiles?: string[] }, profiles?: BriefInput['config']['profiles']): BriefInput {
-  return { config: { subagent: { profiles: [], ...subagent }, maxTokens: 2_048, profiles }, endpoint: session, window: 32_000, root: '/p', system: 'S', approvals: 'safe' };
+  return { config: { subagent: { profiles: [], ...subagent }, maxTokens: 2_048, profiles }, endpoint: session, window: 32_000, root: '/p', system: 'S', tools: [], approvals: 'safe' };
 }
 
 test('without REIKA_SUBAGENT_* settings a subagent uses the session endpoint and window', (t) => {
@@ -48,23 +49,32 @@ test('REIKA_SUBAGENT_PROFILES gives one brief per profile; what a profile does n
   t.is(gpu3!.system, 'S');
 });
 
-test('the subagent schema has the same bytes every time and names task and files', (t) => {
-  const a = JSON.stringify(subagentSchema());
-  t.is(JSON.stringify(subagentSchema()), a);
-  const schema = subagentSchema();
-  t.is(schema.function.name, 'subagent');
-  t.deepEqual(Object.keys((schema.function.parameters as { properties: object }).properties), ['task', 'files']);
-  t.deepEqual((schema.function.parameters as { required: string[] }).required, ['task']);
+test('the subagent tool is in the tools array of agent and plan mode, after the executor tools, naming task and files', (t) => {
+  for (const mode of ['agent', 'plan'] as const) {
+    const schema = builtinTools.toolsArray(mode).at(-1)!;
+    t.is(schema.function.name, 'subagent');
+    t.deepEqual(Object.keys((schema.function.parameters as { properties: object }).properties), ['task', 'files']);
+    t.deepEqual((schema.function.parameters as { required: string[] }).required, ['task']);
+  }
+  t.false(builtinTools.toolsArray('subagent').some((schema) => schema.function.name === 'subagent'), 'subagents cannot spawn subagents');
 });
 
+/** The checked arguments, or the one sentence the model is told. */
+function parse(raw: Record<string, unknown>): unknown {
+  try {
+    return subagentTool.validate(raw);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 test('subagent arguments are checked with one sentence per problem', (t) => {
-  t.deepEqual(parseSubagentArgs({ task: '  look  ', files: ['a.ts', ' a.ts', 'b.ts', ''] }), { ok: true, value: { task: 'look', files: ['a.ts', 'b.ts'] } });
-  t.deepEqual(parseSubagentArgs({ task: 'x' }), { ok: true, value: { task: 'x', files: [] } });
-  t.like(parseSubagentArgs({ task: '' }), { ok: false, message: 'subagent needs a non-empty string "task" saying what to find out' });
-  t.like(parseSubagentArgs({ task: 'x', files: [1] }), { ok: false });
-  t.like(parseSubagentArgs({ task: 'x', path: 'a' }), { ok: false, message: 'subagent takes only "task" and "files", not "path"' });
-  const many = parseSubagentArgs({ task: 'x', files: Array.from({ length: 101 }, (_, i) => `f${i}`) });
-  t.regex(many.ok ? '' : many.message, /names 101 files; at most 100 per subagent/);
+  t.deepEqual(parse({ task: '  look  ', files: ['a.ts', ' a.ts', 'b.ts', ''] }), { task: 'look', files: ['a.ts', 'b.ts'] });
+  t.deepEqual(parse({ task: 'x' }), { task: 'x', files: [] });
+  t.is(parse({ task: '' }), 'subagent needs a non-empty string "task" saying what to find out');
+  t.is(parse({ task: 'x', files: [1] }), 'subagent "files" must be an array of path strings');
+  t.is(parse({ task: 'x', path: 'a' }), 'subagent takes only "task" and "files", not "path"');
+  t.regex(String(parse({ task: 'x', files: Array.from({ length: 101 }, (_, i) => `f${i}`) })), /names 101 files; at most 100 per subagent/);
 });
 
 test('named files are the `files` entries plus words of the task that are files of the project', (t) => {

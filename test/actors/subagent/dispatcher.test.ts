@@ -15,7 +15,7 @@ test('a subagent whose thread crashes still yields a report of what it streamed,
     callId: 'call_1',
     task: 'Read src/a.ts and src/b.ts.',
     files: [],
-    brief: { root, system: 'S', endpoint: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 }, discover: false, maxTurns: 8, approvals: 'safe' },
+    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 }, discover: false, maxTurns: 8, approvals: 'safe' },
   };
   const deltas: ToolDelta[] = [];
   const result = await supervisor.request<ToolResult>(SUBAGENTS, request, { onDelta: (delta: ToolDelta) => deltas.push(delta) });
@@ -44,7 +44,7 @@ test('a subagent server that offers several models and no REIKA_SUBAGENT_MODEL g
     callId: 'call_1',
     task: 'Look.',
     files: [],
-    brief: { root, system: 'S', endpoint: { baseUrl: server.url, model: '', requestTimeoutMs: 0 }, discover: true, maxTurns: 8, approvals: 'safe' },
+    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: server.url, model: '', requestTimeoutMs: 0 }, discover: true, maxTurns: 8, approvals: 'safe' },
   } satisfies DispatchRequest);
   t.is(result.status, 'error');
   t.is(result.errorCode, 'REIKA_ERR_MODEL_UNSET');

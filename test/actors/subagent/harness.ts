@@ -4,9 +4,8 @@ import { runTurn } from '../../../actors/agent/turn.js';
 import { ContextManager } from '../../../actors/context/context-manager.js';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';
 import { SUBAGENTS, type SubagentBrief } from '../../../actors/subagent/protocol.js';
-import { subagentSchema } from '../../../actors/subagent/schema.js';
 import { SubagentWaves } from '../../../actors/subagent/wave.js';
-import { toolSchemas } from '../../../actors/tool-executor/schemas.js';
+import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { Supervisor } from '../../../runtime/index.js';
 import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { tempDir, writeTree, type Tree } from '../../helpers/temp.js';
@@ -77,8 +76,8 @@ export async function harness(
     supervisor.register(SUBAGENTS, subagentDispatcher(spawner)),
   ]);
   const endpoint = { baseUrl: server.url, model: 'scripted-model', requestTimeoutMs: 0 };
-  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, endpoint, discover: false, maxTurns: options.maxTurns ?? 8, approvals: 'safe' };
-  const tools = [...toolSchemas('agent'), subagentSchema()];
+  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, tools: builtinTools.toolsArray('subagent'), endpoint, discover: false, maxTurns: options.maxTurns ?? 8, approvals: 'safe' };
+  const tools = builtinTools.toolsArray('agent');
 
   return {
     supervisor,

@@ -1,0 +1,30 @@
+import test from 'ava';
+import { decide, type Ask } from '../../../actors/tool-executor/approvals.js';
+import type { ApprovalClass } from '../../../actors/tool-executor/define-tool.js';
+import type { ApprovalMode, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+
+/** Whether deciding on an action of `approval` class asked the approver, per approvals mode. */
+async function asks(approval: ApprovalClass, mode: ApprovalMode, reasons: string[]): Promise<boolean> {
+  const asked: ApprovalRequest[] = [];
+  const ask: Ask = async (request) => {
+    asked.push(request);
+    return { decision: 'approve' };
+  };
+  const verdict = await decide({ tool: 'mcp__x__y', reasons }, approval, mode, ask);
+  if (!verdict.approved) throw new Error('an approving approver was overruled');
+  return asked.length > 0;
+}
+
+test('each approval class asks exactly where SPEC §4 says, and bypass never asks', async (t) => {
+  const table: [ApprovalClass, string[], Record<ApprovalMode, boolean>][] = [
+    ['never', [], { safe: false, off: false, bypass: false }],
+    ['flagged', [], { safe: false, off: true, bypass: false }],
+    ['flagged', ['writes outside the project: /etc/x'], { safe: true, off: true, bypass: false }],
+    ['ask', [], { safe: true, off: true, bypass: false }],
+  ];
+  for (const [approval, reasons, expected] of table) {
+    for (const mode of ['safe', 'off', 'bypass'] as const) {
+      t.is(await asks(approval, mode, reasons), expected[mode], `${approval} ${reasons.length > 0 ? 'with' : 'without'} reasons in ${mode}`);
+    }
+  }
+});
