@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { realpathSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join, resolve, sep } from 'node:path';
+import type { SandboxState } from './sandbox.js';
+
+/**
+ * The sandbox policy for one `bash` command (SPEC §12): the project, the system temp folder,
+ * the repository's git folders and package-manager caches writable, everything else read-only;
+ * a fresh `/dev` and `/proc`; no network unless the user approved the command. The command
+ * stays in the process group it was spawned in (bubblewrap gets no `--new-session`), so abort
+ * and timeouts still kill the whole tree, and `--die-with-parent` takes it down with the executor.
+ */
+
+export interface SandboxRequest {
+  /** The shell command line. */
+  command: string;
+  /** Absolute project root (the command's working folder). */
+  root: string;
+  /** The user approved this command: it may use the network. */
+  network: boolean;
+  /** The home folder the caches are found under (default: the user's). */
+  home?: string;
+  /** Environment the caches may be redirected in (`npm_config_cache`, `XDG_CACHE_HOME`…). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Cache folders under the home folder, kept only when they exist. */
+const HOME_CACHES = [
+  '.npm', '.cache', '.yarn', '.pnpm-store', '.local/share/pnpm', '.bun/install/cache', '.deno',
+  '.cargo/registry', '.cargo/git', 'go/pkg/mod', '.gradle/caches', '.m2/repository', '.nuget/packages',
+  '.cache/pip', 'Library/Caches',
+];
+/** Environment variables naming a cache folder. */
+const CACHE_VARIABLES = ['npm_config_cache', 'NPM_CONFIG_CACHE', 'YARN_CACHE_FOLDER', 'PNPM_STORE_DIR', 'PIP_CACHE_DIR', 'GOMODCACHE', 'GOCACHE', 'XDG_CACHE_HOME', 'BUN_INSTALL_CACHE_DIR', 'DENO_DIR', 'CARGO_HOME'];
+
+/** The folders a sandboxed command may write, real paths, parents before children, no duplicates. */
+export function writableFolders(request: SandboxRequest): string[] {
+  const home = request.home ?? homedir();
+  const env = request.env ?? process.env;
+  const candidates = [request.root, tmpdir(), '/tmp', ...gitFolders(request.root)];
+  for (const name of HOME_CACHES) candidates.push(join(home, name));
+  for (const name of CACHE_VARIABLES) {
+    const value = env[name];
+    if (value && isAbsolute(value)) candidates.push(value);
+  }
+  const real = new Set<string>();
+  for (const path of candidates) {
+    try {
+      if (!statSync(path).isDirectory()) continue;
+      real.add(realpathSync(path));
+    } catch {
+      // missing: nothing to bind
+    }
+  }
+  // A folder inside another writable one needs no bind of its own.
+  const sorted = [...real].sort((a, b) => a.length - b.length);
+  return sorted.filter((path, i) => !sorted.slice(0, i).some((parent) => parent === '/' || path.startsWith(parent + sep)));
+}
+
+const gitFolderCache = new Map<string, string[]>();
+
+/** The repository's git folders when they lie outside the project (a subfolder, a worktree): commits write there. */
+function gitFolders(root: string): string[] {
+  let found = gitFolderCache.get(root);
+  if (found) return found;
+  try {
+    const out = execFileSync('git', ['rev-parse', '--absolute-git-dir', '--git-common-dir'], { cwd: root, encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    found = out.split('\n').filter(Boolean).map((path) => resolve(root, path));
+  } catch {
+    found = [];
+  }
+  gitFolderCache.set(root, found);
+  return found;
+}
+
+/** The program and arguments that run `request.command` under the sandbox `state`. */
+export function sandboxedCommand(state: SandboxState, request: SandboxRequest): { file: string; args: string[] } {
+  if (state.kind === 'bwrap') return { file: state.program!, args: bwrapArgs(state, request) };
+  if (state.kind === 'sandbox-exec') return { file: state.program!, args: ['-p', seatbeltProfile(request), '/bin/bash', '-c', request.command] };
+  return { file: '/bin/bash', args: ['-c', request.command] };
+}
+
+export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: SandboxRequest): string[] {
+  const args = ['--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  if (state.pidNamespace) args.unshift('--unshare-pid');
+  if (!request.network) args.unshift('--unshare-net');
+  for (const path of writableFolders(request)) args.push('--bind', path, path);
+  args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', request.command);
+  return args;
+}
+
+/** macOS: the same policy as a Seatbelt profile (not tested here). */
+export function seatbeltProfile(request: SandboxRequest): string {
+  const quote = (path: string) => `"${path.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const writable = writableFolders(request).map((path) => `(subpath ${quote(path)})`);
+  return [
+    '(version 1)',
+    '(allow default)',
+    '(deny file-write*)',
+    `(allow file-write* ${writable.join(' ')} (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/(tty|fd/|ttys)"))`,
+    ...(request.network ? [] : ['(deny network*)', '(allow network* (remote unix-socket))']),
+  ].join('\n');
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** What the model is told when the sandbox refused a write or a connection (one line each). */
+export function sandboxNotes(output: string, network: boolean): string[] {
+  const notes: string[] = [];
+  if (/Read-only file system|EROFS/.test(output)) notes.push('outside the project: read-only in the sandbox (the project, the temp folder and package caches are writable)');
+  if (!network && /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|getaddrinfo E(NOTFOUND|AI_AGAIN)|Name or service not known|No address associated with hostname/.test(output)) {
+    notes.push('no network in the sandbox: only a command the user approved may use it');
+  }
+  return notes;
+}
