@@ -1,0 +1,367 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { appendFile, lstat, mkdir, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { storeGit, type StorePaths } from './store-git.js';
+import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } from './store-seed.js';
+
+/**
+ * Checkpoints (SPEC §12): before each edit, write and bash, the project's files — tracked and
+ * untracked, not ignored — are snapshotted into a private git store under the state folder,
+ * keyed by the project root: its own GIT_DIR and index, never the user's `.git`, index, refs,
+ * hooks or stash, and it works in folders that are not repositories. Snapshots are incremental
+ * (git's stat cache and untracked cache); files over a size cap are not held and say so.
+ * Undoing N steps of a session restores the files of the snapshot taken before the N-th last
+ * step: deleted files come back, created files go, changed ones get their content back.
+ */
+
+/** Files bigger than this are not held (and never touched by an undo). */
+export const MAX_CHECKPOINT_FILE_BYTES = 16 * 1024 * 1024;
+/** A first snapshot with more files than this gives up: checkpoints are off in this folder. */
+export const MAX_CHECKPOINT_FILES = 250_000;
+/** Sessions kept per project; older ones (and their snapshots) are dropped. */
+const KEEP_SESSIONS = 30;
+const SNAPSHOT_TIMEOUT_MS = 60_000;
+
+/** `$XDG_STATE_HOME/reika`, default `~/.local/state/reika`. */
+export function stateFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  return join(base, 'reika');
+}
+
+/** One step's snapshot: the project as it was just before the step ran. */
+export interface Checkpoint {
+  /** Step number in its session, from 1. */
+  n: number;
+  session: string;
+  /** ISO time of the snapshot. */
+  at: string;
+  tool: string;
+  /** The command or the path the step was about. */
+  label: string;
+  commit: string;
+  tree: string;
+  /** Project-relative files over the size cap this snapshot does not hold. */
+  skipped?: string[];
+}
+
+type LogRecord = ({ type: 'step' } & Checkpoint) | { type: 'undo'; to: number; at: string; before: string };
+
+/** What an undo did, project-relative paths, sorted. */
+export interface Restored {
+  /** The snapshot restored (taken before step `checkpoint.n`). */
+  checkpoint: Checkpoint;
+  steps: number;
+  /** Files whose content was put back. */
+  changed: string[];
+  /** Files the steps deleted, back again. */
+  recreated: string[];
+  /** Files the steps created, gone again. */
+  removed: string[];
+  /** Files the snapshot holds that exist now but are not held (ignored or too big): not overwritten. */
+  leftAlone: string[];
+}
+
+export interface SessionSummary {
+  session: string;
+  steps: number;
+  /** ISO time of the last record. */
+  at: string;
+}
+
+export interface StoreOptions {
+  /** The state folder (default {@link stateFolder}). */
+  stateHome?: string;
+  maxFileBytes?: number;
+}
+
+const stores = new Map<string, CheckpointStore>();
+
+export class CheckpointStore {
+  readonly root: string;
+  /** The store's folder: `<state>/checkpoints/<hash of the root>`. */
+  readonly dir: string;
+  private readonly paths: StorePaths;
+  private readonly maxFileBytes: number;
+  private queue: Promise<unknown> = Promise.resolve();
+  private ready: Promise<void> | undefined;
+  private repository: Promise<UserRepository | undefined> | undefined;
+  /** Objects are borrowed from the user's repository until the first snapshot is packed. */
+  private borrowing = false;
+  /** The last commit made, and its tree (HEAD points at it). */
+  private head: { commit: string; tree: string } | undefined;
+
+  /** The store for a project root (one instance per root and state folder in a process). */
+  static for(root: string, options: StoreOptions = {}): CheckpointStore {
+    const real = realOrSelf(root);
+    const key = `${options.stateHome ?? stateFolder()}\0${real}`;
+    let store = stores.get(key);
+    if (!store) {
+      store = new CheckpointStore(real, options);
+      stores.set(key, store);
+    }
+    return store;
+  }
+
+  private constructor(root: string, options: StoreOptions) {
+    this.root = root;
+    const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
+    this.dir = join(options.stateHome ?? stateFolder(), 'checkpoints', hash);
+    this.paths = { gitDir: join(this.dir, 'git'), index: join(this.dir, 'index'), root };
+    this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
+  }
+
+  /** Snapshots the project before a step of `session`. */
+  snapshot(session: string, tool: string, label: string): Promise<Checkpoint> {
+    return this.serial(async () => {
+      const taken = await this.take(`${tool}: ${label}`.slice(0, 2_000));
+      const records = await this.records(session);
+      const checkpoint: Checkpoint = { n: (active(records).at(-1)?.n ?? 0) + 1, session, at: new Date().toISOString(), tool, label: label.slice(0, 2_000), commit: taken.commit, tree: taken.tree };
+      if (taken.skipped.length > 0) checkpoint.skipped = taken.skipped;
+      if (records.length === 0) await this.pruneSessions(session);
+      const last = records.findLast((r) => r.type === 'step');
+      if (last?.type !== 'step' || last.commit !== taken.commit) await storeGit(this.paths, ['update-ref', `refs/reika/sessions/${refName(session)}`, taken.commit]);
+      await this.append(session, { type: 'step', ...checkpoint });
+      return checkpoint;
+    });
+  }
+
+  /** The steps of a session that can still be undone, oldest first. */
+  async list(session: string): Promise<Checkpoint[]> {
+    return active(await this.records(session));
+  }
+
+  /** Sessions with checkpoints in this project, the most recent first. */
+  async sessions(): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      names = (await readdir(join(this.dir, 'sessions'))).filter((name) => name.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    const summaries = await Promise.all(
+      names.map(async (name) => {
+        const session = decodeURIComponent(name.slice(0, -'.jsonl'.length));
+        const records = await this.records(session);
+        return { session, steps: active(records).length, at: records.at(-1)?.at ?? '' };
+      }),
+    );
+    return summaries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  }
+
+  /** The session that changed this project last. */
+  async lastSession(): Promise<string | undefined> {
+    return (await this.sessions())[0]?.session;
+  }
+
+  /** Restores the files of the snapshot taken before the `steps`-th last step of `session`. */
+  undo(session: string, steps = 1): Promise<Restored> {
+    return this.serial(async () => {
+      const records = await this.records(session);
+      const open = active(records);
+      if (!Number.isInteger(steps) || steps < 1) throw new Error(`undo takes a number of steps from 1 (got ${steps})`);
+      if (open.length === 0) throw new Error('there is nothing to undo: no checkpoints in this session');
+      if (steps > open.length) throw new Error(`there ${open.length === 1 ? 'is 1 step' : `are ${open.length} steps`} to undo, not ${steps}`);
+      const target = open[open.length - steps]!;
+      const now = await this.take(`before undoing ${steps} step(s) to step ${target.n}`);
+      await storeGit(this.paths, ['update-ref', `refs/reika/undo/${refName(session)}/${Date.now()}`, now.commit]);
+      const diff = (await storeGit(this.paths, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', now.tree, target.tree])).split('\0');
+      const result: Restored = { checkpoint: target, steps, changed: [], recreated: [], removed: [], leftAlone: [] };
+      for (let i = 0; i + 1 < diff.length; i += 2) {
+        const status = diff[i]!;
+        const path = diff[i + 1]!;
+        // A file too big to hold back then existed all the same: it stays.
+        if (status === 'D') (target.skipped?.includes(path) ? result.leftAlone : result.removed).push(path);
+        else if (status === 'A') {
+          // A file here that the current snapshot does not hold is ignored or too big: leave it.
+          if (await exists(resolve(this.root, path))) result.leftAlone.push(path);
+          else result.recreated.push(path);
+        } else result.changed.push(path);
+      }
+      for (const path of result.removed) await removeFile(this.root, path);
+      if (result.removed.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: result.removed.join('\0') });
+      const restore = [...result.changed, ...result.recreated];
+      if (restore.length > 0) await storeGit(this.paths, ['checkout', target.tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
+      await this.append(session, { type: 'undo', to: target.n, at: new Date().toISOString(), before: now.commit });
+      for (const list of [result.changed, result.recreated, result.removed, result.leftAlone]) list.sort();
+      return result;
+    });
+  }
+
+  /** Copies the objects borrowed from the user's repository into the store (done on its own after the first snapshot). */
+  ownObjects(): Promise<void> {
+    return this.serial(() => adoptBorrowedObjects(this.paths));
+  }
+
+  /** Runs store operations one at a time (one index). */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      if (!existsSync(join(this.paths.gitDir, 'HEAD'))) {
+        await mkdir(this.dir, { recursive: true });
+        await new Promise<void>((done, fail) =>
+          execFile('git', ['init', '-q', '--bare', this.paths.gitDir], { env: { PATH: process.env.PATH, HOME: process.env.HOME } }, (error) => (error ? fail(error) : done())),
+        );
+        // Byte-for-byte: no end-of-line conversion, filters or keyword expansion, whatever the project's attributes say.
+        await mkdir(join(this.paths.gitDir, 'info'), { recursive: true });
+        await writeFile(join(this.paths.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
+        await writeFile(join(this.dir, 'root'), `${this.root}\n`);
+        await seedStore(this.root, this.paths, await this.userRepository());
+      }
+      this.borrowing = existsSync(join(this.paths.gitDir, 'objects', 'info', 'alternates'));
+      await mkdir(join(this.dir, 'sessions'), { recursive: true });
+    })();
+    this.ready.catch(() => (this.ready = undefined));
+    return this.ready;
+  }
+
+  /** Stages the work tree into the store's index and returns the tree, as a commit. */
+  private async take(message: string): Promise<{ tree: string; commit: string; skipped: string[] }> {
+    await this.init();
+    await this.syncExclude();
+    const status = await storeGit(this.paths, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], { timeoutMs: SNAPSHOT_TIMEOUT_MS });
+    const update: string[] = [];
+    const drop: string[] = [];
+    const skipped: string[] = [];
+    const candidates: string[] = [];
+    for (const entry of status.split('\0')) {
+      if (entry.length < 4) continue;
+      const worktree = entry[1];
+      const path = entry.slice(3);
+      // A folder is a repository of its own (its files belong to it).
+      if (path.endsWith('/')) continue;
+      if (entry[0] === '?' || worktree === 'M' || worktree === 'T') candidates.push(path);
+      else if (worktree === 'D') update.push(path);
+    }
+    if (candidates.length > MAX_CHECKPOINT_FILES) throw new Error(`more than ${MAX_CHECKPOINT_FILES.toLocaleString('en-US')} files to hold: checkpoints are off in this folder`);
+    await forEachLimit(candidates, 64, async (path) => {
+      const info = await lstat(resolve(this.root, path)).catch(() => undefined);
+      if (info && info.isFile() && info.size > this.maxFileBytes) {
+        skipped.push(path);
+        drop.push(path);
+      } else update.push(path);
+    });
+    if (update.length > 0) await storeGit(this.paths, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: update.join('\0'), timeoutMs: SNAPSHOT_TIMEOUT_MS });
+    if (drop.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: drop.join('\0') });
+    const tree = (await storeGit(this.paths, ['write-tree'])).trim();
+    if (this.head?.tree !== tree) {
+      const commit = (await storeGit(this.paths, ['commit-tree', tree, '-m', message])).trim();
+      // HEAD at the last snapshot keeps `status` from listing every held file as staged.
+      await storeGit(this.paths, ['update-ref', '--no-deref', 'HEAD', commit]);
+      this.head = { commit, tree };
+    }
+    if (this.borrowing) {
+      this.borrowing = false;
+      // Off the critical path, but inside the queue: no snapshot may borrow while the loan ends.
+      setTimeout(() => void this.ownObjects().catch(() => {}), 1_000).unref();
+    }
+    return { tree, commit: this.head.commit, skipped: skipped.sort() };
+  }
+
+  private userRepository(): Promise<UserRepository | undefined> {
+    this.repository ??= userRepository(this.root);
+    return this.repository;
+  }
+
+  /** The user repository's `info/exclude` applies here too (ignore rules match `git status`). */
+  private async syncExclude(): Promise<void> {
+    const path = (await this.userRepository())?.exclude;
+    const wanted = path ? await readFile(path, 'utf8').catch(() => '') : '';
+    const mine = join(this.paths.gitDir, 'info', 'exclude');
+    if ((await readFile(mine, 'utf8').catch(() => '')) !== wanted) await writeFile(mine, wanted);
+  }
+
+  private async records(session: string): Promise<LogRecord[]> {
+    const text = await readFile(this.logPath(session), 'utf8').catch(() => '');
+    const records: LogRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        records.push(JSON.parse(line) as LogRecord);
+      } catch {
+        // A torn last line (a crash mid-write) is skipped.
+      }
+    }
+    return records;
+  }
+
+  private async append(session: string, record: LogRecord): Promise<void> {
+    await appendFile(this.logPath(session), `${JSON.stringify(record)}\n`);
+  }
+
+  private logPath(session: string): string {
+    return join(this.dir, 'sessions', `${encodeURIComponent(session)}.jsonl`);
+  }
+
+  /** Keeps the newest sessions; the others' logs and refs go (their objects with the next gc). */
+  private async pruneSessions(current: string): Promise<void> {
+    const all = (await this.sessions()).filter((s) => s.session !== current);
+    const old = all.slice(KEEP_SESSIONS - 1);
+    if (old.length === 0) return;
+    for (const { session } of old) await rm(this.logPath(session), { force: true });
+    const refs = (await storeGit(this.paths, ['for-each-ref', '--format=%(refname)', 'refs/reika/'])).split('\n').filter(Boolean);
+    const gone = new Set(old.map((s) => refName(s.session)));
+    const deletions = refs.filter((ref) => gone.has(ref.split('/')[3] ?? '')).map((ref) => `delete ${ref}\n`);
+    if (deletions.length > 0) await storeGit(this.paths, ['update-ref', '--stdin'], { input: deletions.join('') });
+    await storeGit(this.paths, ['gc', '--auto', '--quiet']).catch(() => {});
+  }
+}
+
+/** Steps not undone: an undo to step n drops steps n and after. */
+function active(records: LogRecord[]): Checkpoint[] {
+  let steps: Checkpoint[] = [];
+  for (const record of records) {
+    if (record.type === 'step') {
+      const { type: _type, ...checkpoint } = record;
+      steps.push(checkpoint);
+    } else steps = steps.filter((step) => step.n < record.to);
+  }
+  return steps;
+}
+
+/** A session id as one ref name component. */
+function refName(session: string): string {
+  return session.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+|\.lock$/g, '_') || '_';
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined)) !== undefined;
+}
+
+/** Deletes a file and the folders it leaves empty, up to the root. */
+async function removeFile(root: string, path: string): Promise<void> {
+  const full = resolve(root, path);
+  await rm(full, { force: true });
+  for (let dir = dirname(full); dir.length > root.length && dir.startsWith(root); dir = dirname(dir)) {
+    try {
+      if (!(await stat(dir)).isDirectory()) break;
+      await rmdir(dir);
+    } catch {
+      break;
+    }
+  }
+}
+
+async function forEachLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+
+/**
+ * Runs git against a checkpoint store: its own GIT_DIR and index, the project as the work tree.
+ * Nothing inherited can point git elsewhere (GIT_* variables are dropped), nothing runs on the
+ * user's behalf (no fsmonitor, hooks or system config), and paths are literal.
+ */
+
+export interface StorePaths {
+  gitDir: string;
+  index: string;
+  root: string;
+}
+
+export class StoreGitError extends Error {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+const CONFIG = [
+  '-c', 'core.fsmonitor=false',
+  '-c', 'core.untrackedCache=true',
+  '-c', 'core.quotepath=off',
+  '-c', 'core.autocrlf=false',
+  '-c', 'core.safecrlf=false',
+  '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.symlinks=true',
+  '-c', 'core.preloadIndex=true',
+  '-c', 'gc.autoDetach=false',
+  '-c', 'advice.detachedHead=false',
+  '-c', 'filter.lfs.clean=',
+  '-c', 'filter.lfs.smudge=',
+  '-c', 'filter.lfs.process=',
+  '-c', 'filter.lfs.required=false',
+];
+
+function storeEnv(paths: StorePaths): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  return {
+    ...env,
+    GIT_DIR: paths.gitDir,
+    GIT_WORK_TREE: paths.root,
+    GIT_INDEX_FILE: paths.index,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: 'reika',
+    GIT_AUTHOR_EMAIL: 'checkpoints@reika.invalid',
+    GIT_COMMITTER_NAME: 'reika',
+    GIT_COMMITTER_EMAIL: 'checkpoints@reika.invalid',
+  };
+}
+
+export interface GitRun {
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** stdout of `git args…` in the store; rejects with git's own message. Retries while another process holds the index lock. */
+export async function storeGit(paths: StorePaths, args: string[], options: GitRun = {}): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once(paths, args, options);
+    } catch (error) {
+      if (!(error instanceof StoreGitError) || !/index\.lock|\.lock': File exists/.test(error.stderr) || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+function once(paths: StorePaths, args: string[], options: GitRun): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...CONFIG, ...args],
+      { cwd: paths.root, env: storeEnv(paths), encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const line = stderr.trim().split('\n').filter((l) => !l.startsWith('warning:')).pop() ?? error.message;
+        reject(new StoreGitError(error.killed ? `git ${args[0]} took too long` : `git ${args[0]}: ${line.replace(/^(fatal|error): /, '')}`, stderr));
+      },
+    );
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { storeGit, type StorePaths } from './store-git.js';
+
+/**
+ * A new store starts from what the project's own repository already knows, so the first snapshot
+ * of a big repository costs what a later one does: a copy of the user's index (its stat cache:
+ * unchanged tracked files are not read again) and the user's objects borrowed through
+ * `objects/info/alternates` (their blobs are not written again). Once the first snapshot exists,
+ * the borrowed objects are copied into the store's own pack and the loan ends, so nothing the
+ * user does to their repository later (gc, a deleted `.git`) can take a checkpoint's files away.
+ * The user's repository is only read.
+ */
+
+export interface UserRepository {
+  top: string;
+  commonDir: string;
+  index: string;
+  exclude: string;
+}
+
+/** The project's repository, or undefined outside one. */
+export function userRepository(root: string): Promise<UserRepository | undefined> {
+  return new Promise((done) =>
+    execFile(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-path', 'index', '--git-path', 'info/exclude'],
+      { cwd: root, encoding: 'utf8', timeout: 10_000 },
+      (error, stdout) => {
+        const [top, commonDir, index, exclude] = stdout.split('\n');
+        done(error || !top || !commonDir || !index || !exclude ? undefined : { top, commonDir, index, exclude });
+      },
+    ),
+  );
+}
+
+/** Seeds a new, empty store from the user's repository; false when it cannot (then the first snapshot reads everything). */
+export async function seedStore(root: string, paths: StorePaths, repository: UserRepository | undefined): Promise<boolean> {
+  if (!repository || realOrSelf(repository.top) !== root || !existsSync(repository.index)) return false;
+  const gitDir = dirname(repository.index);
+  // A split or sparse index, or a merge in progress, is not a plain copy away from a snapshot.
+  if (readdirSync(gitDir).some((name) => name.startsWith('sharedindex.')) || existsSync(join(repository.commonDir, 'info', 'sparse-checkout'))) return false;
+  if ((await git(root, ['ls-files', '-u', '-z'])) !== '') return false;
+  if (!(await conversionFree(root, repository))) return false;
+  await copyFile(repository.index, paths.index);
+  await mkdir(join(paths.gitDir, 'objects', 'info'), { recursive: true });
+  await writeFile(join(paths.gitDir, 'objects', 'info', 'alternates'), `${join(repository.commonDir, 'objects')}\n`);
+  return true;
+}
+
+/** Attributes or settings under which git stores other bytes than the file holds (eol, filters, ident). */
+const CONVERTING = /(^|\s)(text(=\S+)?|eol=\S+|filter=\S+|ident|working-tree-encoding=\S+|crlf)(\s|$)/m;
+
+/**
+ * True when the user's index holds every file's exact bytes: no end-of-line conversion, clean
+ * filter (LFS) or keyword expansion applies. Then the index's blobs are what a checkpoint must
+ * hold; otherwise the first snapshot reads every file itself.
+ */
+async function conversionFree(root: string, repository: UserRepository): Promise<boolean> {
+  const autocrlf = (await git(root, ['config', '--get', 'core.autocrlf'])) ?? '';
+  if (/^(true|input)/i.test(autocrlf.trim())) return false;
+  const files = ((await git(root, ['ls-files', '-z', '--', ':(glob)**/.gitattributes'])) ?? '').split('\0').filter(Boolean).map((path) => join(root, path));
+  const global = (await git(root, ['config', '--path', '--get', 'core.attributesFile']))?.trim();
+  files.push(join(repository.commonDir, 'info', 'attributes'), global || join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'attributes'));
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) if (!line.trimStart().startsWith('#') && CONVERTING.test(line.trim().split(/\s+/).slice(1).join(' '))) return false;
+  }
+  return true;
+}
+
+/** stdout of a git command in the user's repository (read-only), undefined on failure. */
+function git(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((done) =>
+    execFile('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 10_000 }, (error, stdout) => done(error && (error as { code?: unknown }).code !== 1 ? undefined : stdout)),
+  );
+}
+
+/** Copies every object the store uses into its own pack, then ends the loan. */
+export async function adoptBorrowedObjects(paths: StorePaths): Promise<void> {
+  const alternates = join(paths.gitDir, 'objects', 'info', 'alternates');
+  if (!existsSync(alternates)) return;
+  await storeGit(paths, ['repack', '-a', '-d', '-q'], { timeoutMs: 10 * 60_000 });
+  await rm(alternates, { force: true });
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

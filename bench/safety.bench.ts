@@ -1,0 +1,65 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { CheckpointStore } from '../actors/tool-executor/safety/checkpoint-store.js';
+import { sandboxedCommand } from '../actors/tool-executor/safety/sandbox-policy.js';
+import { sandboxState } from '../actors/tool-executor/safety/sandbox.js';
+import { ensureBigTree } from './fixtures/big-tree.js';
+import { fmt, row, summarize } from './stats.js';
+
+/**
+ * Safety costs beside what they add to:
+ * - a checkpoint before a `bash` in the 160k-file bench tree, warm (the store already holds the
+ *   tree; nothing changed), against the user's own `git status` in the same tree (target ≤ 50 ms);
+ *   the first, cold snapshot is printed once;
+ * - a sandboxed `bash -c true` (bubblewrap, no network) against a plain spawn, interleaved.
+ */
+
+const RUNS = 15;
+
+function spawnMs(file: string, args: string[], cwd: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => spawn(file, args, { cwd, stdio: 'ignore' }).once('close', () => resolve(performance.now() - started)));
+}
+
+export default async function (): Promise<void> {
+  const root = await ensureBigTree();
+  // A store kept between runs, so "warm" means what it does in a session: the tree is held.
+  const store = CheckpointStore.for(root, { stateHome: join(tmpdir(), 'reika-bench-state') });
+  const coldStart = performance.now();
+  await store.snapshot('bench', 'bash', 'warm-up');
+  const cold = performance.now() - coldStart;
+  const warm: number[] = [];
+  const status: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let started = performance.now();
+    await store.snapshot('bench', 'bash', `npm test #${i}`);
+    warm.push(performance.now() - started);
+    started = performance.now();
+    spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, stdio: 'ignore' });
+    status.push(performance.now() - started);
+  }
+  const warmMs = summarize(warm).p50;
+  const statusMs = summarize(status).p50;
+  row('checkpoint before bash, 160k tree, warm p50', `${fmt(warmMs)} ms`, `${fmt(statusMs)} git status`, warmMs / statusMs, '≤ 50 ms');
+  process.stdout.write(`  first snapshot of the tree (cold, once per store): ${fmt(cold / 1000, 1)} s\n`);
+
+  const state = await sandboxState(process.env.REIKA_SANDBOX);
+  if (state.kind === 'none') {
+    process.stdout.write(`  sandbox: none (${state.note})\n`);
+    return;
+  }
+  const cwd = tmpdir();
+  const sandboxed = sandboxedCommand(state, { command: 'true', root: cwd, network: false });
+  const plain: number[] = [];
+  const boxed: number[] = [];
+  await spawnMs(sandboxed.file, sandboxed.args, cwd);
+  for (let i = 0; i < 30; i++) {
+    plain.push(await spawnMs('/bin/bash', ['-c', 'true'], cwd));
+    boxed.push(await spawnMs(sandboxed.file, sandboxed.args, cwd));
+  }
+  const plainMs = summarize(plain).p50;
+  const boxedMs = summarize(boxed).p50;
+  row(`bash -c true under ${state.kind} (no network) p50`, `${fmt(boxedMs)} ms`, `${fmt(plainMs)} spawn`, boxedMs / plainMs);
+}

@@ -1,0 +1,176 @@
+import test from 'ava';
+import { execSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointStore, type Checkpoint } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
+import { git, gitRepo, tempDir, writeTree } from '../../../helpers/temp.js';
+
+/** Every file under `root` (not `.git`) with its bytes, mode and link target: "byte for byte". */
+function snapshotOf(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (name === '.git' || name.startsWith(`.git/`)) continue;
+    const path = join(root, name);
+    const info = lstatSync(path);
+    if (info.isSymbolicLink()) out[name] = `link:${readlinkSync(path)}`;
+    else if (info.isFile()) out[name] = `${(info.mode & 0o111) !== 0 ? 'x' : '-'}:${readFileSync(path).toString('base64')}`;
+  }
+  return out;
+}
+
+/** What the user's git knows: status, the staged index entries, the stash, the refs. */
+function userGit(root: string): string {
+  return ['status --porcelain=v1 --untracked-files=all', 'ls-files --stage', 'stash list', 'for-each-ref'].map((args) => git(root, ...args.split(' '))).join('\n---\n');
+}
+
+const run = (root: string, command: string) => execSync(command, { cwd: root, shell: '/bin/bash', stdio: 'ignore' });
+
+const TREE = {
+  'README.md': '# project\n',
+  'src/a.ts': 'export const a = 1;\n',
+  'src/deep/b.ts': 'export const b = 2;\n',
+  'src/run.sh': '#!/bin/sh\necho run\n',
+  'src/crlf.txt': 'one\r\ntwo\r\n',
+  'src/blob.bin': Buffer.from([0, 1, 2, 255, 254, 13, 10, 0]),
+  '.gitattributes': '* text=auto\n',
+  '.gitignore': '.env\n*.log\n',
+};
+
+/** Four steps — rm -rf src, `: > untracked.txt`, an edit, a new file — each undone byte for byte. */
+async function fourSteps(t: import('ava').ExecutionContext, root: string, isRepo: boolean): Promise<void> {
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-') });
+  const states: Record<string, string>[] = [];
+  const gits: string[] = [];
+  const step = async (tool: string, label: string, act: () => void): Promise<Checkpoint> => {
+    states.push(snapshotOf(root));
+    if (isRepo) gits.push(userGit(root));
+    const checkpoint = await store.snapshot('s1', tool, label);
+    act();
+    return checkpoint;
+  };
+  await step('bash', 'rm -rf src', () => run(root, 'rm -rf src'));
+  await step('bash', ': > untracked.txt', () => run(root, ': > untracked.txt'));
+  await step('edit', 'README.md', () => writeFileSync(join(root, 'README.md'), '# edited\n'));
+  const last = await step('write', 'new/file.txt', () => writeTree(root, { 'new/file.txt': 'new\n' }));
+  t.is(last.n, 4);
+  t.deepEqual((await store.list('s1')).map((c) => `${c.n} ${c.tool} ${c.label}`), ['1 bash rm -rf src', '2 bash : > untracked.txt', '3 edit README.md', '4 write new/file.txt']);
+
+  const removed = await store.undo('s1');
+  t.deepEqual([removed.removed, removed.recreated, removed.changed], [['new/file.txt'], [], []]);
+  t.false(existsSync(join(root, 'new')), 'a folder the step made is gone with its file');
+  t.deepEqual(snapshotOf(root), states[3]);
+  const edited = await store.undo('s1');
+  t.deepEqual(edited.changed, ['README.md']);
+  t.deepEqual(snapshotOf(root), states[2]);
+  const emptied = await store.undo('s1');
+  t.deepEqual(emptied.changed, ['untracked.txt']);
+  t.deepEqual(snapshotOf(root), states[1]);
+  const deleted = await store.undo('s1');
+  t.deepEqual(deleted.recreated, ['src/a.ts', 'src/blob.bin', 'src/crlf.txt', 'src/deep/b.ts', 'src/link', 'src/run.sh']);
+  t.deepEqual(snapshotOf(root), states[0]);
+  t.true((statSync(join(root, 'src/run.sh')).mode & 0o100) !== 0, 'the executable bit came back');
+  t.is(readlinkSync(join(root, 'src/link')), 'a.ts');
+  if (isRepo) t.is(userGit(root), gits[0], "the user's status, index, stash and refs are as before");
+  t.is(readFileSync(join(root, '.env'), 'utf8'), 'SECRET=1\n', 'an ignored file is never touched');
+  await t.throwsAsync(store.undo('s1'), { message: 'there is nothing to undo: no checkpoints in this session' });
+}
+
+test('in a repository: rm -rf src, : > untracked.txt, an edit and a new file are undone byte for byte; the user’s git is untouched', async (t) => {
+  const root = gitRepo(TREE);
+  chmodSync(join(root, 'src/run.sh'), 0o755);
+  symlinkSync('a.ts', join(root, 'src/link'));
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'exec bit and link');
+  writeTree(root, { 'untracked.txt': 'only here\n', '.env': 'SECRET=1\n', 'stashed.txt': 'v1\n' });
+  git(root, 'add', 'stashed.txt');
+  git(root, 'stash', 'push', '-q', '--', 'stashed.txt');
+  writeTree(root, { 'staged.txt': 'staged\n' });
+  git(root, 'add', 'staged.txt');
+  const before = git(root, 'stash', 'list');
+  t.regex(before, /stash@\{0\}/);
+  await fourSteps(t, root, true);
+  t.is(git(root, 'stash', 'list'), before);
+  t.is(git(root, 'diff', '--cached', '--name-only'), 'staged.txt\n', 'what the user staged is still staged');
+});
+
+test('in a plain folder that is not a repository the same four steps are undone', async (t) => {
+  const root = writeTree(tempDir(), { ...TREE, 'untracked.txt': 'only here\n', '.env': 'SECRET=1\n' });
+  chmodSync(join(root, 'src/run.sh'), 0o755);
+  symlinkSync('a.ts', join(root, 'src/link'));
+  await fourSteps(t, root, false);
+  t.false(existsSync(join(root, '.git')), 'no repository appears in the folder');
+});
+
+test('undo N restores the snapshot before the N-th last step and says what changed', async (t) => {
+  const root = gitRepo({ 'a.txt': 'a1\n' });
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-') });
+  await store.snapshot('s', 'edit', 'a.txt');
+  writeFileSync(join(root, 'a.txt'), 'a2\n');
+  await store.snapshot('s', 'write', 'b.txt');
+  writeFileSync(join(root, 'b.txt'), 'b\n');
+  await store.snapshot('s', 'bash', 'rm a.txt');
+  run(root, 'rm a.txt');
+  await t.throwsAsync(store.undo('s', 4), { message: 'there are 3 steps to undo, not 4' });
+  const result = await store.undo('s', 3);
+  t.is(result.checkpoint.n, 1);
+  t.deepEqual([result.changed, result.recreated, result.removed], [[], ['a.txt'], ['b.txt']]);
+  t.is(readFileSync(join(root, 'a.txt'), 'utf8'), 'a1\n');
+  t.deepEqual(await store.list('s'), []);
+  // A new step after an undo numbers on from the steps that remain.
+  t.is((await store.snapshot('s', 'edit', 'a.txt')).n, 1);
+});
+
+test('files over the size cap are not held, are named, and an undo leaves them alone', async (t) => {
+  const root = gitRepo({ 'small.txt': 'small\n' });
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-'), maxFileBytes: 1024 });
+  writeFileSync(join(root, 'big.bin'), Buffer.alloc(4096, 7));
+  const first = await store.snapshot('s', 'bash', 'truncate');
+  t.deepEqual(first.skipped, ['big.bin']);
+  writeFileSync(join(root, 'big.bin'), Buffer.alloc(10));
+  writeFileSync(join(root, 'small.txt'), 'changed\n');
+  const result = await store.undo('s');
+  t.deepEqual(result.changed, ['small.txt']);
+  t.deepEqual(readFileSync(join(root, 'big.bin')), Buffer.alloc(10), 'a file the snapshot does not hold is not touched');
+});
+
+test('sessions are listed newest first and the last one is the one to undo headless', async (t) => {
+  const root = gitRepo({ 'a.txt': 'a\n' });
+  const stateHome = tempDir('reika-state-');
+  const store = CheckpointStore.for(root, { stateHome });
+  await store.snapshot('older', 'edit', 'a.txt');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await store.snapshot('newer', 'bash', 'ls');
+  await store.snapshot('newer', 'bash', 'ls -la');
+  t.deepEqual((await store.sessions()).map((s) => [s.session, s.steps]), [['newer', 2], ['older', 1]]);
+  t.is(await store.lastSession(), 'newer');
+  t.true(store.dir.startsWith(join(stateHome, 'checkpoints')), 'the store lives under the state folder');
+  t.is(readFileSync(join(store.dir, 'root'), 'utf8'), `${root}\n`);
+  t.is(git(root, 'status', '--porcelain'), '', 'nothing appears in the project');
+});
+
+test('a new store starts from the user’s index and objects, then owns its objects: a deleted .git loses no checkpoint', async (t) => {
+  const root = gitRepo(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f/${i}.txt`, `${i}\n`])));
+  writeTree(root, { 'new.txt': 'untracked\n' });
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-') });
+  await store.snapshot('s', 'bash', 'rm -rf f');
+  t.true(existsSync(join(store.dir, 'git/objects/info/alternates')), 'the first snapshot borrows the user’s objects');
+  t.deepEqual(readFileSync(join(store.dir, 'index')).subarray(0, 4), Buffer.from('DIRC'));
+  await store.ownObjects();
+  t.false(existsSync(join(store.dir, 'git/objects/info/alternates')), 'the loan is over');
+  run(root, 'rm -rf f .git new.txt');
+  const result = await store.undo('s');
+  t.is(result.recreated.length, 51);
+  t.is(readFileSync(join(root, 'f/49.txt'), 'utf8'), '49\n');
+  t.is(readFileSync(join(root, 'new.txt'), 'utf8'), 'untracked\n');
+});
+
+test('a file changed while nothing else did is the only one written back', async (t) => {
+  const root = gitRepo(Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f/${i}.txt`, `${i}\n`])));
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-') });
+  await store.snapshot('s', 'edit', 'f/7.txt');
+  const untouched = statSync(join(root, 'f/8.txt')).mtimeMs;
+  writeFileSync(join(root, 'f/7.txt'), 'changed\n');
+  const result = await store.undo('s');
+  t.deepEqual(result.changed, ['f/7.txt']);
+  t.is(statSync(join(root, 'f/8.txt')).mtimeMs, untouched);
+});
