@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
 
 /**
  * The `reika` binary. Parses the command line and hands off to one command module, imported
@@ -14,6 +15,7 @@ Usage:
         [--json | --stream]   one JSON result object, or JSON lines of events
   reika index [DIR] [--json]  print the file index (no model server needed)
   reika map [DIR] [--json]    print the repo map (no model server needed)
+  reika undo [--list] [N]     undo the last N steps of the last session here (files only)
   reika --help | --version
 
 Configuration (environment, then ./.env, then ~/.config/reika/.env):
@@ -22,6 +24,7 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_CONTEXT_WINDOW  tokens (else asked of the server)
   REIKA_MAX_TOKENS      generation cap        REIKA_AUTO_APPROVE     safe | off | bypass
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
+  REIKA_SANDBOX         auto | bwrap | off    REIKA_CHECKPOINTS      on | off
 `;
 
 /** The package version, from the nearest package.json above the compiled file (any out dir). */
@@ -47,6 +50,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === 'index') return (await import('./commands/index-command.js')).run(rest);
   if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
+  if (first === 'undo') return (await import('./commands/undo-command.js')).run(rest);
+  // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
+  checkpointSession();
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {
     return (await import('./commands/headless-command.js')).run(argv);
   }

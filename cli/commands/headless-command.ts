@@ -78,6 +78,10 @@ export async function run(argv: string[]): Promise<number> {
       }
     });
 
+    // Said once, on stderr, while the first request is under way.
+    void import('../../actors/tool-executor/safety/status.js')
+      .then(({ sandboxNotice }) => sandboxNotice(cwd))
+      .then((line) => line && process.stderr.write(`reika: ${line}\n`));
     const turn = session.run(prompt);
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     const info = session.info();

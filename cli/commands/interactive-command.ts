@@ -132,6 +132,10 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
     if (event.type !== 'bootstrap') return;
     app.note(describeBootstrap(event), style.dim);
     unsubscribe();
+    // Said once, after the bootstrap so the probe does not compete with it.
+    void import('../../actors/tool-executor/safety/status.js')
+      .then(({ sandboxNotice }) => sandboxNotice(cwd))
+      .then((line) => line && app.note(`reika: ${line}`, style.yellow));
   });
   session.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
   runtime.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));

@@ -104,6 +104,31 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'undo',
+    args: '[N]',
+    help: 'undo the last N edits, writes and commands: their files as they were before (default 1)',
+    idleOnly: true,
+    async run(context, arg) {
+      const steps = arg === '' ? 1 : Number(arg);
+      if (!Number.isInteger(steps) || steps < 1) return context.error(`usage: /undo [N] (N a number of steps from 1, got "${arg}")`);
+      const { CheckpointStore } = await import('../../actors/tool-executor/safety/checkpoint-store.js');
+      const { checkpointSession } = await import('../../actors/tool-executor/safety/session-id.js');
+      const { describeRestore } = await import('../checkpoints.js');
+      const restored = await CheckpointStore.for(context.session.facts().root).undo(checkpointSession(), steps);
+      context.print(...describeRestore(restored), context.style.dim('(files only: the conversation still holds those steps)'));
+    },
+  },
+  {
+    name: 'checkpoints',
+    help: 'list the steps /undo can take back',
+    async run(context) {
+      const { CheckpointStore } = await import('../../actors/tool-executor/safety/checkpoint-store.js');
+      const { checkpointSession } = await import('../../actors/tool-executor/safety/session-id.js');
+      const { describeCheckpoints } = await import('../checkpoints.js');
+      context.print(...describeCheckpoints(await CheckpointStore.for(context.session.facts().root).list(checkpointSession())));
+    },
+  },
+  {
     name: 'new',
     help: 'start a fresh conversation (same index and repo map)',
     idleOnly: true,

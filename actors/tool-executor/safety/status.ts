@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { access, constants, mkdir } from 'node:fs/promises';
+import { loadConfig } from '../../config.js';
+import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES, stateFolder } from './checkpoint-store.js';
+import { sandboxState, type SandboxState } from './sandbox.js';
+
+/**
+ * Sandbox and checkpoint state in one place, for the note at start and `reika doctor`.
+ */
+
+export interface CheckpointState {
+  enabled: boolean;
+  /** The state folder the stores live under. */
+  folder: string;
+  /** This project's store folder. */
+  store: string;
+  /** Sessions with checkpoints in this project, and the steps of the last one. */
+  sessions: number;
+  lastSession?: string;
+  lastSessionSteps?: number;
+  maxFileBytes: number;
+  /** Why checkpoints are off (REIKA_CHECKPOINTS=off, no git, a read-only state folder). */
+  note?: string;
+}
+
+export interface SafetyStatus {
+  sandbox: SandboxState;
+  checkpoints: CheckpointState;
+}
+
+/** A REIKA_* setting: the environment, then the project's and the user's `.env`. */
+export function safetySetting(root: string, name: 'REIKA_SANDBOX' | 'REIKA_CHECKPOINTS'): string | undefined {
+  try {
+    return loadConfig({ cwd: root }).values[name];
+  } catch {
+    return process.env[name];
+  }
+}
+
+/** True unless REIKA_CHECKPOINTS says off. */
+export function checkpointsEnabled(root: string): boolean {
+  return !/^(off|0|false|no|none)$/i.test((safetySetting(root, 'REIKA_CHECKPOINTS') ?? '').trim());
+}
+
+export async function safetyStatus(root: string): Promise<SafetyStatus> {
+  const [sandbox, checkpoints] = await Promise.all([sandboxState(safetySetting(root, 'REIKA_SANDBOX')), checkpointState(root)]);
+  return { sandbox, checkpoints };
+}
+
+async function checkpointState(root: string): Promise<CheckpointState> {
+  const folder = stateFolder();
+  const store = CheckpointStore.for(root);
+  const state: CheckpointState = { enabled: true, folder, store: store.dir, sessions: 0, maxFileBytes: MAX_CHECKPOINT_FILE_BYTES };
+  if (!checkpointsEnabled(root)) return { ...state, enabled: false, note: 'REIKA_CHECKPOINTS=off: edits and commands are not checkpointed' };
+  const git = await new Promise<boolean>((done) => execFile('git', ['--version'], (error) => done(!error)));
+  if (!git) return { ...state, enabled: false, note: 'git is not installed: no checkpoints' };
+  try {
+    await mkdir(folder, { recursive: true });
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    return { ...state, enabled: false, note: `the state folder ${folder} is not writable (${(error as NodeJS.ErrnoException).code ?? error}): no checkpoints` };
+  }
+  const sessions = await store.sessions();
+  state.sessions = sessions.length;
+  if (sessions[0]) {
+    state.lastSession = sessions[0].session;
+    state.lastSessionSteps = sessions[0].steps;
+  }
+  return state;
+}
+
+/** One line when bash commands run without a sandbox (said once at start), else undefined. */
+export async function sandboxNotice(root: string): Promise<string | undefined> {
+  const state = await sandboxState(safetySetting(root, 'REIKA_SANDBOX'));
+  if (state.kind !== 'none' || state.setting === 'off') return undefined;
+  return state.required ? `REIKA_SANDBOX=bwrap, but ${state.note}: bash commands will not run` : `no sandbox: ${state.note}`;
+}
+
+/** Human lines for `reika doctor`. */
+export function describeSafety(status: SafetyStatus): string[] {
+  const { sandbox, checkpoints } = status;
+  const box =
+    sandbox.kind === 'none'
+      ? `sandbox: none — ${sandbox.note}`
+      : `sandbox: ${sandbox.kind} (${sandbox.program}${sandbox.pidNamespace ? ', own PID namespace' : ''}; REIKA_SANDBOX=${sandbox.setting})${sandbox.note ? ` — ${sandbox.note}` : ''}`;
+  const points = checkpoints.enabled
+    ? `checkpoints: on, in ${checkpoints.store} (${checkpoints.sessions} session${checkpoints.sessions === 1 ? '' : 's'}${checkpoints.lastSession ? `; last ${checkpoints.lastSession}, ${checkpoints.lastSessionSteps} step${checkpoints.lastSessionSteps === 1 ? '' : 's'} to undo` : ''}; files over ${checkpoints.maxFileBytes / 1024 / 1024} MB are not held)`
+    : `checkpoints: off — ${checkpoints.note}`;
+  return [box, points];
+}

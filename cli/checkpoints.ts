@@ -1,0 +1,36 @@
+import type { Checkpoint, Restored } from '../actors/tool-executor/safety/checkpoint-store.js';
+
+/** How `/checkpoints`, `/undo` and `reika undo` print steps and what an undo changed. */
+
+const SHOWN = 40;
+
+/** One line per step, oldest first, each with the `/undo N` that restores the files before it. */
+export function describeCheckpoints(steps: Checkpoint[], undo = '/undo'): string[] {
+  if (steps.length === 0) return ['no checkpoints: nothing to undo in this session'];
+  const lines = steps.map((step, i) => {
+    const time = new Date(step.at).toTimeString().slice(0, 8);
+    const back = steps.length - i;
+    const skipped = step.skipped?.length ? ` (${step.skipped.length} file${step.skipped.length === 1 ? '' : 's'} too big to hold)` : '';
+    return `  ${String(step.n).padStart(3)}  ${time}  ${step.tool.padEnd(5)}  ${oneLine(step.label, 60)}${skipped}  ${`${undo} ${back}`}`;
+  });
+  return [`${steps.length} step${steps.length === 1 ? '' : 's'} to undo (oldest first; ${undo} N restores the files as they were before the N-th last step):`, ...lines];
+}
+
+/** What an undo did, one line per file. */
+export function describeRestore(restored: Restored): string[] {
+  const { checkpoint, steps } = restored;
+  const head = `undid ${steps} step${steps === 1 ? '' : 's'}: files are as they were before step ${checkpoint.n} (${checkpoint.tool}: ${oneLine(checkpoint.label, 60)})`;
+  const rows = [
+    ...restored.changed.map((path) => `  restored  ${path}`),
+    ...restored.recreated.map((path) => `  back      ${path}  (deleted since)`),
+    ...restored.removed.map((path) => `  removed   ${path}  (created since)`),
+    ...restored.leftAlone.map((path) => `  kept      ${path}  (not held: ignored or too big)`),
+  ];
+  if (rows.length === 0) return [head, '  no file differed'];
+  return [head, ...rows.slice(0, SHOWN), ...(rows.length > SHOWN ? [`  … and ${rows.length - SHOWN} more`] : [])];
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

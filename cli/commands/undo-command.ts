@@ -1,0 +1,35 @@
+import { CheckpointStore } from '../../actors/tool-executor/safety/checkpoint-store.js';
+import { describeCheckpoints, describeRestore } from '../checkpoints.js';
+
+/**
+ * `reika undo [--list] [N]`: undoes the last N steps (default 1) of the last session that worked
+ * in this folder, restoring the files of its checkpoint, and prints which files changed;
+ * `--list` prints the steps that can be undone. No model server is needed.
+ */
+export async function run(argv: string[]): Promise<number> {
+  let list = false;
+  let steps = 1;
+  for (const arg of argv) {
+    if (arg === '--list' || arg === '-l') list = true;
+    else if (/^\d+$/.test(arg) && Number(arg) >= 1) steps = Number(arg);
+    else return fail(`reika undo: unknown argument ${arg} (usage: reika undo [--list] [N])`);
+  }
+  const store = CheckpointStore.for(process.cwd());
+  const session = await store.lastSession();
+  if (!session) return fail(`reika undo: no checkpoints for ${store.root}: nothing to undo`);
+  if (list) {
+    process.stdout.write(`session ${session}\n${describeCheckpoints(await store.list(session), 'reika undo').join('\n')}\n`);
+    return 0;
+  }
+  try {
+    process.stdout.write(`${describeRestore(await store.undo(session, steps)).join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    return fail(`reika undo: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 1;
+}

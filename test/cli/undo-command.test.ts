@@ -1,0 +1,81 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointStore } from '../../actors/tool-executor/safety/checkpoint-store.js';
+import { runSlashCommand } from '../../cli/slash/commands.js';
+import type { SlashContext } from '../../cli/slash/slash-context.js';
+import { createStyle } from '../../cli/tui/style.js';
+import { gitRepo, tempDir } from '../helpers/temp.js';
+
+// Checkpoints go to a state folder of this test file's own.
+const stateHome = tempDir('reika-xdg-state-');
+process.env.XDG_STATE_HOME = stateHome;
+process.env.REIKA_SESSION_ID = 'slash-session';
+const binary = new URL('../../cli/main.js', import.meta.url).pathname;
+
+function reika(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [binary, ...args], { cwd, env: { ...process.env, REIKA_SESSION_ID: '', XDG_STATE_HOME: stateHome } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('reika undo lists and undoes the last session’s steps in this folder, headless', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'a\n', 'README.md': 'r\n' });
+  const store = CheckpointStore.for(root, { stateHome: join(stateHome, 'reika') });
+  await store.snapshot('older-session', 'edit', 'README.md');
+  await store.snapshot('headless-session', 'bash', 'rm -rf src');
+  rmSync(join(root, 'src'), { recursive: true });
+  await store.snapshot('headless-session', 'write', 'notes.txt');
+  writeFileSync(join(root, 'notes.txt'), 'new\n');
+
+  const listed = await reika(['undo', '--list'], root);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /^session headless-session\n2 steps to undo/);
+  t.regex(listed.stdout, /1 {2}\d\d:\d\d:\d\d {2}bash {3}rm -rf src {2}reika undo 2\n/);
+  t.regex(listed.stdout, /2 {2}\d\d:\d\d:\d\d {2}write {2}notes\.txt {2}reika undo 1\n/);
+
+  const undone = await reika(['undo', '2'], root);
+  t.is(undone.code, 0, undone.stderr);
+  t.is(undone.stdout, 'undid 2 steps: files are as they were before step 1 (bash: rm -rf src)\n  back      src/a.ts  (deleted since)\n  removed   notes.txt  (created since)\n');
+  t.is(readFileSync(join(root, 'src/a.ts'), 'utf8'), 'a\n');
+  t.false(existsSync(join(root, 'notes.txt')));
+
+  const again = await reika(['undo'], root);
+  t.is(again.code, 1);
+  t.is(again.stderr, 'reika undo: there is nothing to undo: no checkpoints in this session\n');
+  t.is((await reika(['undo', 'x'], root)).stderr, 'reika undo: unknown argument x (usage: reika undo [--list] [N])\n');
+  const elsewhere = tempDir();
+  t.is((await reika(['undo'], elsewhere)).stderr, `reika undo: no checkpoints for ${elsewhere}: nothing to undo\n`);
+});
+
+test('/checkpoints lists this session’s steps and /undo N restores and says what changed', async (t) => {
+  const root = gitRepo({ 'a.txt': 'one\n' });
+  const store = CheckpointStore.for(root);
+  await store.snapshot('slash-session', 'edit', 'a.txt');
+  writeFileSync(join(root, 'a.txt'), 'two\n');
+  const printed: string[] = [];
+  const errors: string[] = [];
+  const context = {
+    session: { facts: () => ({ root }) },
+    style: createStyle(false),
+    print: (...lines: string[]) => printed.push(...lines),
+    error: (message: string) => errors.push(message),
+    exit: () => {},
+    busy: () => false,
+    forgetApprovals: () => {},
+    pendingImages: () => 0,
+  } as unknown as SlashContext;
+  await runSlashCommand('/checkpoints', context);
+  t.regex(printed.join('\n'), /1 step to undo[^\n]*\n\s+1 {2}\d\d:\d\d:\d\d {2}edit {3}a\.txt {2}\/undo 1/);
+  printed.length = 0;
+  await runSlashCommand('/undo x', context);
+  t.deepEqual(errors, ['usage: /undo [N] (N a number of steps from 1, got "x")']);
+  await runSlashCommand('/undo', context);
+  t.deepEqual(printed, ['undid 1 step: files are as they were before step 1 (edit: a.txt)', '  restored  a.txt', '(files only: the conversation still holds those steps)']);
+  t.is(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\n');
+  await runSlashCommand('/undo', context);
+  t.deepEqual(errors.at(-1), '/undo: there is nothing to undo: no checkpoints in this session');
+});
