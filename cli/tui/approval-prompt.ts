@@ -30,7 +30,8 @@ export class ApprovalPrompt {
     }
     if (request.path !== undefined && request.command === undefined) lines.push(`  ${style.bold(request.path)}`);
     if (request.diff !== undefined) {
-      for (const line of request.diff.replace(/\n$/, '').split('\n')) {
+      for (const raw of request.diff.replace(/\n$/, '').split('\n')) {
+        const line = raw.replace(/\r$/, '');
         const colored = line.startsWith('+') && !line.startsWith('+++') ? style.green(line) : line.startsWith('-') && !line.startsWith('---') ? style.red(line) : style.dim(line);
         lines.push(`  ${colored}`);
       }

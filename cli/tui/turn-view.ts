@@ -106,7 +106,8 @@ export class TurnView {
 
   private diffLines(diff: string): string[] {
     const { style } = this;
-    const lines = diff.replace(/\n$/, '').split('\n');
+    // A CRLF file's patch keeps its CRs (so it applies); the terminal must not see them.
+    const lines = diff.replace(/\n$/, '').split('\n').map((line) => line.replace(/\r$/, ''));
     const shown = lines.slice(0, DIFF_LINES).map((line) => `  ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.dim(line)}`);
     if (lines.length > DIFF_LINES) shown.push(style.dim(`  … ${lines.length - DIFF_LINES} more diff lines folded`));
     return shown;

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { defineTool } from '../define-tool.js';
 import { invalidArgs, path, string, type ArgsOf } from '../params.js';
-import { spanDiff } from '../diff.js';
+import { editDiff } from '../diff.js';
 import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
 import { decodeText, looksBinary } from '../text-file.js';
@@ -70,10 +70,7 @@ async function prepareEdit(args: ArgsOf<typeof params>, env: ToolEnv): Promise<P
   }
   const at = starts[0]!;
   const after = before.slice(0, at) + newString + before.slice(at + oldString.length);
-  const startLine = lineOf(before, at) - 1;
-  const removed = oldString.split('\n').length;
-  const added = newString.split('\n').length;
-  const diff = spanDiff(shown, before.split('\n').map(noCr), after.split('\n').map(noCr), startLine, removed, added);
+  const { text: diff, line, removed, added } = editDiff(shown, before, after);
   const reasons = isInsideProject(env.root, path) ? [] : [`writes outside the project: ${path}`];
 
   return {
@@ -88,7 +85,7 @@ async function prepareEdit(args: ArgsOf<typeof params>, env: ToolEnv): Promise<P
         throw fsError(error, shown);
       });
       return {
-        summary: `edited ${shown}: replaced ${plural(removed, 'line')} with ${added} at line ${startLine + 1}`,
+        summary: `edited ${shown}: replaced ${plural(removed, 'line')} with ${added} at line ${line}`,
         payload: diff,
         meta: { path, diff },
       };
@@ -110,10 +107,6 @@ function lineOf(text: string, index: number): number {
 
 function listLines(lines: number[]): string {
   return lines.length <= 10 ? lines.join(', ') : `${lines.slice(0, 10).join(', ')}, …`;
-}
-
-function noCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /** The no-match error, with hints: a whitespace-only difference, or where the first line occurs. */

@@ -10,7 +10,7 @@ test('edit replaces exactly one occurrence and returns the diff', async (t) => {
   t.is(result.status, 'done');
   t.is(readFileSync(join(root, 'src/a.ts'), 'utf8'), 'one\nTWO\n2.5\nTHREE\nfour\n');
   t.is(result.summary, 'edited src/a.ts: replaced 2 lines with 3 at line 2');
-  t.is(result.payload, ['--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1,5 +1,6 @@', ' one', '-two', '-three', '+TWO', '+2.5', '+THREE', ' four', ' '].join('\n'));
+  t.is(result.payload, ['--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1,4 +1,5 @@', ' one', '-two', '-three', '+TWO', '+2.5', '+THREE', ' four'].join('\n'));
   t.deepEqual(result.asked, [], 'an edit inside the project runs at once in safe mode');
 });
 
@@ -110,8 +110,8 @@ test('an unknown tool or non-object arguments come back as typed errors', async 
 });
 
 test('a diff of a file outside the project names its absolute path without a/ and b/ prefixes', async (t) => {
-  const { spanDiff, creationDiff } = await import('../../../actors/tool-executor/diff.js');
-  t.is(spanDiff('/tmp/x.txt', ['a'], ['b'], 0, 1, 1).split('\n').slice(0, 2).join('\n'), '--- /tmp/x.txt\n+++ /tmp/x.txt');
-  t.is(spanDiff('src/x.txt', ['a'], ['b'], 0, 1, 1).split('\n').slice(0, 2).join('\n'), '--- a/src/x.txt\n+++ b/src/x.txt');
+  const { editDiff, creationDiff } = await import('../../../actors/tool-executor/diff.js');
+  t.is(editDiff('/tmp/x.txt', 'a', 'b').text.split('\n').slice(0, 2).join('\n'), '--- /tmp/x.txt\n+++ /tmp/x.txt');
+  t.is(editDiff('src/x.txt', 'a', 'b').text.split('\n').slice(0, 2).join('\n'), '--- a/src/x.txt\n+++ b/src/x.txt');
   t.is(creationDiff('/tmp/new.txt', 'hi\n').split('\n')[1], '+++ /tmp/new.txt');
 });
