@@ -198,7 +198,11 @@ export class Supervisor extends EventEmitter implements Router {
         slot.state = 'ready';
         const queued = slot.queue;
         slot.queue = [];
-        for (const envelope of queued) transport.send(envelope);
+        for (const envelope of queued) {
+          // A request whose caller was answered meanwhile (cancelled, failed) never runs late.
+          if (envelope.type === 'request' && this.routes.get(envelope.id)?.callee !== slot.spec.name) continue;
+          transport.send(envelope);
+        }
         slot.ready?.resolve();
         return;
       }
@@ -262,10 +266,12 @@ export class Supervisor extends EventEmitter implements Router {
     clearInterval(slot.heartbeat);
     const name = slot.spec.name;
     // Every request the actor held fails now; every request it made is cancelled at its callee.
+    // Requests still queued never reached it: they wait for the next incarnation (exactly once).
     const detail = slot.hungFor !== undefined ? `stopped answering for ${(slot.hungFor / 1000).toFixed(1)} s and was restarted` : describeExit(info);
     slot.hungFor = undefined;
+    const queued = new Set(slot.queue.flatMap((envelope) => (envelope.type === 'request' ? [envelope.id] : [])));
     for (const [id, route] of [...this.routes]) {
-      if (route.callee === name) {
+      if (route.callee === name && !queued.has(id)) {
         const error = new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`, { retryable: true });
         this.reply({ type: 'fail', id, error: error.toRecord() });
       } else if (route.caller === name) {

@@ -55,6 +55,8 @@ interface ToolBase<Args> {
 /** A tool the executor runs: `prepare` says what it will do (for approval) and how. */
 export interface ExecutorTool<Args = any> extends ToolBase<Args> {
   readonly runs: 'executor';
+  /** See {@link ExecutorToolSpec.exclusive}. */
+  exclusive?(args: Args, root: string): string;
   prepare(args: Args, env: ToolEnv): Promise<PreparedCall>;
 }
 
@@ -74,6 +76,11 @@ interface CommonSpec<Args> {
 /** A built-in tool: params declared with `params.ts`, run by the executor. */
 export type ExecutorToolSpec<P extends Params> = CommonSpec<ArgsOf<P>> & {
   params: P;
+  /**
+   * Calls with the same key run one at a time, from preparing to the end (edit and write key on
+   * the file's real path, so two edits of one file both land instead of one overwriting the other).
+   */
+  exclusive?(args: ArgsOf<P>, root: string): string;
   /** Checks across keys after each key was read (e.g. edit's old and new text differ); throws INVALID_ARGS. */
   check?(args: ArgsOf<P>): void;
 } & (
@@ -111,6 +118,7 @@ export function defineTool(spec: ExecutorToolSpec<Params> | ForeignToolSpec<unkn
     ...base,
     parameters: objectSchema(params),
     runs: 'executor' as const,
+    ...(spec.exclusive ? { exclusive: spec.exclusive } : {}),
     validate: (raw: unknown) => {
       const args = readArgs(spec.name, params, raw);
       check?.(args);

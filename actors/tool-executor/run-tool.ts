@@ -2,6 +2,7 @@ import { isAbsolute } from 'node:path';
 import { isCancelled } from '../../runtime/errors.js';
 import { decide, type Ask } from './approvals.js';
 import type { ExecutorTool } from './define-tool.js';
+import { FileLocks } from './file-locks.js';
 import type { ToolExecutorRequest, ToolResult } from './protocol.js';
 import { builtinTools } from './registry.js';
 import { ToolError } from './tool-error.js';
@@ -10,6 +11,8 @@ import type { ToolEnv, ToolOutcome } from './tool-env.js';
 /** No payload is bigger than this, whatever a tool produced (bash keeps 64 KB itself). */
 export const MAX_PAYLOAD_CHARS = 256 * 1024;
 const MAX_SUMMARY_CHARS = 600;
+/** Edits and writes of one file, one at a time (`ExecutorTool.exclusive`). */
+const locks = new FileLocks();
 
 /**
  * The one wrapper every call goes through: unknown tool and bad arguments become typed results,
@@ -17,7 +20,6 @@ const MAX_SUMMARY_CHARS = 600;
  * results and an abort becomes `cancelled`. It never throws.
  */
 export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: Ask): Promise<ToolResult> {
-  const base = { callId: request.callId, name: request.name };
   try {
     const name = request.name;
     if (typeof request.context?.root !== 'string' || !isAbsolute(request.context.root)) {
@@ -29,35 +31,48 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
       throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${offered.join(', ')}`);
     }
     if (tool.runs !== 'executor') throw new ToolError('UNKNOWN_TOOL', `${name} is not a tool the tool executor runs`);
-    const prepared = await prepare(tool, request, env);
-    if (prepared.action) {
-      const verdict = await decide(prepared.action, tool.approval, request.context.approvals, ask, env.signal);
-      if (!verdict.approved) {
-        const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
-        return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
-      }
-    }
-    if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${name} was cancelled before it ran`, payload: '' };
-    return finish(base, await prepared.run());
+    const args = checkCall(tool, request);
+    const key = tool.exclusive?.(args, request.context.root);
+    if (key === undefined) return await runChecked(tool, request, args, env, ask);
+    return await locks.run(key, env.signal, () => runChecked(tool, request, args, env, ask));
   } catch (error) {
-    if (ToolError.isInstance(error)) {
-      return { ...base, status: 'error', errorCode: error.code, summary: oneLine(error.message), payload: clip(error.payload) };
-    }
-    if (env.signal.aborted || isCancelled(error)) return { ...base, status: 'cancelled', summary: `${request.name} was cancelled${isCancelled(error) ? ` (${(error as Error).message})` : ''}`, payload: '' };
-    const message = error instanceof Error ? error.message : String(error);
-    return { ...base, status: 'error', errorCode: 'INTERNAL', summary: oneLine(`${request.name} failed: ${message}`), payload: '' };
+    return failed(request, error, env.signal);
   }
 }
 
-/** Checks the arguments and the mode (a tool the mode does not offer, or a call it refuses), then prepares. */
-async function prepare(tool: ExecutorTool, request: ToolExecutorRequest, env: ToolEnv) {
-  const { mode, root } = request.context;
-  const variant = tool.modes[mode];
-  if (!variant) throw new ToolError('READ_ONLY_MODE', `${tool.name} is not available in ${mode} mode, which is read-only`);
-  const args: unknown = tool.validate(request.args);
-  const refused = await variant.refuse?.(args, root);
+/** Refuses what the mode refuses, prepares, asks for approval when the action needs it, runs. */
+async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args: unknown, env: ToolEnv, ask: Ask): Promise<ToolResult> {
+  const base = { callId: request.callId, name: request.name };
+  const refused = await tool.modes[request.context.mode]?.refuse?.(args, request.context.root);
   if (refused) throw new ToolError('READ_ONLY_MODE', refused);
-  return tool.prepare(args, env);
+  const prepared = await tool.prepare(args, env);
+  if (prepared.action) {
+    const verdict = await decide(prepared.action, tool.approval, request.context.approvals, ask, env.signal);
+    if (!verdict.approved) {
+      const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
+      return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
+    }
+  }
+  if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
+  return finish(base, await prepared.run());
+}
+
+/** A thrown failure as a result: a ToolError's code, a cancellation, or INTERNAL. */
+function failed(request: ToolExecutorRequest, error: unknown, signal: AbortSignal): ToolResult {
+  const base = { callId: request.callId, name: request.name };
+  if (ToolError.isInstance(error)) {
+    return { ...base, status: 'error', errorCode: error.code, summary: oneLine(error.message), payload: clip(error.payload) };
+  }
+  if (signal.aborted || isCancelled(error)) return { ...base, status: 'cancelled', summary: `${request.name} was cancelled${isCancelled(error) ? ` (${(error as Error).message})` : ''}`, payload: '' };
+  const message = error instanceof Error ? error.message : String(error);
+  return { ...base, status: 'error', errorCode: 'INTERNAL', summary: oneLine(`${request.name} failed: ${message}`), payload: '' };
+}
+
+/** The checked arguments, once the mode offers the tool; throws INVALID_ARGS or READ_ONLY_MODE. */
+function checkCall(tool: ExecutorTool, request: ToolExecutorRequest): unknown {
+  const { mode } = request.context;
+  if (!tool.modes[mode]) throw new ToolError('READ_ONLY_MODE', `${tool.name} is not available in ${mode} mode, which is read-only`);
+  return tool.validate(request.args);
 }
 
 function finish(base: { callId: string; name: string }, outcome: ToolOutcome): ToolResult {

@@ -1,9 +1,10 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { defineTool } from '../define-tool.js';
 import { invalidArgs, path, string, type ArgsOf } from '../params.js';
 import { editDiff } from '../diff.js';
-import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
+import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
+import { replaceFile } from '../replace-file.js';
 import { decodeText, looksBinary } from '../text-file.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { plural, type ToolEnv } from '../tool-env.js';
@@ -31,6 +32,7 @@ export const editTool = defineTool({
   },
   modes: { agent: {} },
   approval: 'flagged',
+  exclusive: (args, root) => realPathOfNearest(resolveToolPath(root, args.path)),
   prepare: prepareEdit,
 });
 
@@ -81,7 +83,7 @@ async function prepareEdit(args: ArgsOf<typeof params>, env: ToolEnv): Promise<P
         throw fsError(error, shown);
       });
       if (!now.equals(bytes)) throw new ToolError('IO_ERROR', `${shown} changed since the edit was prepared; read it again and retry`);
-      await writeFile(path, encoding === 'latin1' ? Buffer.from(after, 'latin1') : after).catch((error: unknown) => {
+      await replaceFile(path, encoding === 'latin1' ? Buffer.from(after, 'latin1') : after).catch((error: unknown) => {
         throw fsError(error, shown);
       });
       return {

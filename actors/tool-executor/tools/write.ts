@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { defineTool } from '../define-tool.js';
 import { path, string, type ArgsOf } from '../params.js';
 import { creationDiff } from '../diff.js';
-import { displayPath, isInsideProject, resolveToolPath } from '../paths.js';
+import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../paths.js';
 import type { PreparedCall } from '../prepared.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { formatBytes, plural, type ToolEnv } from '../tool-env.js';
@@ -20,6 +20,7 @@ export const writeTool = defineTool({
   params,
   modes: { agent: {} },
   approval: 'flagged',
+  exclusive: (args, root) => realPathOfNearest(resolveToolPath(root, args.path)),
   prepare: prepareWrite,
 });
 

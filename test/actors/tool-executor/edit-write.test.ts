@@ -115,3 +115,17 @@ test('a diff of a file outside the project names its absolute path without a/ an
   t.is(editDiff('src/x.txt', 'a', 'b').text.split('\n').slice(0, 2).join('\n'), '--- a/src/x.txt\n+++ b/src/x.txt');
   t.is(creationDiff('/tmp/new.txt', 'hi\n').split('\n')[1], '+++ /tmp/new.txt');
 });
+
+test('an edit replaces the file whole (a crash leaves the old or the new text) and keeps its mode', async (t) => {
+  const { chmodSync, readdirSync, statSync } = await import('node:fs');
+  const root = writeTree(tempDir(), { 'run.sh': '#!/bin/sh\necho old\n' });
+  chmodSync(join(root, 'run.sh'), 0o751);
+  const before = statSync(join(root, 'run.sh'));
+  const result = await call(root, 'edit', { path: 'run.sh', old_string: 'echo old', new_string: 'echo new' });
+  t.is(result.status, 'done');
+  const after = statSync(join(root, 'run.sh'));
+  t.not(after.ino, before.ino, 'a new file took the name: the old one was never half-written');
+  t.is(after.mode & 0o7777, 0o751);
+  t.is(readFileSync(join(root, 'run.sh'), 'utf8'), '#!/bin/sh\necho new\n');
+  t.deepEqual(readdirSync(root), ['run.sh'], 'no temporary file is left');
+});
