@@ -7,6 +7,7 @@ import { displayPath, resolveToolPath } from '../paths.js';
 import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../text-file.js';
 import { fsError, ToolError } from '../tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+import type { UserRegex } from '../user-regex.js';
 
 export const GREP_INLINE = 100;
 /** Matches kept at most (inline plus spill file); the search stops there. */
@@ -19,11 +20,12 @@ const LINE_SEARCH_CHARS = 10_000;
 const LINE_SHOW_CHARS = 300;
 const PARALLEL_FILES = 16;
 
-/** The crawler is loaded on the first call (see lazy.ts). */
+/** The crawler and the regex engine are loaded on the first call (see lazy.ts). */
 const crawler = lazy(() => import('../walk.js'));
+const engine = lazy(() => import('../user-regex.js'));
 
 const params = {
-  pattern: string('JavaScript regular expression, e.g. "function\\\\s+load".', { required: true }),
+  pattern: string('Regular expression (JavaScript syntax without lookaround or backreferences), e.g. "function\\\\s+load".', { required: true }),
   path: path('Folder or file to search (default: the project root).', { required: false }),
   glob: string('Only files matching this glob, e.g. "*.py".', { required: false, nonEmpty: true }),
   ignore_case: boolean('Case-insensitive search.'),
@@ -36,7 +38,7 @@ const params = {
  */
 export const grepTool = defineTool({
   name: 'grep',
-  description: 'Search file contents with a JavaScript regular expression. Returns "path:line: text" for up to 100 matches; more are saved to a file you can read. Skips binary and ignored files.',
+  description: 'Search file contents with a regular expression (linear-time RE2: JavaScript syntax without lookaround or backreferences). Returns "path:line: text" for up to 100 matches; more are saved to a file you can read. Skips binary and ignored files.',
   params,
   modes: EVERY_MODE,
   approval: 'never',
@@ -44,12 +46,7 @@ export const grepTool = defineTool({
 });
 
 async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-  } catch (error) {
-    throw new ToolError('INVALID_REGEX', `grep: "${args.pattern}" is not a valid JavaScript regular expression: ${(error as Error).message}`);
-  }
+  const regex = (await engine()).compileUserRegex(args.pattern, args.ignore_case ?? false);
   const start = resolveToolPath(env.root, args.path ?? '.');
   const shownStart = displayPath(env.root, start);
   const info = await stat(start).catch((error: unknown) => {
@@ -128,7 +125,7 @@ async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
 
 type FileResult = [line: number, text: string][] | 'binary' | 'unreadable';
 
-async function searchFile(path: string, regex: RegExp, signal: AbortSignal): Promise<FileResult> {
+async function searchFile(path: string, regex: UserRegex, signal: AbortSignal): Promise<FileResult> {
   const found: [number, string][] = [];
   const test = (raw: string, number: number) => {
     const line = stripCr(raw.length > LINE_SEARCH_CHARS ? raw.slice(0, LINE_SEARCH_CHARS) : raw);
@@ -140,9 +137,8 @@ async function searchFile(path: string, regex: RegExp, signal: AbortSignal): Pro
       const bytes = await readFile(path, { signal });
       if (looksBinary(bytes)) return 'binary';
       const text = decodeText(bytes).text;
-      // A line match is a match in the whole text unless the pattern anchors or looks around, so
-      // most files are rejected with one scan.
-      if (!/[\^$]|\(\?/.test(regex.source) && !regex.test(text)) return found;
+      // Most files lack the literal every match needs: one native search rejects them.
+      if (!regex.mayMatch(text)) return found;
       const lines = text.split('\n');
       if (lines.at(-1) === '') lines.pop();
       lines.forEach((line, i) => test(line, i + 1));
