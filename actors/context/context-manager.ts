@@ -1,3 +1,4 @@
+import { historyCallId } from '../model-io/call-id.js';
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
 import { shedOrder } from './shed-order.js';
@@ -89,6 +90,11 @@ export class ContextManager {
   private readonly maxTokensSetting: number | undefined;
   /** Calls of the newest reply still waiting for their own assistant message (after the previous call's result). */
   private queuedCalls: ToolCall[] = [];
+  /**
+   * The ids the calls of the newest reply have in the history, by the id they came with (a queue
+   * per id: a server may give two calls one id). Every id in the history is 9 letters and digits.
+   */
+  private historyIds = new Map<string, string[]>();
 
   constructor(options: ContextOptions) {
     this.entries.push({ kind: 'message', message: { role: 'system', content: options.system } });
@@ -176,19 +182,28 @@ export class ContextManager {
   /**
    * The model's reply; calls (if any) open a new tool round. Several calls go one per assistant
    * message, each followed by its result (see {@link addToolResult}): the form every template
-   * renders (Llama 3.x templates raise on two calls in one message).
+   * renders (Llama 3.x templates raise on two calls in one message). Each call's id in the history
+   * is 9 letters and digits ({@link historyCallId}; Mistral templates reject any other), its result
+   * paired by the id the call came with.
    */
   addAssistant(text: string, calls: readonly ToolCall[]): void {
-    this.queuedCalls = [];
     if (calls.length > 0) this.round++;
-    const [first, ...rest] = calls;
+    this.historyIds = new Map();
+    const used = new Set<string>();
+    const [first, ...rest] = calls.map((call) => {
+      const id = historyCallId(call.id, used);
+      used.add(id);
+      this.historyIds.set(call.id, [...(this.historyIds.get(call.id) ?? []), id]);
+      return { ...call, id };
+    });
     this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text } });
     this.queuedCalls = [...rest];
   }
 
   /** A tool's result for a call of the current round, in the order of the calls. */
   addToolResult(result: { callId: string; name: string; summary: string; payload: string }): void {
-    const entry: ToolEntry = { kind: 'tool', ...result, round: this.round, shed: false, cutChars: 0 };
+    const callId = this.historyIds.get(result.callId)?.shift() ?? result.callId;
+    const entry: ToolEntry = { kind: 'tool', ...result, callId, round: this.round, shed: false, cutChars: 0 };
     if (this.windowValue === undefined && entry.payload.length > UNKNOWN_WINDOW_PAYLOAD_CAP) cutPayload(entry, UNKNOWN_WINDOW_PAYLOAD_CAP);
     this.entries.push(entry);
     const next = this.queuedCalls.shift();

@@ -83,7 +83,7 @@ test('a turn runs read, edit and bash through the executor and ends with the ans
   // The last request holds the whole story, tool results answering their calls.
   const last = seen[3]!;
   t.deepEqual(last.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool']);
-  t.deepEqual(last[7], { role: 'tool', tool_call_id: 'c3', content: 'bash ok\n\nbash payload' });
+  t.deepEqual(last[7], { role: 'tool', tool_call_id: (last[6] as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id, content: 'bash ok\n\nbash payload' });
   t.regex((last[5] as { content: string }).content, /^edit ok\n\[output dropped/, 'window unknown: older payloads go as summaries');
   t.true(events.some((e) => e.type === 'tool-output' && e.text === 'ok\n'));
   const states = events.filter((e) => e.type === 'tool-call' && e.state.call.id === 'c1').map((e) => (e as { state: { status: string } }).state.status);

@@ -153,17 +153,52 @@ test('messages have the shapes every chat template accepts: "" content, one call
   context.addNudge('note one');
   context.addNudge('note two');
   const first = context.prepare().messages;
+  const [a, b] = first.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((call) => call.id) : []));
   t.deepEqual(first.slice(2), [
-    { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } }] },
-    { role: 'tool', tool_call_id: 'a', content: 'read a\n\nA' },
-    { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'read', arguments: '{"path":"b"}' } }] },
-    { role: 'tool', tool_call_id: 'b', content: 'read b\n\nB\n\nnote one\n\nnote two' },
+    { role: 'assistant', content: '', tool_calls: [{ id: a!, type: 'function', function: { name: 'read', arguments: '{"path":"a"}' } }] },
+    { role: 'tool', tool_call_id: a!, content: 'read a\n\nA' },
+    { role: 'assistant', content: '', tool_calls: [{ id: b!, type: 'function', function: { name: 'read', arguments: '{"path":"b"}' } }] },
+    { role: 'tool', tool_call_id: b!, content: 'read b\n\nB\n\nnote one\n\nnote two' },
   ]);
+  t.regex(a!, /^[A-Za-z0-9]{9}$/, 'ids in the history are 9 letters and digits');
+  t.not(a, b);
   // After a result already sent (the model answered nothing), the nudge needs an assistant message first.
   context.addNudge('say something');
   const second = context.prepare().messages;
   t.deepEqual(second.slice(first.length), [{ role: 'assistant', content: '' }, { role: 'user', content: 'say something' }]);
   t.true(JSON.stringify(second).startsWith(JSON.stringify(first).slice(0, -1)), 'still append-only');
+});
+
+test('every call id in the history is 9 letters and digits, paired with its result, and never changes', (t) => {
+  const context = new ContextManager({ system: 'sys', tools, window: 16_000 });
+  context.addUser('go');
+  // A server's long ids, one id given twice in a reply, and an id that already has the shape.
+  context.addAssistant('', [
+    { id: 'chatcmpl-tool-0f3e9a7c2b', name: 'read', arguments: { path: 'a' }, source: 'native' },
+    { id: 'call_0', name: 'read', arguments: { path: 'b' }, source: 'native' },
+    { id: 'call_0', name: 'read', arguments: { path: 'c' }, source: 'native' },
+    { id: 'Ab3dE6gH9', name: 'read', arguments: { path: 'd' }, source: 'native' },
+  ]);
+  for (const [id, path] of [['chatcmpl-tool-0f3e9a7c2b', 'a'], ['call_0', 'b'], ['call_0', 'c'], ['Ab3dE6gH9', 'd']] as const) {
+    context.addToolResult({ callId: id, name: 'read', summary: `read ${path}`, payload: path.toUpperCase() });
+  }
+  const first = context.prepare().messages;
+  const pairs = first.slice(2).flatMap((m, i, all) => {
+    if (m.role !== 'assistant') return [];
+    const answer = all[i + 1] as { role: string; tool_call_id: string; content: string };
+    return [[m.tool_calls![0]!.id, answer.tool_call_id, JSON.parse(m.tool_calls![0]!.function.arguments).path, answer.content]];
+  });
+  t.is(pairs.length, 4);
+  for (const [callId, resultId, path, content] of pairs) {
+    t.regex(callId, /^[A-Za-z0-9]{9}$/);
+    t.is(resultId, callId, `the result of ${path} answers its call`);
+    t.is(content, `read ${path}\n\n${path.toUpperCase()}`);
+  }
+  t.is(new Set(pairs.map((pair) => pair[0])).size, 4, 'two calls given one id get two ids');
+  t.is(pairs[3]![0], 'Ab3dE6gH9', 'an id of the right shape is kept');
+  context.addAssistant('Done.', []);
+  context.addUser('more');
+  t.true(JSON.stringify(context.prepare().messages).startsWith(JSON.stringify(first).slice(0, -1)), 'the ids stay the same in later requests');
 });
 
 test('a turn cut short after tool results gets an assistant note before the next user message', (t) => {

@@ -133,3 +133,11 @@ export function toolMessages(request: ScriptedRequest): Map<string, string> {
   }
   return out;
 }
+
+/** Tool messages of a chat request in order, each with the name of the call it answers (paired by id). */
+export function toolResults(request: ScriptedRequest): Array<{ name: string; content: string }> {
+  const messages = request.json.messages as Array<{ role: string; tool_call_id?: string; content: string; tool_calls?: Array<{ id: string; function: { name: string } }> }>;
+  const names = new Map<string, string>();
+  for (const message of messages) for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+  return messages.filter((m) => m.role === 'tool').map((m) => ({ name: names.get(m.tool_call_id!) ?? '?', content: m.content }));
+}

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { AgentEvent } from '../../../actors/agent/events.js';
 import type { ToolCallState } from '../../../actors/agent/tool-call-state.js';
-import { dispatch, harness, toolMessages } from './harness.js';
+import { dispatch, harness, toolMessages, toolResults } from './harness.js';
 
 const TREE = {
   'src/a.ts': 'export const a = 1;\n',
@@ -94,7 +94,7 @@ test('sibling read calls of a wave run after it, and results keep the order of t
   t.is(result.status, 'answered');
   t.deepEqual(order.slice(-2), ['read:running', 'read:done'], 'the read ran once both subagents were done');
   const last = h.server.chatRequests().at(-1)!;
-  t.deepEqual([...toolMessages(last).keys()].map((id) => id.split('_')[0]), ['sub', 'sub', 'sibling']);
+  t.deepEqual(toolResults(last).map((result) => result.name), ['subagent', 'subagent', 'read']);
 });
 
 test('a fourth wave in one turn is refused; three waves ran', async (t) => {
@@ -132,7 +132,7 @@ test('a subagent cannot spawn subagents: a subagent call inside one is an error 
   const h = await harness(t, TREE, ({ request, task, round }) => {
     if (!task) return round === 0 ? dispatch(['Find what src/a.ts exports.']) : { content: 'ok' };
     if (round === 0) return { toolCalls: [{ id: 'nested', name: 'subagent', arguments: { task: 'Find what src/b.ts exports.' } }] };
-    const nested = toolMessages(request).get('nested') ?? '';
+    const nested = toolResults(request).find((result) => result.name === 'subagent')?.content ?? '';
     return { content: `nested said: ${nested.split('\n')[0]}` };
   });
   const { result, events } = await h.turn('nest');
