@@ -28,6 +28,8 @@ export interface ScanOptions {
    * plan, not a call; every marked or bracketed form still counts (leaked calls).
    */
   channel?: 'text' | 'reasoning';
+  /** The text begins the reply (nothing of it was settled before). */
+  messageStart?: boolean;
 }
 
 interface Opener {
@@ -88,7 +90,7 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
   if (tools.names.size === 0) return { items: text ? [{ type: 'text', text }] : [], consumed: text.length };
   const channel = options.channel ?? 'text';
   const lines = channel === 'text';
-  const context: ScanContext = { tools, final, channel, inner: (body, at) => scanAt(body, at, context, true, false) };
+  const context: ScanContext = { tools, final, channel, messageStart: options.messageStart ? 0 : -1, inner: (body, at) => scanAt(body, at, context, true, false) };
   const items: TextItem[] = [];
   let settled = 0; // text before this index is plain text not yet pushed
   const pushText = (to: number) => {
@@ -152,12 +154,14 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
 /** Past this many held-back characters, rescans are rationed (see `push`). */
 const LARGE_HOLD = 2048;
 /** Markers that can end a held call; a large hold is rescanned when one arrives. */
-const CLOSERS = ['</tool_call>', '</function>', '<|END_ACTION|>', '<|action_end|>', '<|call|>', '<|tool_call_end|>', '<|tool_calls_section_end|>', '▁end｜>', '_end|>', '<|python_end|>', '</function_calls>', '```', '<tool_call|>', '</function_call>', '<|eot_id|>', '<|eom_id|>', '</arg_value>', '[TOOL_CALLS]', '>>>'];
+const CLOSERS = ['</tool_call>', '</function>', '<|END_ACTION|>', '<|END_THINKING|>', '<|action_end|>', '<|call|>', '<|tool_call_end|>', '<|tool_calls_section_end|>', '▁end｜>', '_end|>', '<|python_end|>', '</function_calls>', '```', '<tool_call|>', '</function_call>', '<|eot_id|>', '<|eom_id|>', '</arg_value>', '[TOOL_CALLS]', '>>>'];
 
 /** The incremental driver: push text as it streams, `end()` when the stream is over. */
 export class TextCallParser {
   private buffer = '';
   private atLineStart = true;
+  /** Some of the reply was settled already. */
+  private started = false;
   /** Buffer length when it was last scanned and held back whole. */
   private heldAt = 0;
 
@@ -189,8 +193,9 @@ export class TextCallParser {
 
   private run(final: boolean): TextItem[] {
     if (this.buffer.length === 0) return [];
-    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.options);
+    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, { ...this.options, messageStart: !this.started });
     if (consumed > 0) {
+      this.started = true;
       this.atLineStart = this.buffer[consumed - 1] === '\n';
       this.buffer = this.buffer.slice(consumed);
     }

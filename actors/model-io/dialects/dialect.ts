@@ -33,6 +33,8 @@ export interface ScanContext {
   final: boolean;
   /** The channel being scanned. */
   channel: 'text' | 'reasoning';
+  /** Where the reply's first character is in the text scanned (-1: it was settled earlier). */
+  messageStart: number;
   /** Scans for a call of any family at `i` (for wrappers such as code fences around a call). */
   inner(text: string, i: number): Scan;
 }

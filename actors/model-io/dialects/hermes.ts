@@ -8,7 +8,12 @@ const CLOSERS: Record<string, string> = {
   '<tools>': '</tools>',
   '<json>': '</json>',
   '<JSON>': '</JSON>',
+  '<tool>': '</tool>',
+  '<response>': '</response>',
 };
+
+/** Tags that are often something else (an API's response in prose): a call only when the JSON names a tool. */
+const SOFT = new Set(['<tool>', '<response>']);
 
 /**
  * JSON values one after another (`{…}, {…}` or on separate lines), up to `closer`. A fence around
@@ -80,7 +85,9 @@ export const hermes: Dialect = {
     }
     if (c === '<' && '<function='.startsWith(text.slice(body, body + 10)) && !context.final) return { state: 'incomplete' };
     if (c !== '{' && c !== '[' && c !== '`') return { state: 'none' }; // `<tool_call>` named in prose
-    return jsonBody(text, body, closer, 'hermes', context, start);
+    const scan = jsonBody(text, body, closer, 'hermes', context, start);
+    if (SOFT.has(opener) && scan.state === 'items' && scan.items.some((item) => item.type === 'malformed' && !item.unknownTool)) return { state: 'none' };
+    return scan;
   },
   example: (name, args) => `<tool_call>\n${json({ name, arguments: args })}\n</tool_call>`,
 };

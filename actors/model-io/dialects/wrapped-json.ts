@@ -43,13 +43,37 @@ export const granite = wrappedJson({
   example: (name, args) => `<|tool_call|>${json([{ name, arguments: args }])}`,
 });
 
-/** Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": …}]<|END_ACTION|>`. */
-export const commandR = wrappedJson({
+const commandRActions = wrappedJson({
   name: 'command-r',
   label: 'Command-R <|START_ACTION|>',
   openers: { '<|START_ACTION|>': '<|END_ACTION|>' },
   example: (name, args) => `<|START_ACTION|>[\n    ${json({ tool_call_id: '0', tool_name: name, parameters: args })}\n]<|END_ACTION|>`,
 });
+
+/** Command-R's markers around an answer: dropped, so the answer streams as it comes. */
+const COMMAND_R_RESPONSE = ['<|START_RESPONSE|>', '<|END_RESPONSE|>'];
+const COMMAND_R_THINKING = '<|START_THINKING|>';
+const COMMAND_R_THOUGHT_END = '<|END_THINKING|>';
+
+/**
+ * Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": …, "parameters": …}]<|END_ACTION|>`,
+ * after `<|START_THINKING|>…<|END_THINKING|>` (the plan, read as reasoning) and instead of
+ * `<|START_RESPONSE|>…<|END_RESPONSE|>` (the answer, kept without its markers).
+ */
+export const commandR: Dialect = {
+  ...commandRActions,
+  openers: [...commandRActions.openers, COMMAND_R_THINKING, ...COMMAND_R_RESPONSE],
+  scan(text, start, opener, context) {
+    if (COMMAND_R_RESPONSE.includes(opener)) return { state: 'items', items: [], end: start + opener.length };
+    if (opener !== COMMAND_R_THINKING) return commandRActions.scan(text, start, opener, context);
+    const body = start + opener.length;
+    const close = text.indexOf(COMMAND_R_THOUGHT_END, body);
+    if (close === -1 && !context.final) return { state: 'incomplete' };
+    const thought = text.slice(body, close === -1 ? text.length : close).trim();
+    const end = close === -1 ? text.length : close + COMMAND_R_THOUGHT_END.length;
+    return { state: 'items', items: thought ? [{ type: 'reasoning', text: thought }] : [], end };
+  },
+};
 
 /** InternLM 2/2.5: `<|action_start|><|plugin|>\n{"name": …, "parameters": …}<|action_end|>`. */
 export const internlm = wrappedJson({

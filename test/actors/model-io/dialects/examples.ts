@@ -8,6 +8,10 @@ export interface Example {
   output: string;
   calls: Array<[string, Record<string, unknown>?]>;
   text?: string;
+  /** The thoughts the markup carried (when given), e.g. Command-R's `<|START_THINKING|>`. */
+  reasoning?: string;
+  /** Read in the content only (a form that starts at a line of the reply, as Python lines do). */
+  contentOnly?: true;
 }
 
 const SGLANG = 'sgl-project/sglang test/srt/test_function_call_parser.py';
@@ -16,6 +20,12 @@ const VLLM_MISTRAL = 'vllm-project/vllm tests/tool_use/test_mistral_tool_parser.
 const VLLM_INTERNLM = 'vllm-project/vllm tests/entrypoints/openai/tool_parsers/test_internlm2_tool_parser.py';
 const SGLANG_GPT_OSS = 'sgl-project/sglang test/srt/function_call/test_gpt_oss_detector.py';
 const HARMONY = 'openai/harmony tests (TestStreamableParserToolCallWithConstrainAdjacent)';
+const VLLM_GRANITE = 'vllm-project/vllm tests/entrypoints/openai/tool_parsers/test_granite_tool_parser.py';
+const VLLM_GRANITE_20B = 'vllm-project/vllm tests/entrypoints/openai/tool_parsers/test_granite_20b_fc_tool_parser.py';
+const VLLM_COHERE = 'vllm-project/vllm tests/tool_parsers/test_cohere_command_tool_parser.py';
+const VLLM_GEMMA4 = 'vllm-project/vllm tests/tool_parsers/test_gemma4_tool_parser.py';
+/** The model outputs llama.cpp's parser tests feed in (Command R7B, Functionary v3.2). */
+const LLAMA_CPP_CHAT = 'ggml-org/llama.cpp tests/test-chat.cpp';
 
 const weatherSF = { format: 'fahrenheit', location: 'San Francisco, CA' };
 const weatherTO = { format: 'celsius', location: 'Toronto, Canada' };
@@ -25,19 +35,89 @@ const FORMAT = (parser: string) => `written to the format of ${parser}`;
 
 export const EXAMPLES: Record<string, Example[]> = {
   granite: [
-    { source: FORMAT('vllm-project/vllm vllm/tool_parsers/granite_tool_parser.py'), output: '<|tool_call|>[{"name": "get_current_weather", "arguments": {"format": "fahrenheit", "location": "San Francisco, CA"}}]', calls: [['get_current_weather', weatherSF]] },
-    { source: FORMAT('vllm-project/vllm vllm/tool_parsers/granite_20b_fc_tool_parser.py'), output: '<function_call> {"name": "get_current_weather", "arguments": {"format": "celsius", "location": "Toronto, Canada"}}', calls: [['get_current_weather', weatherTO]] },
+    { source: VLLM_GRANITE, output: '<|tool_call|> [{"name": "get_weather", "arguments": {"city": "Tokyo"}}]', calls: [['get_weather', { city: 'Tokyo' }]], text: '' },
+    { source: VLLM_GRANITE, output: '<|tool_call|> [\n  {"name": "get_weather", "arguments": {"city": "Tokyo"}},\n  {"name": "get_time", "arguments": {"timezone": "Asia/Tokyo"}}\n]', calls: [['get_weather', { city: 'Tokyo' }], ['get_time', { timezone: 'Asia/Tokyo' }]] },
+    { source: VLLM_GRANITE, output: '<|tool_call|> [{"name": "refresh", "arguments": {}}]', calls: [['refresh', {}]] },
+    {
+      source: VLLM_GRANITE,
+      output: '<tool_call> [{\n  "name": "test_function",\n  "arguments": {\n    "string_field": "hello",\n    "int_field": 42,\n    "float_field": 3.14,\n    "bool_field": true,\n    "null_field": null,\n    "array_field": ["a", "b", "c"],\n    "object_field": {"nested": "value"},\n    "empty_array": [],\n    "empty_object": {}\n  }\n}]',
+      calls: [['test_function', { string_field: 'hello', int_field: 42, float_field: 3.14, bool_field: true, null_field: null, array_field: ['a', 'b', 'c'], object_field: { nested: 'value' }, empty_array: [], empty_object: {} }]],
+    },
+    {
+      source: VLLM_GRANITE,
+      output: String.raw`<tool_call> [{
+  "name": "test_function",
+  "arguments": {
+    "quoted": "He said \"hello\"",
+    "path": "C:\\Users\\file.txt",
+    "newline": "line1\nline2",
+    "unicode": "emoji: 🎉"
+  }
+}]`,
+      calls: [['test_function', { quoted: 'He said "hello"', path: 'C:\\Users\\file.txt', newline: 'line1\nline2', unicode: 'emoji: 🎉' }]],
+    },
+    { source: VLLM_GRANITE, output: 'Let me check the weather for you.\n<|tool_call|> [{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\nI\'ll get that information.', calls: [['get_weather', { city: 'Tokyo' }]], text: "Let me check the weather for you.\n\nI'll get that information." },
+    { source: VLLM_GRANITE_20B, output: '<function_call> {"name": "get_weather", "arguments": {"city": "Tokyo"}}', calls: [['get_weather', { city: 'Tokyo' }]], text: '' },
+    { source: VLLM_GRANITE_20B, output: '<function_call> {"name": "get_weather", "arguments": {"city": "Tokyo"}}\n<function_call> {"name": "get_time", "arguments": {"timezone": "Asia/Tokyo"}}', calls: [['get_weather', { city: 'Tokyo' }], ['get_time', { timezone: 'Asia/Tokyo' }]] },
+    { source: VLLM_GRANITE_20B, output: 'Let me check the weather for you.\n<function_call> {"name": "get_weather", "arguments": {"city": "Tokyo"}}', calls: [['get_weather', { city: 'Tokyo' }]], text: 'Let me check the weather for you.\n' },
   ],
   'command-r': [
-    { source: FORMAT('ggml-org/llama.cpp common/chat.cpp (Command R7B)'), output: '<|START_THINKING|>I should call a tool.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_current_weather", "parameters": {"format": "celsius", "location": "Toronto, Canada"}}\n]<|END_ACTION|>', calls: [['get_current_weather', weatherTO]], text: '<|START_THINKING|>I should call a tool.<|END_THINKING|>' },
+    {
+      source: VLLM_COHERE,
+      output: '<|START_THINKING|> i will call foo with query1<|END_THINKING|><|START_ACTION|>\n[\n    {"tool_call_id": "0", "tool_name": "foo", "parameters": {"query": "query1"}}\n]\n<|END_ACTION|>',
+      calls: [['foo', { query: 'query1' }]],
+      reasoning: 'i will call foo with query1',
+      text: '',
+    },
+    {
+      source: VLLM_COHERE,
+      output: '<|START_THINKING|>first I think about foo<|END_THINKING|><|START_ACTION|>\n[\n    {"tool_call_id": "0", "tool_name": "foo", "parameters": {"query": "query1"}},\n    {"tool_call_id": "1", "tool_name": "bar", "parameters": {"x": 42}}\n]\n<|END_ACTION|>',
+      calls: [['foo', { query: 'query1' }], ['bar', { x: 42 }]],
+      reasoning: 'first I think about foo',
+    },
+    {
+      source: LLAMA_CPP_CHAT,
+      output: '<|START_THINKING|>I\'m\nthinking<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "special_function", "parameters": {"arg1": 1}}\n]<|END_ACTION|>',
+      calls: [['special_function', { arg1: 1 }]],
+      reasoning: "I'm\nthinking",
+      text: '',
+    },
+    { source: LLAMA_CPP_CHAT, output: "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_RESPONSE|>Hello, world!\nWhat's up?<|END_RESPONSE|>", calls: [], reasoning: "I'm\nthinking", text: "Hello, world!\nWhat's up?" },
   ],
   gemma: [{ source: FORMAT('Gemma 3 function calling (tool_code fences)'), output: '```tool_code\nget_weather(city="Paris")\n```', calls: [['get_weather', { city: 'Paris' }]] }],
-  gemma4: [{ source: FORMAT('test/fixtures/chat-templates/google-gemma-4-31B-it.jinja (how it renders calls)'), output: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:2}<tool_call|>', calls: [['get_weather', { city: 'Paris', days: 2 }]] }],
-  functionary: [{ source: FORMAT('ggml-org/llama.cpp common/chat.cpp (Functionary v3.2)'), output: '>>>get_weather\n{"city": "Paris"}\n>>>search\n{"query": "museums"}', calls: [['get_weather', { city: 'Paris' }], ['search', { query: 'museums' }]] }],
-  python: [{ source: FORMAT('reika text-calls (a call on its own line)'), output: 'I will look it up.\nget_weather(city="Paris")\n', calls: [['get_weather', { city: 'Paris' }]], text: 'I will look it up.\n\n' }],
+  gemma4: [
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:get_weather{location:<|"|>London<|"|>}<tool_call|>', calls: [['get_weather', { location: 'London' }]], text: '' },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:get_weather{location:<|"|>San Francisco<|"|>,unit:<|"|>celsius<|"|>}<tool_call|>', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]] },
+    { source: VLLM_GEMMA4, output: 'Let me check the weather for you. <|tool_call>call:get_weather{location:<|"|>Paris<|"|>}<tool_call|>', calls: [['get_weather', { location: 'Paris' }]], text: 'Let me check the weather for you. ' },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:get_weather{location:<|"|>London<|"|>}<tool_call|><|tool_call>call:get_time{location:<|"|>London<|"|>}<tool_call|>', calls: [['get_weather', { location: 'London' }], ['get_time', { location: 'London' }]] },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:complex_function{nested:{inner:<|"|>value<|"|>},list:[<|"|>a<|"|>,<|"|>b<|"|>]}<tool_call|>', calls: [['complex_function', { nested: { inner: 'value' }, list: ['a', 'b'] }]] },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:set_status{is_active:true,count:42,score:3.14}<tool_call|>', calls: [['set_status', { is_active: true, count: 42, score: 3.14 }]] },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:get_status{}<tool_call|>', calls: [['get_status', {}]] },
+    { source: VLLM_GEMMA4, output: '<|tool_call>call:get_weather{location:<|"|>Paris, France<|"|>}<tool_call|>', calls: [['get_weather', { location: 'Paris, France' }]] },
+    { source: FORMAT('test/fixtures/chat-templates/google-gemma-4-31B-it.jinja (how it renders calls)'), output: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:2}<tool_call|>', calls: [['get_weather', { city: 'Paris', days: 2 }]] },
+  ],
+  functionary: [
+    { source: LLAMA_CPP_CHAT, output: 'all\nHello, world!\nnono\nWhat\'s up?>>>special_function\n{"arg1": 1}\n', calls: [['special_function', { arg1: 1 }]], text: "Hello, world!\nnono\nWhat's up?\n", contentOnly: true },
+    { source: LLAMA_CPP_CHAT, output: 'special_function\n{"arg1": 1} \n                    ', calls: [['special_function', { arg1: 1 }]], contentOnly: true },
+    { source: LLAMA_CPP_CHAT, output: "all\nHello, world!\nWhat's up?", calls: [], text: "Hello, world!\nWhat's up?", contentOnly: true },
+    { source: LLAMA_CPP_CHAT, output: 'all\nHello, world!\nnono\nWhat\'s up?\n>>>special_function\n{"arg1": 1}\n', calls: [['special_function', { arg1: 1 }]] },
+    { source: FORMAT('ggml-org/llama.cpp common/chat.cpp (Functionary v3.2)'), output: '>>>get_weather\n{"city": "Paris"}\n>>>search\n{"query": "museums"}', calls: [['get_weather', { city: 'Paris' }], ['search', { query: 'museums' }]] },
+  ],
+  python: [{ source: FORMAT('reika text-calls (a call on its own line)'), output: 'I will look it up.\nget_weather(city="Paris")\n', calls: [['get_weather', { city: 'Paris' }]], text: 'I will look it up.\n\n', contentOnly: true }],
   hermes: [
     { source: SGLANG, output: '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_tourist_attractions", "arguments": {"city": "London"}}</tool_call>', calls: [['get_weather', { city: 'Paris' }], ['get_tourist_attractions', { city: 'London' }]] },
     { source: OLLAMA, output: '<tool_call>\n{"name": "get_current_weather", "arguments": {"format":"fahrenheit","location":"San Francisco, CA"}}\n{"name": "get_current_weather", "arguments": {"format":"celsius","location":"Toronto, Canada"}}\n</tool_call>', calls: [['get_current_weather', weatherSF], ['get_current_weather', weatherTO]] },
+    { source: LLAMA_CPP_CHAT, output: '<tool_call>\n{"name": "special_function", "arguments": {"arg1": 1}}\n</tool_call>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: 'Hello, world!\nWhat\'s up?<tool_call>\n{"name": "special_function", "arguments": {"arg1": 1}}\n</tool_call>', calls: [['special_function', { arg1: 1 }]], text: "Hello, world!\nWhat's up?" },
+    { source: LLAMA_CPP_CHAT, output: '<function=special_function>{"arg1": 1}</function>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '<function name="special_function">\n{"arg1": 1}\n</function>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '<tool>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</tool>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '<tools>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</tools>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '<response>\n  {"name": "special_function", "arguments": {"arg1": 1}}\n</response>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '```xml\n<response>\n    {"name": "special_function", "arguments": {"arg1": 1}}\n</response>\n```', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '```xml\n  {"name": "special_function", "arguments": {"arg1": 1}}\n```', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '```\n  {"name": "special_function", "arguments": {"arg1": 1}}\n```', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_CHAT, output: '```json\n  {"name": "special_function", "arguments": {"arg1": 1}}\n```', calls: [['special_function', { arg1: 1 }]], text: '' },
   ],
   'qwen3-coder': [
     { source: SGLANG, output: '<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n<parameter=state>\nTX\n</parameter>\n<parameter=unit>\nfahrenheit\n</parameter>\n</function>\n</tool_call>', calls: [['get_current_weather', { city: 'Dallas', state: 'TX', unit: 'fahrenheit' }]] },

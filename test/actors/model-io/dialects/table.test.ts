@@ -6,7 +6,7 @@ import { TextCallParser } from '../../../../actors/model-io/text-calls.js';
 import { toolIndex } from '../../../../actors/model-io/tool-index.js';
 import { EXAMPLES } from './examples.js';
 
-const NAMES = ['get_weather', 'search', 'get_tourist_attractions', 'get_current_weather', 'calculate_area', 'make_next_step_decision', 'todo_write', 'add', 'multiply', 'add_this_and_that', 'bash', 'test_function', 'get_current_stock_price'];
+const NAMES = ['get_weather', 'search', 'get_tourist_attractions', 'get_current_weather', 'calculate_area', 'make_next_step_decision', 'todo_write', 'add', 'multiply', 'add_this_and_that', 'bash', 'test_function', 'get_current_stock_price', 'get_time', 'refresh', 'foo', 'bar', 'special_function', 'complex_function', 'set_status', 'get_status'];
 const schema: Record<string, Record<string, unknown>> = {
   calculate_area: { shape: { type: 'string' }, dimensions: { type: 'object' }, precision: { type: 'integer' } },
   todo_write: { todos: { type: 'array' } },
@@ -24,7 +24,7 @@ function feed(output: string, channel: 'text' | 'reasoning', pieces: 'whole' | '
   return items;
 }
 
-const MARKUP = /<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|tool▁calls|<\|tool_call|<\|START_ACTION\|>|<\|action_start\|>|functools\[|<\|channel\|>|<\|message\|>|<arg_key>|<function=|<parameter=|```json|>>>|<\|python_start\|>/;
+const MARKUP = /<\|START_THINKING\|>|<\|START_RESPONSE\|>|<\|END_RESPONSE\|>|<tool_call\|>|<\|"\|>|<\/?response>|<tool>|<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|tool▁calls|<\|tool_call|<\|START_ACTION\|>|<\|action_start\|>|functools\[|<\|channel\|>|<\|message\|>|<arg_key>|<function=|<parameter=|```json|>>>|<\|python_start\|>/;
 
 test('every dialect in the table has recorded examples', (t) => {
   for (const dialect of DIALECTS) t.true((EXAMPLES[dialect.name]?.length ?? 0) > 0, `${dialect.name} has no examples`);
@@ -35,7 +35,7 @@ for (const [dialect, examples] of Object.entries(EXAMPLES)) {
   examples.forEach((example, n) => {
     test(`dialect ${dialect} #${n + 1} (${example.source}): the calls, whole and byte at a time, in content and in reasoning`, (t) => {
       for (const channel of ['text', 'reasoning'] as const) {
-        if (channel === 'reasoning' && dialect === 'python') continue; // plans in thoughts are not calls
+        if (channel === 'reasoning' && example.contentOnly) continue; // line-start forms: plans in thoughts are not calls
         for (const pieces of ['whole', 'bytes'] as const) {
           const items = feed(example.output, channel, pieces);
           const where = `${channel}, ${pieces}`;
@@ -48,6 +48,10 @@ for (const [dialect, examples] of Object.entries(EXAMPLES)) {
           t.false(items.some((item) => item.type === 'malformed'), `${where}: nothing malformed`);
           const prose = items.filter((item) => item.type === 'text').map((item) => (item as { text: string }).text).join('');
           if (example.text !== undefined) t.is(prose, example.text, `${where}: the prose around the calls`);
+          if (example.reasoning !== undefined) {
+            const thoughts = items.filter((item) => item.type === 'reasoning').map((item) => (item as { text: string }).text).join('');
+            t.is(thoughts, example.reasoning, `${where}: the thoughts the markup carried`);
+          }
           t.false(MARKUP.test(prose), `${where}: no call markup left in the text: ${JSON.stringify(prose)}`);
         }
       }
