@@ -63,4 +63,9 @@ export interface TurnResult {
   durationMs: number;
   /** Set for `error`, `loop` and `max-turns`: one sentence for the user. */
   error?: { code: string; message: string };
+  /**
+   * How the model wrote its tool calls, from the turn's last reply that made any (or tried):
+   * `native`, or the text dialect's name (model-io `dialects/table.ts`). Absent without calls.
+   */
+  dialect?: string;
 }

@@ -65,6 +65,11 @@ export interface SessionInfo {
   imageTokens: number;
   /** Prompt tokens of the last request, as the server counted them. */
   lastPromptTokens?: number;
+  /**
+   * How the model writes its tool calls, as last seen (`native`, or a text dialect's name, see
+   * model-io `dialects/table.ts`); unknown until it made a call. What `/tokens` and `reika doctor` show.
+   */
+  dialect?: string;
   busy: boolean;
 }
 
@@ -95,6 +100,8 @@ export class Session {
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
   private lastPromptTokens: number | undefined;
+  /** The connected model's tool-call dialect, as last seen; forgotten when the model changes. */
+  private dialect: string | undefined;
   /** Connections whose unknown window was asked again after a first reply. */
   private readonly windowProbed = new WeakSet<Connection>();
   /** The window of the current connection, once settled. */
@@ -187,6 +194,7 @@ export class Session {
       this.usage.reported += result.usage.reported;
       const last = result.requestUsage.filter((u) => u !== null).at(-1);
       if (last) this.lastPromptTokens = last.promptTokens;
+      if (result.dialect) this.dialect = result.dialect;
       return result;
     } finally {
       this.current = undefined;
@@ -261,6 +269,7 @@ export class Session {
     this.assertIdle();
     const profile = findProfile(this.config, name) ?? { ...this.profile, model: name };
     this.profile = profile;
+    this.dialect = undefined;
     this.connection = this.connect();
     const connection = await this.connection;
     this.context?.setWindow(connection.window);
@@ -302,6 +311,7 @@ export class Session {
       usage: { ...this.usage },
       cacheHitRate: this.usage.promptTokens > 0 ? this.usage.cachedTokens / this.usage.promptTokens : 0,
       lastPromptTokens: this.lastPromptTokens,
+      ...(this.dialect ? { dialect: this.dialect } : {}),
       busy: this.busy,
     };
   }

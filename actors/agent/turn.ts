@@ -70,10 +70,11 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let emptyReplies = 0;
   /** Replies in a row whose call markup could not be used (the second ends the turn). */
   let unreadableCalls = 0;
+  let dialect: string | undefined;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
     context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
-    const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}) };
+    const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}), ...(dialect ? { dialect } : {}) };
     emit({ type: 'turn-end', turn, result });
     return result;
   };
@@ -113,6 +114,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       return finish('error', describe(error));
     }
     requestUsage.push(reply.usage);
+    if (reply.dialect) dialect = reply.dialect;
     if (reply.usage) {
       context.recordUsage(reply.usage);
       usage.promptTokens += reply.usage.promptTokens;

@@ -10,6 +10,8 @@ export interface HeadlessResult {
   usage: { promptTokens: number; completionTokens: number; cachedTokens: number; requests: (TurnResult['requestUsage'][number])[] };
   compactions: number;
   model?: string;
+  /** How the model wrote its tool calls (`native` or a text dialect's name); absent without calls. */
+  dialect?: string;
   durationMs: number;
   error?: { code: string; message: string };
 }
@@ -23,6 +25,7 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
     usage: { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, cachedTokens: result.usage.cachedTokens, requests: result.requestUsage },
     compactions: result.compactions,
     ...(model ? { model } : {}),
+    ...(result.dialect ? { dialect: result.dialect } : {}),
     durationMs,
     ...(result.error ? { error: result.error } : {}),
   };

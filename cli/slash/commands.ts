@@ -90,8 +90,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'tokens',
     help: 'context and prefix-cache figures',
-    run(context) {
+    async run(context) {
       const f = context.session.facts();
+      // The dialect table loads only here: the terminal's start does not need it.
+      const { dialectNamed } = await import('../../actors/model-io/dialects/table.js');
       const hit = cacheHitRate(f);
       const window = f.contextWindow ? `${formatTokens(f.contextWindow)} window, ${Math.round((f.contextTokens / f.contextWindow) * 100)}% used` : 'window unknown';
       context.print(
@@ -100,6 +102,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         `prefix-cache hit rate: ${hit === undefined ? 'no usage reported yet' : `${(hit * 100).toFixed(1)}%`}` +
           (f.lastUsage ? context.style.dim(` (last request ${f.lastUsage.cachedTokens}/${f.lastUsage.promptTokens})`) : ''),
         ...imageLines(f.imageTokens ?? 0, context.pendingImages()),
+        `tool calls: ${dialectLine(f.dialect, (name) => dialectNamed(name)?.label)}`,
       );
     },
   },
@@ -172,6 +175,14 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
 /** Command names starting with `prefix` (for Tab completion). */
 export function completeSlash(prefix: string): string[] {
   return SLASH_COMMANDS.map((c) => c.name).filter((name) => name.startsWith(prefix.toLowerCase()));
+}
+
+/** How the model writes its calls, for `/tokens`: native, or which text dialect reika reads. */
+function dialectLine(dialect: string | undefined, labelOf: (name: string) => string | undefined): string {
+  if (dialect === undefined) return 'none made yet';
+  if (dialect === 'native') return 'native (the server parses them)';
+  const label = labelOf(dialect);
+  return `written as text, read by reika as ${label ? `${label} (${dialect})` : dialect}`;
 }
 
 /** `/tokens` lines for images: each counts a fixed IMAGE_TOKENS, whatever its size. */

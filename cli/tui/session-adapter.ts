@@ -41,6 +41,7 @@ export class SessionAdapter implements SessionPort {
       completionTokens: info.usage.completionTokens + this.turnUsage.completionTokens,
       requests: this.requests,
       lastUsage: this.lastUsage,
+      ...(info.dialect ? { dialect: info.dialect } : {}),
     };
   }
 

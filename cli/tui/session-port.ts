@@ -48,6 +48,8 @@ export interface SessionFacts {
   lastUsage?: Usage;
   /** Fixed charge of images sent natively in the running turn (IMAGE_TOKENS each). */
   imageTokens?: number;
+  /** How the model writes tool calls (`native` or a text dialect's name), once it made one. */
+  dialect?: string;
 }
 
 export interface SessionPort {

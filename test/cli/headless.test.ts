@@ -75,6 +75,7 @@ test('text-format tool calls work end to end', async (t) => {
   const result = JSON.parse(run.stdout);
   t.is(result.answer, 'The secret is 42.');
   t.deepEqual(result.toolCalls.map((c: any) => [c.name, c.status]), [['read', 'done']]);
+  t.is(result.dialect, 'hermes');
   t.regex(toolMessages(s.chatRequests()[1]!.json)[0]!, /the secret is 42/);
 });
 

@@ -270,3 +270,13 @@ test('a message typed during a turn is queued and sent when the turn ends', asyn
   await h.until('two done');
   t.deepEqual(h.session.inputs, ['first', 'second']);
 });
+
+test('/tokens says how the model writes its tool calls: none yet, then the dialect reika reads', async (t) => {
+  const h = await harness(t, []);
+  h.type('/tokens\r');
+  await h.until('tool calls: none made yet');
+  h.session.state.dialect = 'mistral';
+  h.type('/tokens\r');
+  await h.until('tool calls: written as text, read by reika as Mistral');
+  t.regex(h.vt.all(), /read by reika as Mistral[^\n]*\(mistral\)/);
+});

@@ -176,6 +176,9 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   await term.waitFor('first');
   t.regex(term.capture(), /✓ read README\.md/);
   t.regex(term.capture(), /✓ read src\/app\.ts/, 'a call id reused by the server still gets its own line');
+  term.type('/tokens');
+  term.keys('Enter');
+  await term.waitFor('tool calls: native (the server parses them)');
 
   term.type('/mode plan');
   term.keys('Enter');
