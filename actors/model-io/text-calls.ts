@@ -165,10 +165,15 @@ export class TextCallParser {
   /** Buffer length when it was last scanned and held back whole. */
   private heldAt = 0;
 
+  /** The options for a buffer that begins the reply. */
+  private readonly firstOptions: ScanOptions;
+
   constructor(
     private readonly tools: ToolIndex,
     private readonly options: ScanOptions = {},
-  ) {}
+  ) {
+    this.firstOptions = { ...options, messageStart: true };
+  }
 
   push(text: string): TextItem[] {
     this.buffer += text;
@@ -193,7 +198,7 @@ export class TextCallParser {
 
   private run(final: boolean): TextItem[] {
     if (this.buffer.length === 0) return [];
-    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, { ...this.options, messageStart: !this.started });
+    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.started ? this.options : this.firstOptions);
     if (consumed > 0) {
       this.started = true;
       this.atLineStart = this.buffer[consumed - 1] === '\n';

@@ -10,6 +10,15 @@ const HEAD = /^[ \t]*([A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*(\r?\n|$)/;
  * the header is markup, the text after it streams as prose.
  */
 function readCalls(text: string, start: number, context: ScanContext, bare: boolean): Scan {
+  if (bare) {
+    // Tried at every line start: settle prose lines with one look at the line.
+    const newline = text.indexOf('\n', start);
+    const lineEnd = newline === -1 ? text.length : newline;
+    if (lineEnd - start > 140) return { state: 'none' };
+    const word = text.slice(start, lineEnd).trim();
+    if (newline === -1) return !context.final && couldBe(word, context, start) ? { state: 'incomplete' } : { state: 'none' };
+    if (!context.tools.names.has(word) && !(word === 'all' && start === context.messageStart)) return { state: 'none' };
+  }
   const items: TextItem[] = [];
   let i = start;
   for (let first = true; ; first = false) {
@@ -17,14 +26,10 @@ function readCalls(text: string, start: number, context: ScanContext, bare: bool
     const head = HEAD.exec(text.slice(i + skip, i + skip + 140));
     if (!head || (!head[2] && i + skip + head[0].length >= text.length)) {
       // The header line is still being written.
-      if (!context.final && text.length - i < 140 && !text.slice(i).includes('\n')) {
-        const word = text.slice(i + skip).trim();
-        if (!bare || !first || couldBe(word, context, start)) return { state: 'incomplete' };
-      }
+      if (!context.final && text.length - i < 140 && !text.slice(i).includes('\n')) return { state: 'incomplete' };
       return items.length ? { state: 'items', items, end: i } : { state: 'none' };
     }
     const name = head[1]!;
-    if (bare && first && !context.tools.names.has(name) && !(name === 'all' && start === context.messageStart)) return { state: 'none' };
     const afterHead = i + skip + head[0].length;
     if (name === 'all') return { state: 'items', items, end: afterHead };
     const body = skipSpace(text, afterHead);
