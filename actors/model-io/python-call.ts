@@ -10,8 +10,12 @@ export type PythonScan =
   | { state: 'incomplete' }
   | { state: 'none' };
 
-class Incomplete extends Error {}
-class NotACall extends Error {}
+/**
+ * Control-flow signals of the reader, thrown and caught inside this file. Not `Error`s: capturing a
+ * stack trace on every line of prose that is tried as a call was most of the scan's cost.
+ */
+class Incomplete {}
+class NotACall {}
 
 const IDENT = /[A-Za-z0-9_.]/;
 
