@@ -26,6 +26,7 @@ function load(): Promise<Jinja> {
   jinja ??= import('@huggingface/jinja').then((module) => {
     addListMethods(module);
     undefinedKeysAreUndefined(module);
+    integerKeys(module);
     return module;
   });
   return jinja;
@@ -137,5 +138,94 @@ function undefinedKeysAreUndefined({ Interpreter, Environment }: Jinja): void {
       if ((error as Error).message === 'Cannot access property with non-string: got UndefinedValue') return undefinedValue;
       throw error;
     }
+  };
+}
+
+/** Marks an object value built from a dict literal with integer keys: which of its keys were integers. */
+const INTEGER_KEYS = Symbol('reika.integerKeys');
+/** A node holding a value already evaluated (lets a member access reuse its object). */
+const EVALUATED = 'ReikaEvaluated';
+
+/**
+ * Dict literals with integer keys (`{0: 0, 512: 128}`), which Python's Jinja takes and Seed-OSS's
+ * template uses for its thinking-budget table; the library only takes string keys. Keys are kept
+ * as strings in the library's map, and the integer ones given back as integers where a template
+ * sees them: `items()`, `keys()`, `dictsort` (so `budget <= k` compares numbers) and `d[512]`.
+ */
+function integerKeys({ Environment, Interpreter }: Jinja): void {
+  const proto = Interpreter.prototype as any;
+  if (proto.__reikaIntegerKeys) return;
+  Object.defineProperty(proto, '__reikaIntegerKeys', { value: true });
+  const env = new Environment();
+  const ObjectValue = (env.set('object_', {}) as any).constructor;
+  const IntegerValue = (env.set('int_', 1) as any).constructor;
+  const StringValue = (env.set('string_', '') as any).constructor;
+  const ArrayValue = (env.set('list_', []) as any).constructor;
+  const FunctionValue = (env.set('fn_', () => null) as any).constructor;
+  const undefinedValue = env.lookupVariable('no_such_variable');
+  const keyValue = (object: any, key: string) => (object[INTEGER_KEYS]?.has(key) ? new IntegerValue(Number(key)) : new StringValue(key));
+
+  const evaluate = proto.evaluate;
+  proto.evaluate = function (this: unknown, statement: any, environment: unknown) {
+    if (statement?.type === EVALUATED) return statement.value;
+    if (statement?.type !== 'ObjectLiteral') return evaluate.call(this, statement, environment);
+    const map = new Map<string, unknown>();
+    const integers = new Set<string>();
+    for (const [keyNode, valueNode] of statement.value) {
+      const key = evaluate.call(this, keyNode, environment);
+      if (key instanceof IntegerValue) integers.add(String(key.value));
+      else if (!(key instanceof StringValue)) throw new Error(`Object keys must be strings or integers: got ${key.type}`);
+      map.set(String(key.value), proto.evaluate.call(this, valueNode, environment));
+    }
+    const object = new ObjectValue(map);
+    if (integers.size) object[INTEGER_KEYS] = integers;
+    return object;
+  };
+
+  const objects = ObjectValue.prototype;
+  const items = objects.items;
+  const keys = objects.keys;
+  objects.items = function (this: any) {
+    if (!this[INTEGER_KEYS]) return items.call(this);
+    return new ArrayValue([...this.value].map(([key, value]: [string, unknown]) => new ArrayValue([keyValue(this, key), value])));
+  };
+  objects.keys = function (this: any) {
+    if (!this[INTEGER_KEYS]) return keys.call(this);
+    return new ArrayValue([...this.value.keys()].map((key: string) => keyValue(this, key)));
+  };
+  const builtins = Object.getOwnPropertyDescriptor(objects, 'builtins')!;
+  const patched = new WeakSet<object>();
+  Object.defineProperty(objects, 'builtins', {
+    configurable: true,
+    get(this: any) {
+      const map: Map<string, any> = builtins.get!.call(this);
+      if (!this[INTEGER_KEYS] || patched.has(map)) return map;
+      patched.add(map);
+      // The library's dictsort checks the arguments and orders the pairs by their stored (string)
+      // keys; the keys are given back as integers, and all-integer keys are ordered as numbers.
+      const dictsort = map.get('dictsort');
+      const allIntegers = this[INTEGER_KEYS].size === this.value.size;
+      map.set(
+        'dictsort',
+        new FunctionValue((args: any[]) => {
+          const pairs: any[][] = dictsort.value(args).value.map((pair: any) => [keyValue(this, pair.value[0].value), pair.value[1]]);
+          const keywords: Map<string, any> = args.find((arg) => arg?.type === 'KeywordArgumentsValue')?.value ?? new Map();
+          const positional = args.filter((arg) => arg?.type !== 'KeywordArgumentsValue');
+          const by = (positional[1] ?? keywords.get('by'))?.value ?? 'key';
+          const reverse = (positional[2] ?? keywords.get('reverse'))?.value === true;
+          if (allIntegers && by === 'key') pairs.sort((a, b) => (a[0].value - b[0].value) * (reverse ? -1 : 1));
+          return new ArrayValue(pairs.map((pair) => new ArrayValue(pair)));
+        }),
+      );
+      return map;
+    },
+  });
+
+  const member = proto.evaluateMemberExpression;
+  proto.evaluateMemberExpression = function (this: unknown, expr: any, environment: unknown) {
+    if (!expr.computed || expr.property?.type !== 'IntegerLiteral') return member.call(this, expr, environment);
+    const object = proto.evaluate.call(this, expr.object, environment);
+    if (object instanceof ObjectValue) return (object as any).value.get(String(expr.property.value)) ?? undefinedValue;
+    return member.call(this, { ...expr, object: { type: EVALUATED, value: object } }, environment);
   };
 }
