@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import type { Endpoint } from './model-io/protocol.js';
+import { join, resolve } from 'node:path';
+import type { EmbeddedSettings, Endpoint } from './model-io/protocol.js';
 import type { ApprovalMode } from './tool-executor/protocol.js';
 
 /**
@@ -20,6 +20,11 @@ export interface Profile {
   contextWindow?: number;
   /** `native` sends pasted images as image parts for this profile. */
   vision?: 'native';
+  /**
+   * `embedded`: `model` is the absolute path of a GGUF file that model-io runs itself (a model
+   * ending in `.gguf` with no BASE_URL set, or ENGINE=embedded).
+   */
+  engine?: 'embedded';
 }
 
 export interface Config {
@@ -39,6 +44,8 @@ export interface Config {
     /** REIKA_SUBAGENT_PROFILES: the subagents of a wave are spread over these profiles in turn. */
     profiles: string[];
   };
+  /** The embedded engine's machine settings (REIKA_THREADS, REIKA_GPU). */
+  embedded: Pick<EmbeddedSettings, 'threads' | 'gpu'>;
   /** The describing vision model (native mode is per profile: {@link Profile.vision}). */
   vision: { model?: string; baseUrl?: string; apiKey?: string; ocrLangs?: string[] };
   /** Every REIKA_* value after merging, for settings read elsewhere. */
@@ -98,15 +105,21 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
     if (!Number.isFinite(number) || number < 0) throw new ConfigError(`${key} must be a non-negative number, not "${value}"`);
     return Math.floor(number);
   };
-  const profile = (name: string, prefix: string): Profile => ({
-    name,
-    baseUrl: (values[`${prefix}BASE_URL`] ?? values.REIKA_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
-    model: values[`${prefix}MODEL`],
-    apiKey: values[`${prefix}API_KEY`] ?? (prefix === 'REIKA_' ? undefined : values.REIKA_API_KEY),
-    contextWindow: int(`${prefix}CONTEXT_WINDOW`),
-    // A profile's own VISION wins; otherwise REIKA_VISION applies to every profile.
-    vision: (values[`${prefix}VISION`] ?? values.REIKA_VISION) === 'native' ? 'native' : undefined,
-  });
+  const profile = (name: string, prefix: string): Profile => {
+    const baseUrl = values[`${prefix}BASE_URL`] ?? values.REIKA_BASE_URL;
+    const model = values[`${prefix}MODEL`];
+    const embedded = engineOf(values, prefix, model, baseUrl);
+    return {
+      name,
+      baseUrl: (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+      model: embedded && model ? resolve(cwd, model.startsWith('~/') ? join(home, model.slice(2)) : model) : model,
+      apiKey: values[`${prefix}API_KEY`] ?? (prefix === 'REIKA_' ? undefined : values.REIKA_API_KEY),
+      contextWindow: int(`${prefix}CONTEXT_WINDOW`),
+      // A profile's own VISION wins; otherwise REIKA_VISION applies to every profile.
+      vision: (values[`${prefix}VISION`] ?? values.REIKA_VISION) === 'native' ? 'native' : undefined,
+      ...(embedded ? { engine: 'embedded' as const } : {}),
+    };
+  };
   const profiles = [profile('default', 'REIKA_')];
   for (const name of (values.REIKA_PROFILES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
     const key = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
@@ -122,6 +135,8 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
   const approvals: ApprovalMode | undefined =
     approvalsValue === 'safe' ? 'safe' : approvalsValue === 'off' ? 'off' : approvalsValue === 'bypass' || approvalsValue === 'yolo' ? 'bypass' : undefined;
   if (!approvals) throw new ConfigError(`REIKA_AUTO_APPROVE must be safe, off, bypass or yolo, not "${values.REIKA_AUTO_APPROVE}"`);
+  const gpu = values.REIKA_GPU?.toLowerCase();
+  if (gpu !== undefined && !['auto', 'off', 'cuda', 'vulkan', 'metal'].includes(gpu)) throw new ConfigError(`REIKA_GPU must be auto, off, cuda, vulkan or metal, not "${values.REIKA_GPU}"`);
   return {
     profiles,
     active: profiles[1] ?? profiles[0]!,
@@ -136,6 +151,10 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
       baseUrl: values.REIKA_SUBAGENT_BASE_URL?.replace(/\/+$/, ''),
       apiKey: values.REIKA_SUBAGENT_API_KEY,
       profiles: subagentProfiles,
+    },
+    embedded: {
+      ...(int('REIKA_THREADS') ? { threads: int('REIKA_THREADS') } : {}),
+      ...(gpu ? { gpu: gpu as EmbeddedSettings['gpu'] } : {}),
     },
     vision: {
       model: values.REIKA_VISION_MODEL,
@@ -152,7 +171,25 @@ export function findProfile(config: Config, name: string): Profile | undefined {
   return config.profiles.find((p) => p.name === name.toLowerCase());
 }
 
+/**
+ * Whether a profile runs its model inside reika: `<prefix>ENGINE` (or REIKA_ENGINE) says so, or,
+ * when neither is set, a model path ending in `.gguf` with no BASE_URL.
+ */
+function engineOf(values: Record<string, string>, prefix: string, model: string | undefined, baseUrl: string | undefined): boolean {
+  const key = values[`${prefix}ENGINE`] !== undefined ? `${prefix}ENGINE` : 'REIKA_ENGINE';
+  const engine = values[key]?.toLowerCase();
+  if (engine !== undefined && engine !== 'embedded' && engine !== 'http') throw new ConfigError(`${key} must be embedded or http, not "${values[key]}"`);
+  const embedded = engine === 'embedded' || (engine === undefined && baseUrl === undefined && model !== undefined && /\.gguf$/i.test(model));
+  if (embedded && !model) throw new ConfigError(`${key}=embedded needs ${prefix}MODEL=path/to/model.gguf`);
+  return embedded;
+}
+
 /** The endpoint model-io needs for a profile; the model may still be unknown (discovered later). */
 export function endpointOf(profile: Profile, config: Config): Endpoint {
-  return { baseUrl: profile.baseUrl, model: profile.model ?? '', apiKey: profile.apiKey, requestTimeoutMs: config.requestTimeoutMs };
+  const endpoint: Endpoint = { baseUrl: profile.baseUrl, model: profile.model ?? '', apiKey: profile.apiKey, requestTimeoutMs: config.requestTimeoutMs };
+  if (profile.engine === 'embedded') {
+    endpoint.engine = 'embedded';
+    endpoint.embedded = { ...config.embedded, ...(profile.contextWindow !== undefined ? { contextWindow: profile.contextWindow } : {}) };
+  }
+  return endpoint;
 }

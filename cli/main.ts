@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
+import { takeModelOption } from './model-option.js';
 
 /**
  * The `reika` binary. Parses the command line and hands off to one command module, imported
@@ -17,10 +18,12 @@ Usage:
   reika map [DIR] [--json]    print the repo map (no model server needed)
   reika undo [--list] [N]     undo the last N steps of the last session here (files only)
   reika --help | --version
+  -m, --model NAME|FILE.gguf  the model for this run (REIKA_MODEL); a .gguf file runs inside reika
 
 Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_BASE_URL        OpenAI-compatible server (default http://localhost:8080/v1)
-  REIKA_MODEL           model name            REIKA_API_KEY          API key
+  REIKA_MODEL           model name, or a .gguf file to run inside reika (no server)
+  REIKA_API_KEY         API key               REIKA_THREADS / REIKA_GPU  embedded engine
   REIKA_CONTEXT_WINDOW  tokens (else asked of the server)
   REIKA_MAX_TOKENS      generation cap        REIKA_AUTO_APPROVE     safe | off | bypass
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
@@ -38,7 +41,13 @@ export function version(): string {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(input: string[]): Promise<number> {
+  const taken = takeModelOption(input);
+  if (!Array.isArray(taken)) {
+    process.stderr.write(`reika: ${taken.error}\n`);
+    return 2;
+  }
+  const argv = taken;
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(HELP);

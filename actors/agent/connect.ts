@@ -1,7 +1,7 @@
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { endpointOf, type Config, type Profile } from '../config.js';
-import type { DiscoverReply, Endpoint } from '../model-io/protocol.js';
+import type { DiscoverReply, Endpoint, EngineInfo } from '../model-io/protocol.js';
 
 /** A profile made usable: the endpoint with its model settled, and the window when known. */
 export interface Connection {
@@ -11,6 +11,8 @@ export interface Connection {
   window?: number;
   /** What the server listed (empty when it lists nothing or was not asked). */
   models: string[];
+  /** The embedded engine running the model, when it does (model, window, threads, backend). */
+  engine?: EngineInfo;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface Connection {
 export async function connect(router: Router, profile: Profile, config: Config, options: { signal?: AbortSignal; modelIo?: string } = {}): Promise<Connection> {
   const endpoint = endpointOf(profile, config);
   const prefix = profile.name === 'default' ? 'REIKA_' : `REIKA_${profile.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
-  if (endpoint.model !== '' && profile.contextWindow !== undefined) {
+  // The embedded engine is always asked: that loads the model while the bootstrap runs.
+  if (endpoint.model !== '' && profile.contextWindow !== undefined && endpoint.engine !== 'embedded') {
     return { profile: profile.name, endpoint, window: profile.contextWindow, models: [] };
   }
   const reply = await router.request<DiscoverReply>(options.modelIo ?? 'model-io', { type: 'discover', endpoint }, { signal: options.signal });
@@ -32,5 +35,5 @@ export async function connect(router: Router, profile: Profile, config: Config, 
     }
     endpoint.model = reply.models[0]!;
   }
-  return { profile: profile.name, endpoint, window: profile.contextWindow ?? reply.contextWindow, models: reply.models };
+  return { profile: profile.name, endpoint, window: profile.contextWindow ?? reply.contextWindow, models: reply.models, ...(reply.engine ? { engine: reply.engine } : {}) };
 }

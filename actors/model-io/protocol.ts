@@ -11,6 +11,22 @@ export interface Endpoint {
   apiKey?: string;
   /** 0 = wait forever. */
   requestTimeoutMs: number;
+  /**
+   * `embedded`: model-io runs the GGUF file named by `model` itself, through node-llama-cpp
+   * (actors/model-io/embedded/); `baseUrl` is then unused.
+   */
+  engine?: 'embedded';
+  /** Settings of the embedded engine (REIKA_CONTEXT_WINDOW, REIKA_THREADS, REIKA_GPU). */
+  embedded?: EmbeddedSettings;
+}
+
+export interface EmbeddedSettings {
+  /** The window to run with; default: the model's trained window, capped by what fits in memory. */
+  contextWindow?: number;
+  /** CPU threads for generation; default: the math cores less one (the terminal keeps a core). */
+  threads?: number;
+  /** `auto` (default) takes the best GPU backend that loads; `off` runs on the CPU. */
+  gpu?: 'auto' | 'off' | 'cuda' | 'vulkan' | 'metal';
 }
 
 /** OpenAI chat message, exactly as sent on the wire (key order matters for the prefix cache). */
@@ -54,6 +70,11 @@ export interface Usage {
   completionTokens: number;
   /** Prompt tokens served from the engine's prefix cache (0 when the server does not say). */
   cachedTokens: number;
+  /**
+   * Prompt tokens the engine evaluated for this request, by its own count (the embedded engine:
+   * llama.cpp's decode meter). Absent when the engine does not say.
+   */
+  prefilledTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'aborted' | (string & {});
@@ -117,6 +138,41 @@ export interface DiscoverReply {
   models: string[];
   /** Context window of the configured model, when the server exposes it. */
   contextWindow?: number;
+  /** The embedded engine, when it runs the model (what `reika doctor` shows). */
+  engine?: EngineInfo;
+}
+
+/** What the embedded engine runs and how: one record, for `reika doctor` and the status line. */
+export interface EngineInfo {
+  kind: 'embedded';
+  /** Absolute path of the GGUF file. */
+  model: string;
+  /** `general.name` of the file, when it has one. */
+  name?: string;
+  architecture?: string;
+  /** Bytes of the weights in memory. */
+  modelBytes: number;
+  /** The window the model was trained with (`<arch>.context_length`). */
+  trainedWindow: number;
+  /** The window each context sequence runs with. */
+  window: number;
+  /** Where the window came from: REIKA_CONTEXT_WINDOW, the trained window, or less because memory is short. */
+  windowSource: 'configured' | 'trained' | 'memory';
+  threads: number;
+  /** `cpu`, `cuda`, `vulkan` or `metal`. */
+  backend: string;
+  /** Layers offloaded to the GPU (0 on the CPU). */
+  gpuLayers: number;
+  /** How the prompt is rendered: node-llama-cpp's chat wrapper for the GGUF's template (`JinjaTemplate` = the template itself). */
+  chatTemplate: string;
+  /** Tool calls in the template's own syntax (`template`), node-llama-cpp's generic syntax (`generic`), or none. */
+  toolCalls: 'template' | 'generic' | 'none';
+  /** Subagent context sequences allocated so far (beside the main one). */
+  subagentSequences: number;
+  /** node-llama-cpp's version and llama.cpp's release inside it. */
+  nodeLlamaCpp: string;
+  /** Time to load the binary, the weights and the main context. */
+  loadMs: number;
 }
 
 export type ModelIoProtocol = {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, parseDotEnv } from '../../actors/config.js';
+import { ConfigError, endpointOf, loadConfig, parseDotEnv } from '../../actors/config.js';
 import { tempDir } from '../helpers/temp.js';
 
 function dirs() {
@@ -72,4 +72,33 @@ test('bad values are named in a clear error', (t) => {
   t.is(loadConfig({ cwd, home, env: { REIKA_AUTO_APPROVE: 'yolo' } }).approvals, 'bypass');
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_PROFILES: 'a', REIKA_SUBAGENT_PROFILES: 'a,b' } }), { instanceOf: ConfigError, message: /REIKA_SUBAGENT_PROFILES names "b", which is not a profile/ });
   t.deepEqual(loadConfig({ cwd, home, env: { REIKA_PROFILES: 'A', REIKA_SUBAGENT_PROFILES: 'default, a' } }).subagent.profiles, ['default', 'a']);
+});
+
+test('a .gguf model with no server runs embedded: its path resolved, its settings in the endpoint', (t) => {
+  const { cwd, home } = dirs();
+  const config = loadConfig({ cwd, home, env: { REIKA_MODEL: './models/tiny.gguf', REIKA_CONTEXT_WINDOW: '4096', REIKA_THREADS: '3', REIKA_GPU: 'off' } });
+  t.is(config.active.engine, 'embedded');
+  t.is(config.active.model, join(cwd, 'models', 'tiny.gguf'));
+  t.deepEqual(endpointOf(config.active, config), {
+    baseUrl: 'http://localhost:8080/v1',
+    model: join(cwd, 'models', 'tiny.gguf'),
+    apiKey: undefined,
+    requestTimeoutMs: 600_000,
+    engine: 'embedded',
+    embedded: { threads: 3, gpu: 'off', contextWindow: 4096 },
+  });
+  t.is(loadConfig({ cwd, home, env: { REIKA_MODEL: '~/m/x.GGUF' } }).active.model, join(home, 'm', 'x.GGUF'));
+  // A server named, or the engine asked for by name, decides otherwise.
+  t.is(loadConfig({ cwd, home, env: { REIKA_MODEL: 'x.gguf', REIKA_BASE_URL: 'http://localhost:9/v1' } }).active.engine, undefined);
+  t.is(loadConfig({ cwd, home, env: { REIKA_MODEL: 'x.gguf', REIKA_ENGINE: 'http' } }).active.engine, undefined);
+  t.is(loadConfig({ cwd, home, env: { REIKA_MODEL: 'weights.bin', REIKA_ENGINE: 'embedded' } }).active.engine, 'embedded');
+  t.is(loadConfig({ cwd, home, env: { REIKA_MODEL: 'qwen2.5:7b' } }).active.engine, undefined);
+  t.is(endpointOf(loadConfig({ cwd, home, env: { REIKA_MODEL: 'qwen2.5:7b' } }).active, config).engine, undefined);
+});
+
+test('embedded settings that cannot work are named in a clear error', (t) => {
+  const { cwd, home } = dirs();
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_ENGINE: 'embedded' } }), { instanceOf: ConfigError, message: 'REIKA_ENGINE=embedded needs REIKA_MODEL=path/to/model.gguf' });
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_ENGINE: 'llamafile' } }), { instanceOf: ConfigError, message: 'REIKA_ENGINE must be embedded or http, not "llamafile"' });
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_MODEL: 'x.gguf', REIKA_GPU: 'rocm' } }), { instanceOf: ConfigError, message: 'REIKA_GPU must be auto, off, cuda, vulkan or metal, not "rocm"' });
 });
