@@ -11,24 +11,34 @@ export interface ModelIoOptions {
 
 let retry: RetryPolicy = DEFAULT_RETRY_POLICY;
 
+/** The embedded engine's module, loaded at the first request for an `embedded` endpoint. */
+let embedded: Promise<typeof import('./embedded/index.js')> | undefined;
+const loadEmbedded = () => (embedded ??= import('./embedded/index.js'));
+
 /**
  * The model-IO actor. Runs in a worker thread:
  * `supervisor.spawn({ name: 'model-io', kind: 'thread', module: new URL('../actors/model-io/actor.js', import.meta.url) })`.
  * `chat` streams {@link ModelEvent} deltas and ends with a `ChatReply` (`finishReason: 'aborted'`
- * when the request's signal fired); `discover` answers a `DiscoverReply`.
+ * when the request's signal fired); `discover` answers a `DiscoverReply`. An endpoint with
+ * `engine: 'embedded'` is served by llama.cpp inside this thread (embedded/), others over HTTP.
  */
 export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
   setup({ options }) {
     retry = { ...DEFAULT_RETRY_POLICY, ...(options?.retry ?? {}) };
   },
-  handle(request, context) {
+  async handle(request, context) {
     switch (request.type) {
       case 'chat':
+        if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedChat(request, { signal: context.signal, emit: (event) => context.emit(event), from: context.from });
         return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry });
       case 'discover':
+        if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedDiscover(request.endpoint);
         return discover(request.endpoint, request.contextWindow, context.signal);
       default:
         throw new Error(`model-io: unknown request type ${(request as { type?: unknown }).type}`);
     }
+  },
+  async dispose() {
+    await embedded?.then((module) => module.disposeEmbedded());
   },
 });
