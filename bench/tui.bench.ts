@@ -26,7 +26,7 @@ const KEYS_PER_RUN = 60;
 const KEY_GAP_MS = 8;
 
 /** The reference program: raw mode, a prompt, every key echoed by redrawing the line. */
-const BARE_ECHO = `
+export const BARE_ECHO = `
 process.stdin.setRawMode(true); process.stdin.setEncoding('utf8');
 let line = '';
 process.stdout.write('\\r\\x1b[K› ');
@@ -40,7 +40,7 @@ function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
 
-class Pty {
+export class Pty {
   private output = '';
   private readonly waiters = new Set<() => void>();
   readonly exited: Promise<void>;
@@ -102,7 +102,7 @@ interface Startup {
 }
 
 /** Spawn → prompt on screen, and spawn → a key typed then echoed. */
-async function startup(command: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Startup & { pty: Pty }> {
+export async function startup(command: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Startup & { pty: Pty }> {
   const started = performance.now();
   const pty = Pty.spawn(command, cwd, env);
   const prompt = await pty.waitFor((text) => text.includes('› '));
@@ -113,7 +113,7 @@ async function startup(command: string[], cwd: string, env: NodeJS.ProcessEnv): 
 }
 
 /** Types keys one at a time, each after the previous echo; returns each key's echo latency. */
-async function echoLatencies(pty: Pty, count: number, typedBefore: string, onSend?: (sentAt: number) => void): Promise<number[]> {
+export async function echoLatencies(pty: Pty, count: number, typedBefore: string, onSend?: (sentAt: number) => void): Promise<number[]> {
   const latencies: number[] = [];
   let typed = typedBefore;
   for (let i = 0; i < count; i++) {
