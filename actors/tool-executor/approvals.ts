@@ -9,7 +9,7 @@ import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js
  * the action has reasons (dangerous command, write outside the project), and never for `never`.
  * Asking is a request to the approver actor; "always" is remembered there, not here.
  */
-export type Verdict = { approved: true } | { approved: false; note: string };
+export type Verdict = { approved: true; /** a person said yes */ asked?: boolean } | { approved: false; note: string };
 
 export type Ask = (request: ApprovalRequest) => Promise<ApprovalReply>;
 
@@ -42,7 +42,7 @@ export async function decide(
     }
     return { approved: false, note: `asking for approval failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (reply.decision === 'approve' || reply.decision === 'always') return { approved: true };
+  if (reply.decision === 'approve' || reply.decision === 'always') return { approved: true, asked: true };
   return { approved: false, note: reply.note?.trim() || `the user declined (${reason})` };
 }
 

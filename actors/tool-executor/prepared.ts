@@ -1,3 +1,4 @@
+import type { Checkpoint } from './safety/checkpoint-store.js';
 import type { ToolOutcome } from './tool-env.js';
 
 /**
@@ -14,5 +15,13 @@ export interface PreparedCall {
     /** Why safe mode must ask (dangerous command, write outside the project); empty = no need. */
     reasons: string[];
   };
-  run(): Promise<ToolOutcome>;
+  /** Runs the call; `grant` says whether a person approved the action (bash lets such a command use the network). */
+  run(grant?: RunGrant): Promise<ToolOutcome>;
+}
+
+export interface RunGrant {
+  /** A person said yes to this very action, or approvals are bypassed on purpose. */
+  approved: boolean;
+  /** The checkpoint taken just before (bash reports the files it changed against it). */
+  checkpoint?: { store: { changedSince(checkpoint: Checkpoint): Promise<string[]> }; checkpoint: Checkpoint };
 }

@@ -50,6 +50,8 @@ export interface ToolResult {
     spillPath?: string;
     changedFiles?: string[];
     durationMs?: number;
+    /** The checkpoint taken before this step (its number in the session; `/undo` restores it). */
+    checkpoint?: number;
   };
 }
 

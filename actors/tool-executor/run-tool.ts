@@ -7,6 +7,9 @@ import type { ToolExecutorRequest, ToolResult } from './protocol.js';
 import { builtinTools } from './registry.js';
 import { ToolError } from './tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tool-env.js';
+import { lazy } from './lazy.js';
+
+const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));
 
 /** No payload is bigger than this, whatever a tool produced (bash keeps 64 KB itself). */
 export const MAX_PAYLOAD_CHARS = 256 * 1024;
@@ -46,15 +49,24 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const refused = await tool.modes[request.context.mode]?.refuse?.(args, request.context.root);
   if (refused) throw new ToolError('READ_ONLY_MODE', refused);
   const prepared = await tool.prepare(args, env);
+  let approved = request.context.approvals === 'bypass';
   if (prepared.action) {
     const verdict = await decide(prepared.action, tool.approval, request.context.approvals, ask, env.signal);
     if (!verdict.approved) {
       const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
       return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
     }
+    approved ||= verdict.asked === true;
   }
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
-  return finish(base, await prepared.run());
+  // Before a step that changes files (agent mode: plan's and subagents' steps only read), a checkpoint.
+  const action = prepared.action;
+  const step = action && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, action.tool, action.command ?? action.path ?? '') : {};
+  if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
+  const outcome = await prepared.run({ approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) });
+  if (step.note) outcome.summary += `; ${step.note}`;
+  if (step.checkpoint) outcome.meta = { ...outcome.meta, checkpoint: step.checkpoint.n };
+  return finish(base, outcome);
 }
 
 /** A thrown failure as a result: a ToolError's code, a cancellation, or INTERNAL. */

@@ -22,6 +22,7 @@ export type ToolErrorCode =
   | 'BASH_TIMEOUT'
   | 'BASH_IDLE_TIMEOUT'
   | 'BASH_SPAWN_FAILED'
+  | 'SANDBOX_UNAVAILABLE'
   | 'IO_ERROR';
 
 export class ToolError extends Error {

@@ -11,6 +11,12 @@ process.on('exit', () => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
+// Checkpoints (SPEC §12) of this test process and the reika processes it starts go to a state
+// folder of its own, never the user's.
+const stateHome = realpathSync(mkdtempSync(join(tmpdir(), 'reika-state-')));
+made.push(stateHome);
+process.env.XDG_STATE_HOME = stateHome;
+
 /** A fresh empty folder (realpath'd, so comparisons with resolved paths hold). */
 export function tempDir(prefix = 'reika-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));

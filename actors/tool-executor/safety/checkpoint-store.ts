@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { appendFile, lstat, mkdir, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
@@ -90,6 +90,8 @@ export class CheckpointStore {
   private repository: Promise<UserRepository | undefined> | undefined;
   /** Objects are borrowed from the user's repository until the first snapshot is packed. */
   private borrowing = false;
+  /** Set when this folder cannot be checkpointed (too many files): later snapshots fail at once. */
+  private unusable: string | undefined;
   /** The last commit made, and its tree (HEAD points at it). */
   private head: { commit: string; tree: string } | undefined;
 
@@ -113,18 +115,44 @@ export class CheckpointStore {
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
   }
 
-  /** Snapshots the project before a step of `session`. */
-  snapshot(session: string, tool: string, label: string): Promise<Checkpoint> {
+  /**
+   * Snapshots the project before a step of `session`. If `abandon` fires before the snapshot is
+   * taken, no step is recorded (the step ran without waiting for it) and this rejects.
+   */
+  snapshot(session: string, tool: string, label: string, abandon?: AbortSignal): Promise<Checkpoint> {
     return this.serial(async () => {
+      if (this.unusable) throw new Error(this.unusable);
       const taken = await this.take(`${tool}: ${label}`.slice(0, 2_000));
+      if (abandon?.aborted) throw new Error('the step went ahead without this snapshot');
       const records = await this.records(session);
       const checkpoint: Checkpoint = { n: (active(records).at(-1)?.n ?? 0) + 1, session, at: new Date().toISOString(), tool, label: label.slice(0, 2_000), commit: taken.commit, tree: taken.tree };
       if (taken.skipped.length > 0) checkpoint.skipped = taken.skipped;
       if (records.length === 0) await this.pruneSessions(session);
-      const last = records.findLast((r) => r.type === 'step');
-      if (last?.type !== 'step' || last.commit !== taken.commit) await storeGit(this.paths, ['update-ref', `refs/reika/sessions/${refName(session)}`, taken.commit]);
+      // One ref per step keeps every snapshot reachable (snapshot commits have no parents).
+      await writeRef(this.paths.gitDir, `refs/reika/steps/${refName(session)}/${checkpoint.n}`, taken.commit);
       await this.append(session, { type: 'step', ...checkpoint });
       return checkpoint;
+    });
+  }
+
+  /**
+   * The files that differ now from the snapshot `checkpoint` (the last one taken): what the step
+   * changed, absolute paths, sorted. Files too big to hold are not judged. The index is not written.
+   */
+  changedSince(checkpoint: Checkpoint): Promise<string[]> {
+    return this.serial(async () => {
+      const status = await storeGit(this.paths, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], {
+        timeoutMs: SNAPSHOT_TIMEOUT_MS,
+        env: { GIT_OPTIONAL_LOCKS: '0' },
+      });
+      const skipped = new Set(checkpoint.skipped);
+      const changed: string[] = [];
+      for (const entry of status.split('\0')) {
+        const path = entry.slice(3);
+        if (entry.length < 4 || path.endsWith('/') || skipped.has(path)) continue;
+        if (entry[0] === '?' || 'MTD'.includes(entry[1]!)) changed.push(resolve(this.root, path));
+      }
+      return changed.sort();
     });
   }
 
@@ -166,7 +194,7 @@ export class CheckpointStore {
       if (steps > open.length) throw new Error(`there ${open.length === 1 ? 'is 1 step' : `are ${open.length} steps`} to undo, not ${steps}`);
       const target = open[open.length - steps]!;
       const now = await this.take(`before undoing ${steps} step(s) to step ${target.n}`);
-      await storeGit(this.paths, ['update-ref', `refs/reika/undo/${refName(session)}/${Date.now()}`, now.commit]);
+      await writeRef(this.paths.gitDir, `refs/reika/undo/${refName(session)}/${Date.now()}`, now.commit);
       const diff = (await storeGit(this.paths, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', now.tree, target.tree])).split('\0');
       const result: Restored = { checkpoint: target, steps, changed: [], recreated: [], removed: [], leftAlone: [] };
       for (let i = 0; i + 1 < diff.length; i += 2) {
@@ -231,30 +259,42 @@ export class CheckpointStore {
     const drop: string[] = [];
     const skipped: string[] = [];
     const candidates: string[] = [];
+    const held = new Set<string>();
+    // The index differs from HEAD (the last snapshot) only after an update, or when another process moved HEAD.
+    let staged = false;
     for (const entry of status.split('\0')) {
       if (entry.length < 4) continue;
       const worktree = entry[1];
       const path = entry.slice(3);
+      if (entry[0] !== ' ' && entry[0] !== '?') staged = true;
       // A folder is a repository of its own (its files belong to it).
       if (path.endsWith('/')) continue;
-      if (entry[0] === '?' || worktree === 'M' || worktree === 'T') candidates.push(path);
-      else if (worktree === 'D') update.push(path);
+      if (entry[0] === '?') candidates.push(path);
+      else if (worktree === 'M' || worktree === 'T') {
+        candidates.push(path);
+        held.add(path);
+      } else if (worktree === 'D') update.push(path);
     }
-    if (candidates.length > MAX_CHECKPOINT_FILES) throw new Error(`more than ${MAX_CHECKPOINT_FILES.toLocaleString('en-US')} files to hold: checkpoints are off in this folder`);
+    if (candidates.length > MAX_CHECKPOINT_FILES) {
+      this.unusable = `more than ${MAX_CHECKPOINT_FILES.toLocaleString('en-US')} files to hold: checkpoints are off in this folder`;
+      throw new Error(this.unusable);
+    }
     await forEachLimit(candidates, 64, async (path) => {
       const info = await lstat(resolve(this.root, path)).catch(() => undefined);
       if (info && info.isFile() && info.size > this.maxFileBytes) {
         skipped.push(path);
-        drop.push(path);
+        if (held.has(path)) drop.push(path);
       } else update.push(path);
     });
     if (update.length > 0) await storeGit(this.paths, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: update.join('\0'), timeoutMs: SNAPSHOT_TIMEOUT_MS });
     if (drop.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: drop.join('\0') });
-    const tree = (await storeGit(this.paths, ['write-tree'])).trim();
+    // Nothing changed since the last snapshot: it is this one too (one `git status` in all).
+    const unchanged = update.length === 0 && drop.length === 0 && !staged && this.head !== undefined && (await readRef(this.paths.gitDir, 'HEAD')) === this.head.commit;
+    const tree = unchanged ? this.head!.tree : (await storeGit(this.paths, ['write-tree'])).trim();
     if (this.head?.tree !== tree) {
       const commit = (await storeGit(this.paths, ['commit-tree', tree, '-m', message])).trim();
       // HEAD at the last snapshot keeps `status` from listing every held file as staged.
-      await storeGit(this.paths, ['update-ref', '--no-deref', 'HEAD', commit]);
+      await writeRef(this.paths.gitDir, 'HEAD', commit);
       this.head = { commit, tree };
     }
     if (this.borrowing) {
@@ -300,7 +340,7 @@ export class CheckpointStore {
     return join(this.dir, 'sessions', `${encodeURIComponent(session)}.jsonl`);
   }
 
-  /** Keeps the newest sessions; the others' logs and refs go (their objects with the next gc). */
+  /** Keeps the newest sessions; the others' logs and refs (refs/reika/{steps,undo}/<session>/…) go, their objects with a later gc. */
   private async pruneSessions(current: string): Promise<void> {
     const all = (await this.sessions()).filter((s) => s.session !== current);
     const old = all.slice(KEEP_SESSIONS - 1);
@@ -337,6 +377,22 @@ function realOrSelf(path: string): string {
   } catch {
     return resolve(path);
   }
+}
+
+/**
+ * Writes a ref as git does, without a process: the file replaced in one rename. The store's
+ * operations are serialised in this process; a loose ref wins over a packed one.
+ */
+async function writeRef(gitDir: string, name: string, commit: string): Promise<void> {
+  const path = join(gitDir, name);
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = join(gitDir, `ref-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+  await writeFile(temporary, `${commit}\n`);
+  await rename(temporary, path);
+}
+
+async function readRef(gitDir: string, name: string): Promise<string | undefined> {
+  return (await readFile(join(gitDir, name), 'utf8').catch(() => undefined))?.trim();
 }
 
 async function exists(path: string): Promise<boolean> {

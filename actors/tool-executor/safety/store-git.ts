@@ -59,6 +59,8 @@ function storeEnv(paths: StorePaths): NodeJS.ProcessEnv {
 export interface GitRun {
   input?: string;
   timeoutMs?: number;
+  /** Extra environment (e.g. GIT_OPTIONAL_LOCKS=0 for a status that must not write the index). */
+  env?: Record<string, string>;
 }
 
 /** stdout of `git args…` in the store; rejects with git's own message. Retries while another process holds the index lock. */
@@ -78,7 +80,7 @@ function once(paths: StorePaths, args: string[], options: GitRun): Promise<strin
     const child = execFile(
       'git',
       [...CONFIG, ...args],
-      { cwd: paths.root, env: storeEnv(paths), encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000 },
+      { cwd: paths.root, env: { ...storeEnv(paths), ...options.env }, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const line = stderr.trim().split('\n').filter((l) => !l.startsWith('warning:')).pop() ?? error.message;

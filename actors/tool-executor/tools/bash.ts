@@ -6,7 +6,7 @@ import { defineTool } from '../define-tool.js';
 import { lazy } from '../lazy.js';
 import { integer, string, type ArgsOf } from '../params.js';
 import { displayPath } from '../paths.js';
-import type { PreparedCall } from '../prepared.js';
+import type { PreparedCall, RunGrant } from '../prepared.js';
 import { ToolError } from '../tool-error.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
 
@@ -36,6 +36,7 @@ const danger = lazy(() => import('../danger.js'));
 const readOnly = lazy(() => import('../read-only-commands.js'));
 const gitStatus = lazy(() => import('../git-status.js'));
 const processGroups = lazy(() => import('../process-groups.js'));
+const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/status.js')) }));
 
 const params = {
   command: string('The command line.', { required: true, nonEmpty: true }),
@@ -73,30 +74,34 @@ async function prepareBash(args: BashArgs, env: ToolEnv): Promise<PreparedCall> 
   const { commandDangers } = await danger();
   return {
     action: { tool: 'bash', command: args.command, reasons: commandDangers(args.command, env.root) },
-    run: () => runBash(args, env),
+    run: (grant) => runBash(args, env, grant),
   };
 }
 
-async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
+async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approved: false }): Promise<ToolOutcome> {
   const totalMs = args.timeout_ms ?? limitMs(env.root, 'REIKA_BASH_TIMEOUT_MS', DEFAULT_BASH_TIMEOUT_MS);
   const idleMs = limitMs(env.root, 'REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
   const startedAt = Date.now();
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
   const rootInfo = await stat(env.root).catch(() => undefined);
   if (!rootInfo?.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `the project folder ${env.root} does not exist any more`);
-  const [{ changedFiles, gitSnapshot }, { MARKER_VARIABLE }] = await Promise.all([gitStatus(), processGroups()]);
-  const before = await gitSnapshot(env.root);
+  const [{ changedFiles, gitSnapshot }, { MARKER_VARIABLE }, box] = await Promise.all([gitStatus(), processGroups(), sandbox()]);
+  // SPEC §12: under the sandbox, with the network only for a command a person approved.
+  const state = await box.sandboxState(box.safetySetting(env.root, 'REIKA_SANDBOX'));
+  if (state.required) throw new ToolError('SANDBOX_UNAVAILABLE', `REIKA_SANDBOX=bwrap, but ${state.note}; the command did not run`);
+  const network = grant.approved;
+  // With a checkpoint just taken, the changed files are what differs from it (any folder); else git's status.
+  const before = grant.checkpoint ? undefined : await gitSnapshot(env.root);
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
 
   const marker = env.groups.nextMarker();
-  const child = spawn('/bin/bash', ['-c', args.command], {
-    cwd: env.root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' },
-  });
+  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network });
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+  // A reika started by the command is a session of its own.
+  delete childEnv.REIKA_SESSION_ID;
+  const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
-  if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start /bin/bash: ${(await spawnFailed).message}`);
+  if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start ${file}: ${(await spawnFailed).message}`);
   const pgid = child.pid;
   env.groups.add(pgid, marker);
 
@@ -167,7 +172,11 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
     };
   }
   const after = before ? await gitSnapshot(env.root) : undefined;
-  const changed = before && after ? changedFiles(before, after) : undefined;
+  const changed = grant.checkpoint
+    ? await grant.checkpoint.store.changedSince(grant.checkpoint.checkpoint).catch(() => undefined)
+    : before && after
+      ? changedFiles(before, after)
+      : undefined;
   if (changed) meta.changedFiles = changed;
   const ended = exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal}`;
   const shownChanged = changed?.map((path) => displayPath(env.root, path));
@@ -175,7 +184,10 @@ async function runBash(args: BashArgs, env: ToolEnv): Promise<ToolOutcome> {
     ? `; changed ${plural(shownChanged.length, 'file')}: ${shownChanged.slice(0, 5).join(', ')}${shownChanged.length > 5 ? ', …' : ''}`
     : '';
   const stray = leftovers ? '; background processes it left running were stopped' : '';
-  return { summary: `${ended} after ${took}${size}${changes}${stray}`, payload, meta };
+  // A write or a connection the sandbox refused, said in one line the model can act on.
+  const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network);
+  const refused = notes.map((note) => `; ${note}`).join('');
+  return { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };
 }
 
 /** Keeps the first 64 KB; once past it, everything goes to a spill file too. Streams deltas. */

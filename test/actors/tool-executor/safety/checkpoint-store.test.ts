@@ -155,10 +155,14 @@ test('a new store starts from the user’s index and objects, then owns its obje
   await store.snapshot('s', 'bash', 'rm -rf f');
   t.true(existsSync(join(store.dir, 'git/objects/info/alternates')), 'the first snapshot borrows the user’s objects');
   t.deepEqual(readFileSync(join(store.dir, 'index')).subarray(0, 4), Buffer.from('DIRC'));
+  run(root, 'rm -rf f');
+  // A later snapshot no longer refers to the borrowed blobs: the first one still must keep them.
+  await store.snapshot('s', 'bash', 'echo changed > new.txt');
+  writeFileSync(join(root, 'new.txt'), 'changed\n');
   await store.ownObjects();
   t.false(existsSync(join(store.dir, 'git/objects/info/alternates')), 'the loan is over');
-  run(root, 'rm -rf f .git new.txt');
-  const result = await store.undo('s');
+  run(root, 'rm -rf .git new.txt');
+  const result = await store.undo('s', 2);
   t.is(result.recreated.length, 51);
   t.is(readFileSync(join(root, 'f/49.txt'), 'utf8'), '49\n');
   t.is(readFileSync(join(root, 'new.txt'), 'utf8'), 'untracked\n');
