@@ -52,6 +52,8 @@ export function gitRule(command: Effective, context: RuleContext): string | unde
     case 'rm':
       if (has('', 'cached')) return undefined;
       return has('rf', 'force') ? `git rm ${has('r') ? '-r' : '-f'} deletes files from the working tree` : undefined;
+    case 'tag':
+      return has('d', 'delete') ? 'git tag -d deletes a tag' : undefined;
     case 'branch':
       return has('D') || (has('d', 'delete') && has('f', 'force')) ? 'git branch -D deletes a branch even if unmerged' : undefined;
     case 'reflog':

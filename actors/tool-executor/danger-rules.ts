@@ -122,6 +122,11 @@ function ruleFor(command: Effective, context: RuleContext): string | undefined {
   }
   if (name === 'rg' && args.some((a) => a === '--pre' || a.startsWith('--pre='))) return 'rg --pre runs a command on every file it searches';
   if (name === 'go' && args.some((a) => a === '-exec' || a.startsWith('-exec='))) return `go ${subcommand(args).verb ?? ''} -exec runs the program it names`.replace('  ', ' ');
+  if (name === 'chown' || name === 'chgrp') return `${name} changes file ownership, which checkpoints do not restore`;
+  if (name === 'chmod' && removesAccess(readFlags(args, new Set(['--reference'])).operands[0] ?? '')) return 'chmod takes read or write permission from the owner, which checkpoints do not restore';
+  if (name === 'dropdb' || name === 'dropuser') return `${name} deletes a database or a role`;
+  if (name === 'redis-cli' && args.some((a) => /^flush(all|db)$/i.test(a))) return 'redis-cli FLUSHALL/FLUSHDB deletes every key';
+  if ((name === 'mysqladmin' || name === 'mariadb-admin') && args.some((a) => a === 'drop')) return `${name} drop deletes a database`;
   if (DISK_TOOLS.test(name)) return `${name} formats or repartitions a disk`;
   if (POWER.has(name)) return `${name} stops the machine`;
   if ((name === 'systemctl' || name === 'service') && args.some((a) => SERVICE_VERBS.has(a))) return `${name} stops or changes system services`;
@@ -151,6 +156,20 @@ function ruleFor(command: Effective, context: RuleContext): string | undefined {
   if (name === 'pacman' && args.some((a) => /^-[SRU]/.test(a) || /^--(sync|remove|upgrade)$/.test(a))) return 'pacman installs or removes packages';
   if (name === 'rpm' && args.some((a) => /^-[a-zA-Z]*[iUe]/.test(a) || /^--(install|upgrade|erase)$/.test(a))) return 'rpm installs or removes packages';
   return installRule(name, args);
+}
+
+/** A chmod mode that leaves the owner without read or write: `000`, `400`, `u-w`, `a=r`, `-r`. */
+function removesAccess(mode: string): boolean {
+  if (/^[0-7]{3,4}$/.test(mode)) return (Number(mode.length === 4 ? mode[1] : mode[0]) & 6) !== 6;
+  return mode.split(',').some((clause) => {
+    const match = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!match) return false;
+    const [, who, op, perms] = match as unknown as [string, string, string, string];
+    const owner = who === '' || who.includes('u') || who.includes('a');
+    if (!owner) return false;
+    if (op === '-') return /[rw]/.test(perms);
+    return op === '=' && !(perms.includes('r') && perms.includes('w'));
+  });
 }
 
 function installRule(name: string, args: string[]): string | undefined {

@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { rulesFor } from './danger-rules.js';
 import { gitFileStates } from './git-files.js';
-import { displayPath, isInsideProject } from './paths.js';
+import { displayPath, isInsideProject, realPathOfNearest } from './paths.js';
+import { MAX_CHECKPOINT_FILE_BYTES } from './safety/checkpoint-store.js';
 import { readFlags, unwrapCommandLine, type Effective } from './shell-unwrap.js';
 import { doomedFiles, writeTargets, type Doomed } from './write-targets.js';
 
@@ -36,6 +37,7 @@ export function commandDangers(source: string, root: string, home = homedir()): 
       if (base === undefined) continue;
       const absolute = throughLinks(resolve(base, target), links);
       if (!isInsideProject(root, absolute)) add(`writes outside the project: ${absolute}`);
+      else if (realPathOfNearest(absolute).split('/').includes('.git')) add(`writes inside .git (${displayPath(root, absolute)}): the repository itself, which checkpoints do not hold`);
     }
     if (cwd !== undefined) {
       for (const file of doomedFiles(command, cwd)) {
@@ -126,6 +128,7 @@ function unrestorable(doomed: Doomed[], root: string): string[] {
     const shown = displayPath(root, file.path);
     if (file.kind === 'delete') {
       if (states.ignored.has(file.path)) reasons.push(`${file.how} ${shown}, which git ignores: neither git nor a checkpoint can restore it`);
+      else if (!states.tracked.has(file.path) && file.size > MAX_CHECKPOINT_FILE_BYTES) reasons.push(`${file.how} ${shown}, an untracked file too big for a checkpoint: nothing could restore it`);
     } else if (!states.tracked.has(file.path)) {
       reasons.push(`${file.how} ${shown}, ${states.ignored.has(file.path) ? 'an ignored' : 'an untracked'} file git cannot restore`);
     }

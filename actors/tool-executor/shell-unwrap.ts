@@ -179,6 +179,13 @@ function unwrap(command: SimpleCommand, level: number, out: Unwrapped, home: str
         if (remote.length > 0) nested(describe(remote));
         break;
       }
+      case 'alias':
+        // With expand_aliases on, an alias's text runs later in this shell: judge it now.
+        for (const word of rest) {
+          const eq = word.text.indexOf('=');
+          if (eq > 0) nested(word.text.slice(eq + 1), true);
+        }
+        break;
       case 'eval':
         if (rest.some((w) => w.dynamic)) {
           unknownScript = describe(rest);

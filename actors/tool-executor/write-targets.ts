@@ -1,5 +1,6 @@
-import { lstatSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { compileGlob } from './glob-match.js';
 import { readFlags, type Effective } from './shell-unwrap.js';
 
 /**
@@ -138,6 +139,8 @@ export interface Doomed {
   kind: 'delete' | 'overwrite';
   /** What happens, for the reason shown: "empties", "truncates", "overwrites", "deletes". */
   how: string;
+  /** Its size in bytes. */
+  size: number;
 }
 
 const EMPTYING = /^(|:|true|false)$/;
@@ -147,7 +150,10 @@ export function doomedFiles(command: Effective, cwd: string): Doomed[] {
   const found: Doomed[] = [];
   const at = (path: string) => resolve(cwd, path);
   const push = (path: string, kind: Doomed['kind'], how: string) => {
-    if (isFile(at(path))) found.push({ path: at(path), kind, how });
+    for (const file of expand(command, path, cwd)) {
+      const size = fileSize(file);
+      if (size !== undefined) found.push({ path: file, kind, how, size });
+    }
   };
   const { name, args } = command;
   const flags = readFlags(args, VALUE_FLAGS);
@@ -196,13 +202,47 @@ function producesNothing(command: Effective): boolean {
   return false;
 }
 
-function isFile(path: string): boolean {
+/** The size of a file (or symlink) at `path`, undefined when there is none. */
+function fileSize(path: string): number | undefined {
   try {
     const info = lstatSync(path);
-    return info.isFile() || info.isSymbolicLink();
+    return info.isFile() || info.isSymbolicLink() ? info.size : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+const GLOB = /[*?[]/;
+const MAX_MATCHES = 500;
+
+/**
+ * The files an operand names once the shell expanded it: `*.log`, `logs/?.txt`, `[ab].txt`
+ * (unquoted words only; dot files only for a pattern starting with a dot, as bash does).
+ */
+function expand(command: Effective, operand: string, cwd: string): string[] {
+  const unquoted = command.words.some((w) => w.text === operand && !w.quoted && !w.dynamic);
+  if (!GLOB.test(operand) || !unquoted) return [resolve(cwd, operand)];
+  let paths = [operand.startsWith('/') ? '/' : cwd];
+  for (const segment of operand.split('/').filter(Boolean)) {
+    if (!GLOB.test(segment)) {
+      paths = paths.map((path) => join(path, segment));
+      continue;
+    }
+    const match = compileGlob(segment);
+    const next: string[] = [];
+    for (const dir of paths) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) if ((segment.startsWith('.') || !name.startsWith('.')) && match(name)) next.push(join(dir, name));
+      if (next.length > MAX_MATCHES) break;
+    }
+    paths = next.slice(0, MAX_MATCHES);
+  }
+  return paths;
 }
 
 function isDirectory(path: string): boolean {

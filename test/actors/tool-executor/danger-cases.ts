@@ -4,8 +4,8 @@
  * reports, each group citing where it came from; a few are reworded only where the peer's
  * fixture named a file of its own. `OUT` stands for a folder outside the project, created by the
  * test. The project fixture has `README.md`, `src/a.ts`, `src/old.ts`, `scripts/build.sh`,
- * `data.txt`, `a.txt`, `b.txt` committed, a branch `feature`, untracked `untracked.txt` and
- * `important.db`, an ignored `.env`, and `linked` → OUT.
+ * `data.txt`, `a.txt`, `b.txt` committed, a branch `feature`, untracked `untracked.txt`,
+ * `important.db` and a 17 MB `big.bin`, ignored `.env` and `debug.log`, and `linked` → OUT.
  */
 
 export interface CaseGroup {
@@ -252,6 +252,17 @@ export const DESTRUCTIVE: CaseGroup[] = [
       ['source <(base64 -d blob)', /only known at run time|process substitution/],
       ['env -S "$CMD"', /only known at run time/],
       ["awk 'BEGIN { system(\"rm -rf src\") }'", /awk runs inline code that runs other commands/],
+      ['rm *.log', /deletes debug\.log, which git ignores/],
+      ['rm big.bin', /an untracked file too big for a checkpoint/],
+      ['chmod 000 src/a.ts', /chmod takes read or write permission/],
+      ['chmod -R u-w src', /chmod takes read or write permission/],
+      ['chown nobody README.md', /chown changes file ownership/],
+      ['echo ref > .git/HEAD', /writes inside \.git/],
+      ['mv .git .git-old', /writes inside \.git/],
+      ['dropdb production', /dropdb deletes a database/],
+      ['redis-cli FLUSHALL', /FLUSHALL/],
+      ['git tag -d v1.0', /git tag -d/],
+      ["shopt -s expand_aliases; alias wipe='rm -rf src'; wipe", /rm -rf/],
       ["awk '{ print > \"OUT/list\" }' data.txt", /awk runs inline code that writes files/],
     ],
   },
@@ -376,6 +387,10 @@ export const ORDINARY: string[] = [
   'which node && type -a git',
   'uname -a && df -h . && du -sh src',
   'chmod +x scripts/build.sh',
+  'chmod 600 .env',
+  'echo "*.tmp" >> .gitignore',
+  'rm *.tmp',
+  "alias ll='ls -la'",
   'ln -s ../README.md src/README.md',
   'sudo -l',
   'git checkout HEAD~1',

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandDangers } from '../../../actors/tool-executor/danger.js';
 import { git, gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
@@ -188,7 +188,10 @@ const repo = gitRepo({
   '.gitignore': '.env\n*.log\n',
 });
 git(repo, 'branch', 'feature');
-writeTree(repo, { 'untracked.txt': 'only here\n', 'important.db': 'rows\n', '.env': 'TOKEN=1\n' });
+writeTree(repo, { 'untracked.txt': 'only here\n', 'important.db': 'rows\n', '.env': 'TOKEN=1\n', 'debug.log': 'log\n' });
+// Sparse: 17 MB by its size, nothing on disk.
+writeFileSync(join(repo, 'big.bin'), '');
+truncateSync(join(repo, 'big.bin'), 17 * 1024 * 1024);
 const out = tempDir('reika-outside-');
 symlinkSync(out, join(repo, 'linked'));
 
