@@ -122,6 +122,7 @@ function ruleFor(command: Effective, context: RuleContext): string | undefined {
   }
   if (name === 'rg' && args.some((a) => a === '--pre' || a.startsWith('--pre='))) return 'rg --pre runs a command on every file it searches';
   if (name === 'go' && args.some((a) => a === '-exec' || a.startsWith('-exec='))) return `go ${subcommand(args).verb ?? ''} -exec runs the program it names`.replace('  ', ' ');
+  if (name === 'rsync' && args.some((a) => a.startsWith('--delete') || a === '--remove-source-files')) return 'rsync --delete deletes what the source lacks in the destination';
   if (name === 'chown' || name === 'chgrp') return `${name} changes file ownership, which checkpoints do not restore`;
   if (name === 'chmod' && removesAccess(readFlags(args, new Set(['--reference'])).operands[0] ?? '')) return 'chmod takes read or write permission from the owner, which checkpoints do not restore';
   if (name === 'dropdb' || name === 'dropuser') return `${name} deletes a database or a role`;

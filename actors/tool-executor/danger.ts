@@ -129,6 +129,8 @@ function unrestorable(doomed: Doomed[], root: string): string[] {
     if (file.kind === 'delete') {
       if (states.ignored.has(file.path)) reasons.push(`${file.how} ${shown}, which git ignores: neither git nor a checkpoint can restore it`);
       else if (!states.tracked.has(file.path) && file.size > MAX_CHECKPOINT_FILE_BYTES) reasons.push(`${file.how} ${shown}, an untracked file too big for a checkpoint: nothing could restore it`);
+    } else if (file.kind === 'replace') {
+      if (states.ignored.has(file.path)) reasons.push(`${file.how} ${shown}, an ignored file git cannot restore`);
     } else if (!states.tracked.has(file.path)) {
       reasons.push(`${file.how} ${shown}, ${states.ignored.has(file.path) ? 'an ignored' : 'an untracked'} file git cannot restore`);
     }

@@ -135,8 +135,11 @@ function scriptFiles(args: string[]): string[] {
 export interface Doomed {
   /** Absolute path (not resolved through symlinks). */
   path: string;
-  /** `delete` for plain removal; the rest lose the file's content in place. */
-  kind: 'delete' | 'overwrite';
+  /**
+   * `delete` for plain removal; `overwrite` loses the content in place; `replace` is a command's
+   * output written over a file (`> f`): routine for logs, so it only counts for precious files.
+   */
+  kind: 'delete' | 'overwrite' | 'replace';
   /** What happens, for the reason shown: "empties", "truncates", "overwrites", "deletes". */
   how: string;
   /** Its size in bytes. */
@@ -144,6 +147,8 @@ export interface Doomed {
 }
 
 const EMPTYING = /^(|:|true|false)$/;
+/** Files whose content is the work itself, not output: secrets and databases. */
+const PRECIOUS = /^\.env(\..+)?$|\.(pem|key|p12|pfx|kdbx|sqlite3?|db)$/;
 
 /** The existing files `command` (run in `cwd`) would destroy the content of. */
 export function doomedFiles(command: Effective, cwd: string): Doomed[] {
@@ -157,8 +162,11 @@ export function doomedFiles(command: Effective, cwd: string): Doomed[] {
   };
   const { name, args } = command;
   const flags = readFlags(args, VALUE_FLAGS);
-  if (producesNothing(command)) {
-    for (const redirect of command.redirects) if (['>', '>|', '&>'].includes(redirect.op) && !redirect.target.dynamic) push(redirect.target.text, 'overwrite', 'empties');
+  const empty = producesNothing(command);
+  for (const redirect of command.redirects) {
+    if (!['>', '>|', '&>'].includes(redirect.op) || redirect.target.dynamic) continue;
+    if (empty) push(redirect.target.text, 'overwrite', 'empties');
+    else if (PRECIOUS.test(basename(redirect.target.text))) push(redirect.target.text, 'replace', 'overwrites');
   }
   switch (name) {
     case 'truncate': {
