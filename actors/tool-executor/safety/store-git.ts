@@ -24,6 +24,8 @@ export class StoreGitError extends Error {
 const CONFIG = [
   '-c', 'core.fsmonitor=false',
   '-c', 'core.untrackedCache=true',
+  // The untracked cache serves `status -uall` only when it is the configured mode (git 2.39+).
+  '-c', 'status.showUntrackedFiles=all',
   '-c', 'core.quotepath=off',
   '-c', 'core.autocrlf=false',
   '-c', 'core.safecrlf=false',
