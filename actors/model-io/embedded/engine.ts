@@ -1,4 +1,5 @@
 import { mintCallId } from '../call-id.js';
+import type { WireDelta } from '../map-chunk.js';
 import type { ChatRequest } from '../stream-chat.js';
 import type { ChatReply, DiscoverReply, EmbeddedSettings, EngineInfo, ModelEvent } from '../protocol.js';
 import { toolIndex } from '../tool-index.js';
@@ -86,6 +87,7 @@ export class EmbeddedEngine {
         return tool ? [{ name: tool.function.name, grammar: pinnedSchema(tool.function.parameters, c.arguments) }] : [];
       });
       const offered = request.toolChoice === 'none' || (step && 'answer' in step) ? [] : request.tools;
+      const batch = new TextBatcher((delta) => turn.push(delta));
       const result = await generate({
         api: this.loaded.api,
         llama: this.loaded.llama,
@@ -94,7 +96,7 @@ export class EmbeddedEngine {
         window: this.loaded.info.window,
         prompt: prompt.tokens,
         opensThought: prompt.opensThought,
-        push: (delta) => turn.push(delta),
+        push: (delta) => batch.push(delta),
         signal: context.signal,
         ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -104,6 +106,7 @@ export class EmbeddedEngine {
         ...(step && 'answer' in step ? { literal: step.answer } : {}),
         makeId,
       });
+      batch.flush();
       const reply = turn.finish(result.finishReason === 'aborted' || context.signal.aborted);
       this.remember(reply.toolCalls.map((call) => call.id));
       lane.memory = {
@@ -186,6 +189,39 @@ function callSyntax(loaded: LoadedEngine): CallSyntax | undefined {
     between: parallelism?.call.betweenCalls ? text(parallelism.call.betweenCalls).tokenize(model.tokenizer, 'trimLeadingSpace') : [],
     parallel: Boolean(parallelism),
   };
+}
+
+/**
+ * Text deltas at most every {@link TEXT_BATCH_MS}: a small model samples hundreds of tokens a
+ * second, and a delta per token is a message to the main thread and a redraw of the terminal per
+ * token. Anything that is not text goes at once, after the text before it.
+ */
+const TEXT_BATCH_MS = 30;
+
+class TextBatcher {
+  private text = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly out: (delta: WireDelta) => void) {}
+
+  push(delta: WireDelta): void {
+    if (delta.kind !== 'text') {
+      this.flush();
+      this.out(delta);
+      return;
+    }
+    this.text += delta.text;
+    this.timer ??= setTimeout(() => this.flush(), TEXT_BATCH_MS);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.text) return;
+    const text = this.text;
+    this.text = '';
+    this.out({ kind: 'text', text });
+  }
 }
 
 function commonPrefix(a: string, b: string): number {
