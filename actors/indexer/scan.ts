@@ -1,51 +1,10 @@
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, type Dirent } from 'node:fs';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAPS, type ScanCaps } from './caps.js';
-import type { CapName, FileIndex } from './protocol.js';
-import { ALWAYS_SKIPPED, IgnoreRules } from './crawl/ignore-rules.js';
-import { TrackedPaths } from './crawl/git-index.js';
+import { Crawl, REST_OF_FOLDER, type CrawlVisitor, type EntryKind } from './crawl/crawler.js';
 import { isSourceFile } from './map/source-files.js';
-
-/** What one directory entry is, as far as the index cares. */
-type Kind = 'directory' | 'file' | 'other' | 'gone';
-
-function kindOf(entry: Dirent, absoluteDir: string): Kind {
-  if (entry.isFile() || entry.isSymbolicLink()) return 'file'; // symlinks are listed, never followed
-  if (entry.isDirectory()) return 'directory';
-  if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return 'other';
-  // The file system did not say (DT_UNKNOWN): ask it.
-  try {
-    const stat = lstatSync(join(absoluteDir, entry.name));
-    return stat.isFile() || stat.isSymbolicLink() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
-  } catch {
-    return 'gone';
-  }
-}
-
-/**
- * A name that was not valid UTF-8 reaches us with U+FFFD in it and can no longer be opened by that
- * name; one that truly contains U+FFFD still can. A name with a line break would break the
- * one-path-per-line index. Both are skipped.
- */
-function unusableName(name: string, absoluteDir: string): boolean {
-  // Three plain searches: cheaper than a regular expression on a cold start (measured).
-  if (name.includes('\n') || name.includes('\r')) return true;
-  if (!name.includes('\uFFFD')) return false;
-  try {
-    lstatSync(join(absoluteDir, name));
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-const ALWAYS = new Set(ALWAYS_SKIPPED);
-const everything = () => true;
-
-function byName(a: Dirent, b: Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
+import type { CapName, FileIndex } from './protocol.js';
 
 /** For tests: lets another "process" change the tree at a chosen moment of a synchronous scan. */
 export interface ScanHooks {
@@ -54,9 +13,9 @@ export interface ScanHooks {
 }
 
 /**
- * Breadth-first crawl of `root` within caps, applying git's ignore rules: one folder at a time,
- * each listed once with `readdir(withFileTypes)`, its entries sorted by name, ignored folders
- * pruned and never read. Paths come out level by level, so a capped index is shallow-first.
+ * The file index and the repo map's candidates: the shared breadth-first crawl
+ * (`crawl/crawler.ts`: git's tree, tracked files kept, symlinks listed and never followed) within
+ * the caps of SPEC §2. Paths come out level by level, so a capped index is shallow-first.
  * Synchronous on purpose: it runs in an indexer worker thread, where blocking calls are the
  * fastest way through the file system (measured in `bench/scan.bench.ts`).
  *
@@ -67,134 +26,94 @@ export function scan(root: string, caps: Partial<ScanCaps> = {}, hooks: ScanHook
   const started = performance.now();
   const limits: ScanCaps = { ...DEFAULT_CAPS, ...caps };
   const absoluteRoot = resolve(root);
-  const rules = IgnoreRules.create(absoluteRoot);
+  const crawl = new Crawl({ root: absoluteRoot, discoveryFolders: limits.gitignoreDirectories, oneAtATime: true });
   const paths: string[] = [];
   const mapCandidates: string[] = [];
-  const capped = new Set<CapName>();
-  const stats = { directories: 0, files: 0, ignored: 0, skipped: 0, ms: 0 };
-  // Tracked files stay listed even when a rule matches them (git ls-files --cached); the index is
-  // read the first time a rule matches something, and searched for each matched entry.
-  let tracked: TrackedPaths | null | undefined;
-  const isTracked = (rel: string, folder: boolean): boolean => {
-    if (tracked === undefined) tracked = rules.repository ? TrackedPaths.read(rules.repository) : null;
-    return tracked !== null && tracked.has(rel, folder);
-  };
-  /** Ignored folders walked only for the tracked files inside them. */
-  const trackedOnly = new Set<string>();
+  // Which caps were hit, as plain flags: the hot paths only store a boolean (a Set call first
+  // reached mid-scan would deoptimise the crawl's compiled code at every cap).
+  let filesCapped = false;
+  let mapFilesCapped = false;
+  let mapDirectoriesCapped = false;
+  let directoriesCapped = false;
+  let files = 0;
+  /** Whether the folder being listed is among the first `mapDirectories` read. */
+  let mapOpen = true;
 
-  // The first listing is the root's own: failing there is an error, not an empty index.
-  let rootEntries: Dirent[];
-  try {
-    rootEntries = readdirSync(absoluteRoot, { withFileTypes: true });
-  } catch (error) {
-    throw new Error(describeRootError(absoluteRoot, error));
-  }
-  let level: string[] = [''];
-  let pending: Dirent[] | undefined = rootEntries;
+  /** Whether the file `wants` was last asked about is a source file (its `entry`, if any, follows). */
+  let source = false;
+  const visitor: CrawlVisitor = {
+    wants(name) {
+      source = isSourceFile(name);
+      // Past the index cap only map candidates are still worth an ignore check; nothing in this
+      // folder can be added any more once the map is closed too.
+      if (paths.length < limits.indexPaths || (mapOpen && source)) return true;
+      filesCapped = true;
+      return !mapOpen || mapCandidates.length >= limits.mapFiles ? REST_OF_FOLDER : false;
+    },
+    entry(rel: string, _name: string, kind: EntryKind) {
+      if (kind === 'directory') return;
+      files++;
+      if (paths.length < limits.indexPaths) paths.push(rel);
+      else filesCapped = true;
+      if (source && mapOpen) {
+        if (mapCandidates.length < limits.mapFiles) mapCandidates.push(rel);
+        else mapFilesCapped = true;
+      } else if (source && mapCandidates.length < limits.mapFiles) {
+        mapDirectoriesCapped = true;
+      }
+    },
+  };
 
   /** True while reading more folders can still add something within the caps. */
   const wanted = () =>
-    paths.length < limits.indexPaths || (mapCandidates.length < limits.mapFiles && stats.directories < limits.mapDirectories);
+    paths.length < limits.indexPaths || (mapCandidates.length < limits.mapFiles && crawl.stats.directories < limits.mapDirectories);
 
-  walk: while (level.length > 0) {
-    const next: string[] = [];
-    for (let i = 0; i < level.length; i++) {
-      const dir = level[i]!;
-      if (!wanted()) {
-        markUnseen();
-        break walk;
-      }
-      if (stats.directories >= limits.scanDirectories) {
-        capped.add('directories');
-        markUnseen();
-        break walk;
-      }
-      const absoluteDir = dir === '' ? absoluteRoot : join(absoluteRoot, dir);
-      let entries: Dirent[];
+  for (let folder = crawl.nextFolder(); folder !== undefined; folder = crawl.nextFolder()) {
+    if (!wanted()) {
+      markUnseen();
+      break;
+    }
+    if (crawl.stats.directories >= limits.scanDirectories) {
+      directoriesCapped = true;
+      markUnseen();
+      break;
+    }
+    let entries: Dirent[] | null = null;
+    if (folder.rel === '') {
+      // The first listing is the root's own: failing there is an error, not an empty index.
       try {
-        if (pending) entries = pending;
-        else {
-          hooks.beforeRead?.(absoluteDir);
-          entries = readdirSync(absoluteDir, { withFileTypes: true });
-        }
+        entries = readdirSync(absoluteRoot, { withFileTypes: true });
+      } catch (error) {
+        throw new Error(describeRootError(absoluteRoot, error));
+      }
+    } else {
+      try {
+        hooks.beforeRead?.(folder.absolute);
+        entries = readdirSync(folder.absolute, { withFileTypes: true });
       } catch {
-        stats.skipped++; // unreadable, vanished, or no longer a folder
-        continue;
-      } finally {
-        pending = undefined;
-      }
-      stats.directories++;
-      if (stats.directories === limits.gitignoreDirectories + 1) {
-        rules.stopDiscovery();
-        capped.add('gitignore-directories');
-      }
-      entries.sort(byName);
-      let ignored: (name: string, rel: string, isDirectory: boolean) => boolean = everything;
-      if (!trackedOnly.has(dir)) {
-        // Sorted by name, so both are found among the first few entries.
-        let hasIgnoreFile = false;
-        let hasGit = false;
-        for (const entry of entries) {
-          if (entry.name > '.gitignore') break;
-          if (entry.name === '.git') hasGit = dir !== '';
-          else if (entry.name === '.gitignore') hasIgnoreFile = true;
-        }
-        rules.noteFolder(dir, hasIgnoreFile, hasGit);
-        ignored = rules.entryTest(dir);
-      }
-      const mapOpen = stats.directories <= limits.mapDirectories;
-      for (const entry of entries) {
-        const name = entry.name;
-        const rel = dir === '' ? name : `${dir}/${name}`;
-        const kind = kindOf(entry, absoluteDir);
-        if (kind === 'other' || kind === 'gone' || unusableName(name, absoluteDir)) {
-          stats.skipped++;
-          continue;
-        }
-        if (kind === 'directory') {
-          if (!ignored(name, rel, true)) next.push(rel);
-          else if (name !== '.git' && !ALWAYS.has(name) && isTracked(rel, true)) {
-            trackedOnly.add(rel);
-            next.push(rel);
-          } else stats.ignored++;
-          continue;
-        }
-        const indexOpen = paths.length < limits.indexPaths;
-        const candidate = isSourceFile(name);
-        const source = mapOpen && candidate;
-        if (!indexOpen && !source) {
-          capped.add('files');
-          // Nothing in this folder can be added any more once the map is closed too.
-          if (!mapOpen || mapCandidates.length >= limits.mapFiles) break;
-          continue; // past the index cap only map candidates are still worth an ignore check
-        }
-        if (ignored(name, rel, false) && (name === '.git' || !isTracked(rel, false))) {
-          stats.ignored++;
-          continue;
-        }
-        stats.files++;
-        if (indexOpen) paths.push(rel);
-        else capped.add('files');
-        if (source) {
-          if (mapCandidates.length < limits.mapFiles) mapCandidates.push(rel);
-          else capped.add('map-files');
-        } else if (candidate && mapCandidates.length < limits.mapFiles) {
-          capped.add('map-directories');
-        }
+        // unreadable, vanished, or no longer a folder: the crawl counts it
       }
     }
-    level = next;
+    mapOpen = crawl.stats.directories < limits.mapDirectories;
+    crawl.take(folder, entries, visitor);
   }
 
   /** The walk stopped with folders left unread: say which caps kept them out. */
   function markUnseen(): void {
-    if (paths.length >= limits.indexPaths) capped.add('files');
-    if (mapCandidates.length >= limits.mapFiles) capped.add('map-files');
-    else if (stats.directories >= limits.mapDirectories) capped.add('map-directories');
+    if (paths.length >= limits.indexPaths) filesCapped = true;
+    if (mapCandidates.length >= limits.mapFiles) mapFilesCapped = true;
+    else if (crawl.stats.directories >= limits.mapDirectories) mapDirectoriesCapped = true;
   }
 
-  stats.ms = Math.round((performance.now() - started) * 10) / 10;
-  return { root: absoluteRoot, paths, capped: [...capped], mapCandidates, stats };
+  const { directories, ignored, skipped } = crawl.stats;
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  const capped: CapName[] = [];
+  if (filesCapped) capped.push('files');
+  if (mapFilesCapped) capped.push('map-files');
+  if (mapDirectoriesCapped) capped.push('map-directories');
+  if (crawl.discoveryStopped) capped.push('gitignore-directories');
+  if (directoriesCapped) capped.push('directories');
+  return { root: absoluteRoot, paths, capped, mapCandidates, stats: { directories, files, ignored, skipped, ms } };
 }
 
 /** One sentence for a root that cannot be scanned. */

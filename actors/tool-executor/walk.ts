@@ -1,20 +1,22 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { IgnoreRules } from '../indexer/crawl/ignore-rules.js';
+import { join } from 'node:path';
+import { Crawl, type CrawlVisitor, type EntryKind } from '../indexer/crawl/crawler.js';
 import { isInsideProject } from './paths.js';
 
 /**
- * Breadth-first walk for list, glob and grep: the project's ignore rules (the indexer's
- * `IgnoreRules`, git-exact) applied, symlinks listed but not followed, unreadable folders skipped.
- * Naming an ignored folder as the start lists it anyway (and what is inside it, unfiltered).
+ * The breadth-first walk of list, glob and grep: the indexer's crawler (`indexer/crawl/crawler.ts`)
+ * driven with asynchronous listings, so the tools see the tree the file index sees (git's:
+ * ignored paths left out, tracked files kept, symlinks listed and never followed, sockets and
+ * unusable names skipped), only deeper and without its caps. Naming an ignored folder as the
+ * start lists it anyway (and what is inside it, unfiltered).
  */
 
 export interface WalkEntry {
   /** `/`-separated, relative to the start folder. */
   rel: string;
   absolute: string;
-  kind: 'file' | 'directory' | 'symlink' | 'other';
+  kind: EntryKind;
   /** 1 for the start folder's own entries. */
   depth: number;
 }
@@ -44,50 +46,33 @@ export interface WalkStats {
 export type WalkVisitor = (entry: WalkEntry) => boolean | void;
 
 export async function walk(options: WalkOptions, visit: WalkVisitor): Promise<WalkStats> {
-  const rulesRoot = isInsideProject(options.root, options.start) ? options.root : options.start;
-  const rules = IgnoreRules.create(rulesRoot);
-  const toRulesRel = (absolute: string) => relative(rulesRoot, absolute).split(sep).join('/');
-  const startRel = toRulesRel(options.start);
-  const unfiltered = startRel !== '' && !startRel.startsWith('..') && rules.isIgnored(startRel, true);
-  const stats: WalkStats = { visited: 0, hidden: 0, unreadable: 0, stopped: false, aborted: false, unfiltered };
-  const maxDepth = options.maxDepth ?? Infinity;
+  // A start outside the project (on real paths: a symlinked folder may lead out) has its own rules.
+  const root = isInsideProject(options.root, options.start) ? options.root : options.start;
+  const crawl = new Crawl({ root, start: options.start, maxDepth: options.maxDepth });
+  const stats: WalkStats = { visited: 0, hidden: 0, unreadable: 0, stopped: false, aborted: false, unfiltered: crawl.rules === null };
   const maxEntries = options.maxEntries ?? Infinity;
-  let level: { absolute: string; rel: string }[] = [{ absolute: options.start, rel: '' }];
-  for (let depth = 1; depth <= maxDepth && level.length > 0; depth++) {
-    const next: { absolute: string; rel: string }[] = [];
-    for (const folder of level) {
-      if (options.signal?.aborted) {
-        stats.aborted = true;
-        return stats;
+  const visitor: CrawlVisitor = {
+    entry(rel, name, kind, folder) {
+      if (++stats.visited > maxEntries || visit({ rel, absolute: join(folder.absolute, name), kind, depth: folder.depth }) === false) {
+        stats.stopped = true;
+        return false;
       }
-      let entries: Dirent[];
-      try {
-        entries = await readdir(folder.absolute, { withFileTypes: true });
-      } catch {
-        stats.unreadable++;
-        continue;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const dirent of entries) {
-        const absolute = join(folder.absolute, dirent.name);
-        const rel = folder.rel === '' ? dirent.name : `${folder.rel}/${dirent.name}`;
-        const kind = dirent.isDirectory() ? 'directory' : dirent.isFile() ? 'file' : dirent.isSymbolicLink() ? 'symlink' : 'other';
-        if (!unfiltered && rules.isEntryIgnored(toRulesRel(absolute), kind === 'directory')) {
-          stats.hidden++;
-          continue;
-        }
-        if (++stats.visited > maxEntries) {
-          stats.stopped = true;
-          return stats;
-        }
-        if (visit({ rel, absolute, kind, depth }) === false) {
-          stats.stopped = true;
-          return stats;
-        }
-        if (kind === 'directory') next.push({ absolute, rel });
-      }
+    },
+  };
+  for (let folder = crawl.nextFolder(); folder !== undefined; folder = crawl.nextFolder()) {
+    if (options.signal?.aborted) {
+      stats.aborted = true;
+      break;
     }
-    level = next;
+    let entries: Dirent[] | null = null;
+    try {
+      entries = await readdir(folder.absolute, { withFileTypes: true });
+    } catch {
+      // counted by the crawl as unreadable
+    }
+    if (!crawl.take(folder, entries, visitor)) break;
   }
+  stats.hidden = crawl.stats.ignored;
+  stats.unreadable = crawl.stats.unreadable;
   return stats;
 }

@@ -32,12 +32,12 @@ function objectIdLength(commonDir: string): number {
 const KEPT_BUFFER_MAX = 16 * 1024 * 1024;
 let kept: Buffer | undefined;
 
-/** The bytes of the index file, in the kept buffer when it fits; valid until the next call. */
-function readIndexFile(path: string): Buffer {
+/** The bytes of the index file; with `reuse`, in the kept buffer when it fits, valid until the next call. */
+function readIndexFile(path: string, reuse: boolean): Buffer {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    if (size > KEPT_BUFFER_MAX) return readFileSync(fd);
+    if (!reuse || size > KEPT_BUFFER_MAX) return readFileSync(fd);
     if (!kept || kept.length < size) kept = Buffer.allocUnsafe(Math.min(KEPT_BUFFER_MAX, Math.max(size + (size >> 2), 64 * 1024)));
     let got = 0;
     while (got < size) {
@@ -75,13 +75,15 @@ export class TrackedPaths {
   ) {}
 
   /**
-   * Reads the index of `repository`; null when there is none or it cannot be read. Lookups are
-   * valid until the next `read` in the same thread (the bytes may be in the kept buffer).
+   * Reads the index of `repository`; null when there is none or it cannot be read. With `reuse`
+   * (one crawl at a time in the thread, as in an indexer thread), the bytes may go in the kept
+   * buffer and lookups are valid only until the next such `read`; crawls that overlap (the tool
+   * executor's) each read into a buffer of their own.
    */
-  static read(repository: GitRepository): TrackedPaths | null {
+  static read(repository: GitRepository, reuse = false): TrackedPaths | null {
     let buffer: Buffer;
     try {
-      buffer = readIndexFile(join(repository.gitDir, 'index'));
+      buffer = readIndexFile(join(repository.gitDir, 'index'), reuse);
     } catch {
       return null; // a fresh repository has no index yet
     }

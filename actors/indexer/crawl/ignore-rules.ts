@@ -109,14 +109,6 @@ export class IgnoreRules {
   }
 
   /**
-   * Like `isIgnored`, for a walker that goes top-down and so knows the parent folder is not
-   * ignored: skips the ancestor checks.
-   */
-  isEntryIgnored(rel: string, isDirectory: boolean): boolean {
-    return isDirectory ? this.isFolderIgnored(rel) : this.decide(rel, false);
-  }
-
-  /**
    * The fastest form for a scanner listing one folder (known not ignored): a test for its entries,
    * with the folder's rules looked up once. `rel` is the entry's path, `name` its last part.
    */
