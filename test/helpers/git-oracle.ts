@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALWAYS_SKIPPED } from '../../actors/indexer/crawl/ignore-rules.js';
@@ -55,20 +55,30 @@ export function oracleRepo(committed: Tree, untracked: Tree = {}, exclude?: stri
 const skipped = new Set(ALWAYS_SKIPPED);
 
 /**
- * `git ls-files --cached --others --exclude-standard` in `dir`, minus the always-skipped folders;
+ * `git ls-files --cached --others --exclude-standard` in `dir`, minus the always-skipped folders,
+ * and what git said on stderr (kept off the test output: a symlinked `.gitignore` makes git warn
+ * that it cannot access it, which is the behaviour under test, not noise to print);
  * `user` gives git another home (for the per-user ignore file).
  */
-export function gitListing(dir: string, user?: { home: string; xdgConfigHome: string }): string[] {
-  const out = execFileSync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+export function gitLsFiles(dir: string, user?: { home: string; xdgConfigHome: string }): { paths: string[]; warnings: string } {
+  const result = spawnSync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: dir,
     env: user ? envFor(user) : gitEnv,
     maxBuffer: 256 * 1024 * 1024,
-  }).toString('utf8');
-  return out
+  });
+  if (result.status !== 0) throw new Error(`git ls-files failed in ${dir}: ${result.stderr?.toString('utf8') ?? result.error?.message}`);
+  const paths = result.stdout
+    .toString('utf8')
     .split('\0')
     .filter((path) => path !== '')
     .filter((path) => !path.split('/').slice(0, -1).some((part) => skipped.has(part)))
     .sort();
+  return { paths, warnings: result.stderr.toString('utf8') };
+}
+
+/** The paths of {@link gitLsFiles}. */
+export function gitListing(dir: string, user?: { home: string; xdgConfigHome: string }): string[] {
+  return gitLsFiles(dir, user).paths;
 }
 
 /** Every file and symlink under root (no rules at all), `/`-separated, `.git` left out. */
