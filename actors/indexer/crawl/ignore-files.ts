@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { Ignore, Options } from 'ignore';
@@ -100,16 +100,23 @@ export function compile(text: string): Ignore | null {
   return text.split('\n').some((line) => line.trim() !== '' && !line.startsWith('#')) ? rules : null;
 }
 
-/** Reads an ignore file as git does: a symlinked ignore file is not followed. Missing → null. */
-export function readIgnoreFile(path: string): string | null {
+/**
+ * Reads an ignore file as git does: an in-tree `.gitignore` that is a symlink is not followed
+ * (git opens it with O_NOFOLLOW); `info/exclude` and the user's excludes file are read with
+ * `follow`, as git reads them (dotfile managers often link `~/.config/git/ignore`). Missing or
+ * unreadable or not a regular file (a FIFO, a folder) → null.
+ */
+export function readIgnoreFile(path: string, follow = false): string | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Non-blocking: a FIFO in an ignore file's place must not hang the crawl on its open.
+    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, flags);
   } catch {
     return null;
   }
   try {
-    return readFileSync(fd, 'utf8');
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : null;
   } catch {
     return null;
   } finally {
@@ -117,7 +124,6 @@ export function readIgnoreFile(path: string): string | null {
   }
 }
 
-/** The git directory for a work tree, following a `.git` file (worktrees, submodules) and `commondir`. */
 /** The git repository a folder belongs to. */
 export interface GitRepository {
   /** The work tree's top folder. */

@@ -28,7 +28,7 @@ const EMPTY_CHAIN: readonly ChainLevel[] = [];
 function repositoryLevels(commonDir: string, environment: GitUserEnvironment, cut: number, prepend: string): ChainLevel[] {
   const levels: ChainLevel[] = [];
   for (const file of [join(commonDir, 'info', 'exclude'), globalExcludesFile(commonDir, environment)]) {
-    const text = readIgnoreFile(file);
+    const text = readIgnoreFile(file, true);
     const rules = text === null ? null : compile(text);
     if (rules) levels.push({ match: matcherOf(rules), cut, prepend });
   }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { scan } from '../../../actors/indexer/scan.js';
+import { oracleRepo } from '../../helpers/git-oracle.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import type { FileIndex } from '../../../actors/indexer/protocol.js';
 
@@ -30,6 +31,18 @@ test('sockets and FIFOs are skipped, not listed and not opened', async (t) => {
   } finally {
     server.close();
   }
+});
+
+test('an ignore file that is a FIFO is skipped, not opened (its open would wait for a writer)', (t) => {
+  const root = oracleRepo({ 'a.txt': '' }, { 'b.txt': '', 'sub/c.txt': '' });
+  execFileSync('mkfifo', [join(root, '.gitignore')]);
+  execFileSync('mkfifo', [join(root, 'sub', '.gitignore')]);
+  execFileSync('mkfifo', [join(root, 'rules')]);
+  rmSync(join(root, '.git', 'info', 'exclude'), { force: true });
+  symlinkSync(join(root, 'rules'), join(root, '.git', 'info', 'exclude'));
+  const index = scan(root);
+  t.deepEqual(index.paths, ['a.txt', 'b.txt', 'sub/c.txt']);
+  t.is(index.stats.skipped, 3, 'the FIFOs themselves are no entries');
 });
 
 test('names that are not UTF-8 are skipped; a real U+FFFD name is kept', (t) => {

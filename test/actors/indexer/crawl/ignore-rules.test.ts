@@ -1,6 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { ALWAYS_SKIPPED, IgnoreRules } from '../../../../actors/indexer/crawl/ignore-rules.js';
 import { tempDir, writeTree } from '../../../helpers/temp.js';
 import { everyFile, git, gitHome, gitListing, gitLsFiles, oracleRepo, TRICKY_REPOS } from '../../../helpers/git-oracle.js';
@@ -70,6 +70,33 @@ test('a symlinked .gitignore is not followed, as git does not follow it', (t) =>
   t.regex(git.warnings, /unable to access '\.gitignore'/, 'git refuses the symlink (and says so)');
   t.deepEqual(kept(root), git.paths);
   t.false(IgnoreRules.create(root).isIgnored('a.txt', false));
+});
+
+test('a symlinked info/exclude is followed, as git follows it', (t) => {
+  const root = oracleRepo({ 'b.txt': '' });
+  const shared = writeTree(tempDir(), { 'exclude': 'a.txt\n*.log\n' });
+  rmSync(join(root, '.git', 'info', 'exclude'), { force: true });
+  symlinkSync(join(shared, 'exclude'), join(root, '.git', 'info', 'exclude'));
+  writeTree(root, { 'a.txt': '', 'd.log': '', 'e.txt': '' });
+  const git = gitLsFiles(root);
+  t.deepEqual(kept(root), git.paths);
+  t.deepEqual(kept(root), ['b.txt', 'e.txt']);
+  t.is(git.warnings, '');
+});
+
+test("the user's excludes file is followed through symlinks: a linked XDG default, and a core.excludesFile that is a link", (t) => {
+  const dotfiles = writeTree(tempDir(), { 'gitignore': '*.swp\n', 'other-ignore': '*.orig\n' });
+  const user = gitHome();
+  mkdirSync(join(user.xdgConfigHome, 'git'), { recursive: true });
+  symlinkSync(join(dotfiles, 'gitignore'), join(user.xdgConfigHome, 'git', 'ignore'));
+  const root = oracleRepo({ 'x.txt': '' }, { 'a.swp': '', 'b.orig': '', 'c.txt': '' });
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), gitListing(root, user));
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), ['b.orig', 'c.txt', 'x.txt']);
+
+  symlinkSync(join(dotfiles, 'other-ignore'), join(user.home, '.excludes-link'));
+  writeTree(user.home, { '.gitconfig': '[core]\n\texcludesFile = ~/.excludes-link\n' });
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), gitListing(root, user));
+  t.deepEqual(kept(root, IgnoreRules.create(root, user)), ['a.swp', 'c.txt', 'x.txt']);
 });
 
 test('a linked worktree finds info/exclude in the common git directory', (t) => {
