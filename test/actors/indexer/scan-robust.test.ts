@@ -80,16 +80,23 @@ test('an unreadable folder is skipped and the rest is listed', (t) => {
   const root = writeTree(tempDir(), { 'open/a.txt': '', 'locked/secret.txt': '', 'top.txt': '' });
   let index: FileIndex;
   if (process.getuid?.() === 0) {
-    // root reads everything: run the scan as an unprivileged user instead.
+    // root reads everything: the scan runs as an unprivileged user instead. The child loads the
+    // scan's modules as root first and only then drops to nobody, so the checkout may sit in a
+    // folder only root can read (a private clone); the scanned tree itself is made readable.
     chmodSync(root, 0o755);
     chmodSync(join(root, 'open'), 0o755);
     chmodSync(join(root, 'top.txt'), 0o644);
     chmodSync(join(root, 'locked'), 0o700);
-    const script = `import { scan } from ${JSON.stringify(new URL('../../../actors/indexer/scan.js', import.meta.url).href)};
-      process.stdout.write(JSON.stringify(scan(process.argv[1])));`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    const script = `const { scan } = await import(${JSON.stringify(new URL('../../../actors/indexer/scan.js', import.meta.url).href)});
+      process.setgroups([65534]);
+      process.setgid(65534);
+      process.setuid(65534);
+      process.stdout.write(JSON.stringify({ uid: process.getuid(), index: scan(process.argv[1]) }));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, root], { encoding: 'utf8' });
     t.is(child.status, 0, child.stderr);
-    index = JSON.parse(child.stdout) as FileIndex;
+    const out = JSON.parse(child.stdout) as { uid: number; index: FileIndex };
+    t.is(out.uid, 65534, 'the scan ran unprivileged');
+    index = out.index;
   } else {
     chmodSync(join(root, 'locked'), 0o000);
     t.teardown(() => chmodSync(join(root, 'locked'), 0o755));
