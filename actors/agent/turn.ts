@@ -93,7 +93,12 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       return finish('max-turns', { code: 'REIKA_ERR_MAX_TURNS', message: `stopped after ${requests} model requests (REIKA_MAX_TURNS=${options.maxRequests}) without a final answer` });
     }
     if (requests === options.maxRequests - 1 && options.lastRequestNote) nudge(options.lastRequestNote);
-    const prepared = context.prepare();
+    let prepared: ReturnType<ContextManager['prepare']>;
+    try {
+      prepared = context.prepare();
+    } catch (error) {
+      return finish('error', describe(error));
+    }
     if (prepared.compaction) {
       compactions++;
       emit({ type: 'compaction', turn, ...prepared.compaction });
@@ -115,8 +120,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
     requestUsage.push(reply.usage);
     if (reply.dialect) dialect = reply.dialect;
+    context.recordUsage(reply.usage, reply.finishReason);
     if (reply.usage) {
-      context.recordUsage(reply.usage);
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
       usage.cachedTokens += reply.usage.cachedTokens;
@@ -147,7 +152,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     const early = await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
     for (const call of calls) {
       const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
-      context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload });
+      context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload, status: result.status });
       verdict = strongest(verdict, guard.observe(call, result));
     }
     if (options.signal.aborted) return finish('aborted');

@@ -1,33 +1,65 @@
+import { ReikaError } from '../../runtime/errors.js';
 import { historyCallId } from '../model-io/call-id.js';
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
+import { Conversation, INTERRUPTED_NOTE, isUser, sized, type Entry, type TurnImage } from './conversation.js';
+import { shrinkArguments } from './huge-arguments.js';
 import { shedOrder } from './shed-order.js';
-import { CHARS_PER_TOKEN, TokenEstimate } from './token-estimate.js';
-import { cutPayload, renderToolEntry, type ToolEntry } from './tool-entry.js';
+import { TokenEstimate } from './token-estimate.js';
+import { cutPayload, renderToolEntry, shedPayload, type ToolEntry } from './tool-entry.js';
+
+export type { TurnImage } from './conversation.js';
 
 /**
  * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
  *
  * Window known: every request is the previous one plus new messages, byte for byte, until the
- * estimate passes {@link COMPACT_AT} × (window − reserved generation); then ONE compaction event
- * sheds the oldest payloads (large before small, the active round protected) down to
- * {@link COMPACT_TO} of that threshold. Window unknown: only the newest group of tool results
- * carries payloads. Nudges ride in the newest tool result not yet sent (else a trailing user
- * message), never edits of messages already sent.
+ * estimate passes the threshold, where what is left for the reply would fall below the reserve
+ * (see {@link ContextManager.reserve}; the estimate may be {@link ESTIMATE_SLACK} low). Then ONE
+ * compaction event: the oldest payloads are shed (large before small) and, if that is not enough,
+ * whole old rounds (an assistant call and its results) are folded, oldest first, into one recap
+ * message at the start of the conversation; the task (this turn's request) and the active round
+ * are protected. An event makes room for {@link ROOM_REQUESTS} more requests at the pace the
+ * session has been growing: it goes down at least to {@link COMPACT_TO} of the threshold and
+ * keeps at least {@link KEEP_SHARE} of the history, so events stay rare. Nothing accumulates per
+ * event: no note is appended, and the recap stays within {@link RECAP_SHARE} of the threshold. A
+ * request that still cannot leave {@link MAX_TOKENS_FLOOR} for the reply is not sent.
+ *
+ * Window unknown: only the newest group of tool results carries payloads. Either way, message
+ * shapes keep strict chat templates happy: never two user messages in a row.
  */
 
-/** Compaction starts when the estimate passes this share of (window − reserved generation). */
-export const COMPACT_AT = 0.9;
-/** …and sheds payloads until the estimate is below this share of that threshold. */
+/**
+ * A request leaves room for its estimate to be this much low (the factor errs high and is
+ * corrected by every count the server reports), plus {@link SLACK_TOKENS}.
+ */
+export const ESTIMATE_SLACK = 1.05;
+const SLACK_TOKENS = 64;
+/** An event goes at least this far down (share of the threshold)… */
 export const COMPACT_TO = 0.7;
-/** Generation reserved when REIKA_MAX_TOKENS is not set: a quarter of the window, at most this. */
+/** …and further when the session grows fast: room for this many more requests at its pace… */
+export const ROOM_REQUESTS = 24;
+/** …but keeps at least this share of the history budget (the threshold less system prompt, tools and task). */
+export const KEEP_SHARE = 0.1;
+/** The recap takes at most this share of the threshold; its oldest lines go first. */
+export const RECAP_SHARE = 0.05;
+/** A new payload takes at most this share of the threshold (the rest is cut with a marker). */
+export const NEW_PAYLOAD_SHARE = 0.15;
+/** max_tokens is never less than this (nor than a quarter of the window, nor than REIKA_MAX_TOKENS). */
+export const MAX_TOKENS_FLOOR = 1_024;
+/** Generation reserved when REIKA_MAX_TOKENS is not set: a quarter of the window, at most this… */
 export const DEFAULT_RESERVE = 8_192;
+/** …and once replies were seen, twice the longest of the last {@link RECENT_REPLIES}, at least this. */
+export const MIN_RESERVE = 2_048;
+const RECENT_REPLIES = 8;
 /** max_tokens when REIKA_MAX_TOKENS is not set (still never more than what fits). */
 export const DEFAULT_MAX_OUTPUT = 16_384;
 /** With the window unknown, a single payload is still cut past this many characters. */
 export const UNKNOWN_WINDOW_PAYLOAD_CAP = 200_000;
 /** A cut payload keeps at least this many characters. */
 const MIN_KEEP = 400;
+/** The recap budget when the window is unknown (a `/compact` by hand). */
+const UNKNOWN_WINDOW_RECAP_CHARS = 8_000;
 
 export interface ContextOptions {
   /** The session's frozen system prompt. */
@@ -45,6 +77,8 @@ export interface Compaction {
   reason: 'auto' | 'manual';
   /** How many payloads were replaced by their summaries. */
   shed: number;
+  /** How many whole tool rounds were folded into the recap. */
+  folded: number;
   beforeTokens: number;
   afterTokens: number;
 }
@@ -62,32 +96,23 @@ export interface PreparedRequest {
   cutChars: number;
 }
 
-/** An image sent as an image part for one turn; `note` stands in for it afterwards. */
-export interface TurnImage {
-  /** A `data:` URL. */
-  url: string;
-  note: string;
+/** A tool result as the turn hands it over. */
+export interface ToolResultInput {
+  callId: string;
+  name: string;
+  summary: string;
+  payload: string;
+  status?: 'done' | 'error' | 'declined' | 'cancelled';
 }
-
-interface MessageEntry {
-  kind: 'message';
-  message: ChatMessage;
-  /** Images of this user message; `live` while the turn that attached them runs. */
-  images?: { list: TurnImage[]; live: boolean };
-}
-
-/** `size` is what counts in the estimate: the JSON's length, but an image part counts IMAGE_TOKENS. */
-type Rendered = { withPayload: boolean; message: ChatMessage; json: string; size: number };
-type Entry = (MessageEntry | ToolEntry) & { sent?: boolean; cache?: Rendered };
 
 export class ContextManager {
-  private readonly entries: Entry[] = [];
+  private readonly conversation: Conversation;
   private toolsChars: number;
   private readonly estimate = new TokenEstimate();
-  private round = 0;
+  private requests = 0;
   private lastChars = 0;
-  private windowValue: number | undefined;
-  private readonly maxTokensSetting: number | undefined;
+  /** Completion tokens of the last few replies (Infinity: cut by max_tokens). */
+  private readonly replies: number[] = [];
   /** Calls of the newest reply still waiting for their own assistant message (after the previous call's result). */
   private queuedCalls: ToolCall[] = [];
   /**
@@ -95,39 +120,55 @@ export class ContextManager {
    * per id: a server may give two calls one id). Every id in the history is 9 letters and digits.
    */
   private historyIds = new Map<string, string[]>();
+  private windowValue: number | undefined;
+  private readonly maxTokensSetting: number | undefined;
+  /** Where the growth since the last event is measured from. */
+  private pace: { requests: number; tokens: number } | undefined;
 
   constructor(options: ContextOptions) {
-    this.entries.push({ kind: 'message', message: { role: 'system', content: options.system } });
+    this.conversation = new Conversation(options.system);
     this.toolsChars = options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
-    this.windowValue = options.window && options.window > 0 ? options.window : undefined;
+    this.setWindow(options.window);
     this.maxTokensSetting = options.maxTokens && options.maxTokens > 0 ? options.maxTokens : undefined;
+  }
+
+  private get entries(): Entry[] {
+    return this.conversation.entries;
   }
 
   get window(): number | undefined {
     return this.windowValue;
   }
 
-  /** Tokens kept free for the reply. */
+  /**
+   * Tokens kept free for the reply: REIKA_MAX_TOKENS, else twice the longest of the last replies
+   * (at least {@link MIN_RESERVE}), else a quarter of the window; never more than a quarter nor
+   * than {@link DEFAULT_RESERVE}. Tool calls are short, so a session of them runs fuller between
+   * events; a reply cut by max_tokens brings the full reserve back, and with it a compaction.
+   */
   get reserve(): number {
     if (this.windowValue === undefined) return 0;
-    return Math.min(this.maxTokensSetting ?? DEFAULT_RESERVE, Math.floor(this.windowValue / 4));
+    const most = Math.min(this.maxTokensSetting ?? DEFAULT_RESERVE, Math.floor(this.windowValue / 4));
+    if (this.maxTokensSetting !== undefined || this.replies.length === 0) return most;
+    return Math.min(most, Math.max(MIN_RESERVE, 2 * Math.max(...this.replies)));
   }
 
-  /** The estimate past which a compaction event happens (undefined with the window unknown). */
+  /** The estimate past which a compaction event happens: the reply would get less than the reserve (undefined with the window unknown). */
   get threshold(): number | undefined {
     if (this.windowValue === undefined) return undefined;
-    return Math.floor(COMPACT_AT * (this.windowValue - this.reserve));
+    return Math.floor((this.windowValue - this.reserve - SLACK_TOKENS) / ESTIMATE_SLACK);
   }
 
-  /** The user's message (or a nudge) at the end; merged into an unsent trailing user message. */
+  /** The smallest max_tokens a request goes with (undefined with the window unknown). */
+  get maxTokensFloor(): number | undefined {
+    if (this.windowValue === undefined) return undefined;
+    return Math.min(MAX_TOKENS_FLOOR, Math.floor(this.windowValue / 4), this.maxTokensSetting ?? Infinity);
+  }
+
+  /** The user's request for a new turn; merged into an unsent trailing user message (a nudge). */
   addUser(text: string): void {
-    const last = this.entries[this.entries.length - 1]!;
-    if (last.kind === 'message' && last.message.role === 'user' && !last.sent && typeof last.message.content === 'string') {
-      last.message = { role: 'user', content: `${last.message.content}\n\n${text}` };
-      last.cache = undefined;
-      return;
-    }
-    this.entries.push({ kind: 'message', message: { role: 'user', content: text } });
+    this.conversation.turn++;
+    this.pushUser(text, true);
   }
 
   /**
@@ -137,20 +178,21 @@ export class ContextManager {
    */
   addUserImages(text: string, images: TurnImage[]): void {
     if (images.length === 0) return this.addUser(text);
-    this.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true } });
+    this.conversation.turn++;
+    this.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true }, prompt: true, turn: this.conversation.turn });
   }
 
   /**
    * The turn ended: images sent natively are replaced by their notes, and a turn that ended with
-   * the user's message unanswered (aborted, or the server failed) gets a short assistant note, so
-   * the next turn's message does not follow it directly — strict chat templates reject two user
-   * messages in a row, and a user message right after tool results.
+   * the user's message or tool results unanswered (aborted, or the server failed) gets a short
+   * assistant note, so the next turn's message does not follow it directly — strict chat
+   * templates reject two user messages in a row, and a user message right after tool results.
    */
   endTurn(status: 'answered' | 'unanswered' = 'answered'): void {
     this.queuedCalls = [];
-    const last = this.entries[this.entries.length - 1]!;
-    if (status === 'unanswered' && (last.kind === 'tool' || last.message.role === 'user')) {
-      this.entries.push({ kind: 'message', message: { role: 'assistant', content: '[no reply: the turn was interrupted]' } });
+    const last = this.conversation.last;
+    if (status === 'unanswered' && (last.kind === 'tool' || (last.kind === 'message' && last.message.role === 'user'))) {
+      this.entries.push({ kind: 'message', message: { role: 'assistant', content: INTERRUPTED_NOTE }, turn: this.conversation.turn });
     }
     for (const entry of this.entries) {
       if (entry.kind === 'message' && entry.images?.live) {
@@ -161,22 +203,20 @@ export class ContextManager {
   }
 
   /**
-   * A note to the model (loop guard, declined approvals, compaction). It rides in the newest tool
-   * result not yet sent: a user message right after tool results breaks the role order that strict
-   * templates (Mistral's) enforce. After a tool result already sent (the model then replied with
-   * nothing), an empty assistant message goes between; otherwise it is a trailing user message.
+   * A note to the model (loop guard, declined approvals, an empty reply). It rides in the newest
+   * tool result not yet sent: a user message right after tool results breaks the role order that
+   * strict templates (Mistral's) enforce. Otherwise it is a trailing user message, after an empty
+   * assistant message when the model answered nothing to what was sent last (a tool result, or a
+   * user message: never two user messages in a row).
    */
   addNudge(text: string): void {
-    const last = this.entries[this.entries.length - 1]!;
-    if (last.kind === 'tool') {
-      if (!last.sent) {
-        last.notes = [...(last.notes ?? []), text];
-        last.cache = undefined;
-        return;
-      }
-      this.entries.push({ kind: 'message', message: { role: 'assistant', content: '' } });
+    const last = this.conversation.last;
+    if (last.kind === 'tool' && !last.sent) {
+      last.notes = [...(last.notes ?? []), text];
+      last.cache = undefined;
+      return;
     }
-    this.addUser(text);
+    this.pushUser(text, false);
   }
 
   /**
@@ -187,7 +227,7 @@ export class ContextManager {
    * paired by the id the call came with.
    */
   addAssistant(text: string, calls: readonly ToolCall[]): void {
-    if (calls.length > 0) this.round++;
+    if (calls.length > 0) this.conversation.round++;
     this.historyIds = new Map();
     const used = new Set<string>();
     const [first, ...rest] = calls.map((call) => {
@@ -196,48 +236,74 @@ export class ContextManager {
       this.historyIds.set(call.id, [...(this.historyIds.get(call.id) ?? []), id]);
       return { ...call, id };
     });
-    this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text } });
+    this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text }, turn: this.conversation.turn, round: this.conversation.round });
     this.queuedCalls = [...rest];
   }
 
-  /** A tool's result for a call of the current round, in the order of the calls. */
-  addToolResult(result: { callId: string; name: string; summary: string; payload: string }): void {
+  /**
+   * A tool's result for a call of the current round, in the order of the calls. When the call failed, its huge arguments
+   * (a 2 MB command that hit E2BIG) are replaced in the history by their size and hash: the call
+   * message has not been sent yet, so this costs the prefix cache nothing.
+   */
+  addToolResult(result: ToolResultInput): void {
     const callId = this.historyIds.get(result.callId)?.shift() ?? result.callId;
-    const entry: ToolEntry = { kind: 'tool', ...result, callId, round: this.round, shed: false, cutChars: 0 };
+    const entry: ToolEntry = { kind: 'tool', callId, name: result.name, summary: result.summary, payload: result.payload, round: this.conversation.round, shed: false, cutChars: 0 };
     if (this.windowValue === undefined && entry.payload.length > UNKNOWN_WINDOW_PAYLOAD_CAP) cutPayload(entry, UNKNOWN_WINDOW_PAYLOAD_CAP);
-    this.entries.push(entry);
+    if (result.status === 'error') this.shrinkCall(callId);
+    this.entries.push({ ...entry, turn: this.conversation.turn });
     const next = this.queuedCalls.shift();
-    if (next) this.entries.push({ kind: 'message', message: callMessage('', next) });
+    if (next) this.entries.push({ kind: 'message', message: callMessage('', next), turn: this.conversation.turn, round: this.conversation.round });
   }
 
   /**
-   * Builds the next request: compacts first if the estimate passed the threshold, cuts new
-   * payloads that still cannot fit, and fixes max_tokens to what is left.
+   * Builds the next request: cuts new payloads to their share, compacts first if the estimate
+   * passed the threshold, cuts new payloads that still cannot fit, and fixes max_tokens to what is
+   * left. Throws REIKA_ERR_CONTEXT_FULL when even then the reply would get less than the floor.
    */
   prepare(): PreparedRequest {
     let compaction: Compaction | undefined;
     let cutChars = 0;
     const threshold = this.threshold;
+    this.requests++;
     if (threshold !== undefined) {
-      if (this.tokens() > threshold) compaction = this.shed('auto');
-      if (this.tokens() > threshold) cutChars = this.cutUnsent(threshold);
+      cutChars += this.capUnsent(this.estimate.chars(threshold * NEW_PAYLOAD_SHARE));
+      if (this.tokens() > threshold) compaction = this.compactNow('auto');
+      if (this.tokens() > threshold) cutChars += this.cutUnsent(threshold);
+      if (this.tokens() > threshold) this.shrinkUnsentCalls();
     }
-    const messages = this.entries.map((entry) => this.render(entry).message);
     const chars = this.chars();
-    for (const entry of this.entries) entry.sent = true;
-    this.lastChars = chars;
     const estimateTokens = this.estimate.tokens(chars);
-    return { messages, maxTokens: this.maxTokensFor(estimateTokens), chars, estimateTokens, compaction, cutChars };
+    const maxTokens = this.maxTokensFor(estimateTokens);
+    const floor = this.maxTokensFloor;
+    if (maxTokens !== undefined && floor !== undefined && maxTokens < floor) {
+      throw new ReikaError(
+        'REIKA_ERR_CONTEXT_FULL',
+        `the request does not fit the ${this.windowValue!.toLocaleString('en-US')}-token context window even after compaction (about ${estimateTokens.toLocaleString('en-US')} tokens of system prompt, task and newest tool round); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
+      );
+    }
+    const messages = this.entries.map((entry) => this.conversation.render(entry).message);
+    for (const entry of this.entries) entry.sent = true;
+    if (this.windowValue === undefined) this.releaseOldPayloads();
+    this.lastChars = chars;
+    this.pace ??= { requests: this.requests, tokens: estimateTokens };
+    return { messages, maxTokens, chars, estimateTokens, compaction, cutChars };
   }
 
-  /** `/compact`: one event by hand, shedding every payload but the newest group's. */
+  /** `/compact`: one event by hand that sheds and folds all it can; never grows the context. */
   compact(): Compaction | undefined {
-    return this.shed('manual');
+    return this.compactNow('manual');
   }
 
-  /** Calibrates the estimate with the server's count for the last prepared request. */
-  recordUsage(usage: Usage | null): void {
+  /**
+   * What the server said about the reply to the last prepared request: its prompt count
+   * calibrates the estimate, its length (or a cut by max_tokens) sizes the reserve.
+   */
+  recordUsage(usage: Usage | null, finishReason?: string): void {
     if (usage && usage.promptTokens > 0) this.estimate.calibrate(this.lastChars, usage.promptTokens);
+    const need = finishReason === 'length' ? Infinity : usage?.completionTokens;
+    if (need === undefined) return;
+    this.replies.push(need);
+    if (this.replies.length > RECENT_REPLIES) this.replies.shift();
   }
 
   /**
@@ -245,29 +311,52 @@ export class ContextManager {
    * cache restarts from the first byte; nothing else changes.
    */
   rebase(system: string, tools: readonly ToolSchema[]): void {
-    this.entries[0] = { kind: 'message', message: { role: 'system', content: system }, sent: this.entries[0]!.sent };
+    this.entries[0] = { kind: 'message', message: { role: 'system', content: system }, sent: this.entries[0]!.sent, turn: 0 };
     this.toolsChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
   }
 
   /** Sets the window once it is discovered (or a profile switch changed it). */
   setWindow(window: number | undefined): void {
     this.windowValue = window && window > 0 ? window : undefined;
+    this.conversation.windowKnown = this.windowValue !== undefined;
   }
 
   /** Figures for the status line and `/tokens`. */
-  stats(): { estimateTokens: number; window?: number; threshold?: number; payloads: number; shed: number; messages: number; imageTokens: number } {
-    const tools = this.entries.filter((entry): entry is Entry & ToolEntry => entry.kind === 'tool');
+  stats(): { estimateTokens: number; window?: number; threshold?: number; payloads: number; shed: number; folded: number; messages: number; imageTokens: number } {
     let liveImages = 0;
-    for (const entry of this.entries) if (entry.kind === 'message' && entry.images?.live) liveImages += entry.images.list.length;
+    let payloads = 0;
+    let shed = 0;
+    for (const entry of this.entries) {
+      if (entry.kind === 'message' && entry.images?.live) liveImages += entry.images.list.length;
+      if (entry.kind === 'tool' && entry.shed) shed++;
+      else if (entry.kind === 'tool' && entry.payload !== '') payloads++;
+    }
     return {
       imageTokens: liveImages * IMAGE_TOKENS,
       estimateTokens: this.tokens(),
       window: this.windowValue,
       threshold: this.threshold,
-      payloads: tools.filter((entry) => !entry.shed && entry.payload !== '').length,
-      shed: tools.filter((entry) => entry.shed).length,
+      payloads,
+      shed,
+      folded: this.conversation.recap.rounds,
       messages: this.entries.length,
     };
+  }
+
+  private pushUser(text: string, prompt: boolean): void {
+    const last = this.conversation.last;
+    if (last.kind === 'message' && last.message.role === 'user' && !last.sent && typeof last.message.content === 'string' && last !== this.conversation.recapHost) {
+      last.message = { role: 'user', content: `${last.message.content}\n\n${text}` };
+      last.cache = undefined;
+      if (prompt) {
+        last.prompt = true;
+        last.turn = this.conversation.turn;
+      }
+      return;
+    }
+    // The model answered nothing to what was sent last: an empty assistant message goes between.
+    if (isUser(last) || (last.kind === 'tool' && last.sent)) this.entries.push({ kind: 'message', message: { role: 'assistant', content: '' }, turn: this.conversation.turn });
+    this.entries.push({ kind: 'message', message: { role: 'user', content: text }, turn: this.conversation.turn, ...(prompt ? { prompt: true } : {}) });
   }
 
   private tokens(): number {
@@ -275,44 +364,92 @@ export class ContextManager {
   }
 
   private chars(): number {
-    let total = 2 + Math.max(0, this.entries.length - 1);
-    for (const entry of this.entries) total += this.render(entry).size;
-    return total + this.toolsChars;
+    return this.conversation.chars() + this.toolsChars;
   }
 
-  private render(entry: Entry): Rendered {
-    if (entry.kind === 'message') {
-      if (!entry.cache) entry.cache = renderMessage(entry);
-      return entry.cache;
-    }
-    // Window unknown: only the newest round's results carry payloads.
-    const withPayload = this.windowValue !== undefined || entry.round === this.round;
-    if (!entry.cache || entry.cache.withPayload !== withPayload) {
-      const message = renderToolEntry(entry, withPayload);
-      const json = JSON.stringify(message);
-      entry.cache = { withPayload, message, json, size: json.length };
-    }
-    return entry.cache;
-  }
-
-  private shed(reason: Compaction['reason']): Compaction | undefined {
+  /**
+   * One compaction event. Payloads first (oldest, large before small), then whole rounds folded
+   * into the recap, oldest first, until the estimate is at the target (manual: all it can). The
+   * task, the active round and what follows it are protected. An event that would not make the
+   * context smaller changes nothing.
+   */
+  private compactNow(reason: Compaction['reason']): Compaction | undefined {
     const beforeTokens = this.tokens();
+    const target = this.target(reason, beforeTokens);
+    const protectedFrom = this.conversation.protectedFrom();
     const threshold = this.threshold;
-    const target = reason === 'manual' || threshold === undefined ? 0 : Math.floor(COMPACT_TO * threshold);
-    const tools = this.entries.filter((entry): entry is Entry & ToolEntry => entry.kind === 'tool');
     const largeChars = threshold === undefined ? 8_000 : this.estimate.chars(threshold / 10);
+    const candidates: Array<Entry & ToolEntry> = [];
+    for (let i = 1; i < protectedFrom; i++) {
+      const entry = this.entries[i]!;
+      if (entry.kind === 'tool') candidates.push(entry);
+    }
+    let chars = this.chars();
     let shed = 0;
-    for (const entry of shedOrder(tools, this.round, largeChars)) {
-      if (reason === 'auto' && this.tokens() <= target) break;
-      entry.shed = true;
-      (entry as Entry).cache = undefined;
+    for (const entry of shedOrder(candidates, largeChars)) {
+      if (this.estimate.tokens(chars) <= target) break;
+      const before = this.conversation.render(entry).size;
+      const after = sized(renderToolEntry({ ...entry, shed: true, payload: '' }, true)).size;
+      if (after >= before) continue; // a payload shorter than the note that would replace it
+      shedPayload(entry);
+      entry.cache = undefined;
+      chars += after - before;
       shed++;
     }
-    if (shed === 0) return undefined;
-    this.addNudge(
-      `[context note: ${shed} older tool output${shed === 1 ? ' was' : 's were'} replaced by ${shed === 1 ? 'its' : 'their'} one-line summary to stay within the context window; run a tool again if you need an output back]`,
-    );
-    return { reason, shed, beforeTokens, afterTokens: this.tokens() };
+    const folded = this.estimate.tokens(chars) > target ? this.foldRounds(target) : 0;
+    if (shed === 0 && folded === 0) return undefined;
+    const afterTokens = this.tokens();
+    this.pace = { requests: this.requests, tokens: afterTokens };
+    return { reason, shed, folded, beforeTokens, afterTokens };
+  }
+
+  /**
+   * Folds units (rounds, answers, requests of earlier turns) oldest first into the recap until the
+   * estimate is at `target`; kept only if the context got smaller. Returns the rounds folded.
+   */
+  private foldRounds(target: number): number {
+    const conversation = this.conversation;
+    const restore = conversation.snapshot();
+    const before = this.chars();
+    const budget = this.threshold === undefined ? UNKNOWN_WINDOW_RECAP_CHARS : this.estimate.chars(this.threshold * RECAP_SHARE);
+    let rounds = 0;
+    // In batches sized by what is still above the target; each batch is checked on the real estimate.
+    for (let tokens = this.tokens(); tokens > target; tokens = this.tokens()) {
+      const folded = conversation.foldOldest(this.estimate.chars(tokens - target));
+      if (folded === undefined) break;
+      rounds += folded;
+      conversation.recap.fit(budget);
+      conversation.rehost();
+    }
+    if (this.chars() >= before || (rounds === 0 && conversation.recap.empty)) {
+      restore();
+      return 0;
+    }
+    return rounds;
+  }
+
+  /** The estimate an automatic event goes down to (0 by hand: all it can). */
+  private target(reason: Compaction['reason'], now: number): number {
+    const threshold = this.threshold;
+    if (reason === 'manual' || threshold === undefined) return 0;
+    const task = this.conversation.taskIndex();
+    const fixedChars = this.conversation.render(this.entries[0]!).size + this.toolsChars + (task > 0 ? this.conversation.render(this.entries[task]!).size : 0);
+    const fixed = this.estimate.tokens(fixedChars);
+    const floor = fixed + KEEP_SHARE * Math.max(0, threshold - fixed);
+    const pace = this.pace ? Math.max(0, now - this.pace.tokens) / Math.max(1, this.requests - this.pace.requests) : 0;
+    return Math.floor(Math.min(COMPACT_TO * threshold, Math.max(floor, threshold - ROOM_REQUESTS * pace)));
+  }
+
+  /** New payloads beyond `cap` characters are cut (a 200 KB output must not fill a small window alone). */
+  private capUnsent(cap: number): number {
+    let cut = 0;
+    const limit = Math.max(MIN_KEEP, cap);
+    for (const entry of this.entries) {
+      if (entry.kind !== 'tool' || entry.sent || entry.shed || entry.payload.length <= limit) continue;
+      cut += cutPayload(entry, limit);
+      entry.cache = undefined;
+    }
+    return cut;
   }
 
   /** Cuts payloads never sent yet (largest first) until the estimate fits under `limit`. */
@@ -327,7 +464,7 @@ export class ContextManager {
       for (const entry of unsent) {
         if (excess <= 0) break;
         const removed = cutPayload(entry, Math.max(MIN_KEEP, entry.payload.length - excess));
-        (entry as Entry).cache = undefined;
+        entry.cache = undefined;
         excess -= removed;
         cut += removed;
       }
@@ -335,35 +472,57 @@ export class ContextManager {
     return cut;
   }
 
+  /** Replaces huge arguments of the unsent call `callId` by their size and hash. */
+  private shrinkCall(callId: string): void {
+    for (let i = this.entries.length - 1; i > 0; i--) {
+      const entry = this.entries[i]!;
+      if (entry.kind !== 'message' || entry.message.role !== 'assistant' || !entry.message.tool_calls) continue;
+      if (entry.sent) return;
+      const calls = entry.message.tool_calls;
+      const at = calls.findIndex((call) => call.id === callId);
+      if (at === -1) continue;
+      const shrunk = shrinkArguments(calls[at]!);
+      if (shrunk) {
+        entry.message = { ...entry.message, tool_calls: calls.map((call, j) => (j === at ? shrunk : call)) };
+        entry.cache = undefined;
+      }
+      return;
+    }
+  }
+
+  /** The last resort before giving up on a request: huge arguments of unsent calls shrunk too. */
+  private shrinkUnsentCalls(): void {
+    for (const entry of this.entries) {
+      if (entry.sent || entry.kind !== 'message' || entry.message.role !== 'assistant') continue;
+      for (const call of entry.message.tool_calls ?? []) this.shrinkCall(call.id);
+    }
+  }
+
+  /**
+   * Window unknown: results older than the newest round went as summaries and never go back to
+   * payloads (a window found later leaves them so), so their payloads are let go.
+   */
+  private releaseOldPayloads(): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && !entry.shed && entry.payload !== '' && entry.round < this.conversation.round) shedPayload(entry);
+    }
+  }
+
+  /**
+   * What is left of the window for the reply, with a margin: an estimate a little low must not
+   * make the engine refuse prompt + max_tokens (vLLM does). Before the server has reported a
+   * count the estimate may be far off, so the reply gets less, though never less than the floor.
+   */
   private maxTokensFor(estimateTokens: number): number | undefined {
     if (this.windowValue === undefined) return this.maxTokensSetting;
-    const fits = this.windowValue - Math.ceil(estimateTokens * 1.02) - 32;
-    return Math.max(16, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, fits));
+    const fits = this.windowValue - Math.ceil(estimateTokens * ESTIMATE_SLACK) - SLACK_TOKENS;
+    const safe = this.estimate.calibrated ? fits : this.windowValue - Math.ceil(estimateTokens * 1.5) - SLACK_TOKENS;
+    const floor = Math.min(this.maxTokensFloor!, fits);
+    return Math.max(0, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, Math.max(floor, safe)));
   }
 }
 
 /** An assistant message with one call; content "" and not null (templates concatenate or test it as a string). */
 function callMessage(text: string, call: ToolCall): ChatMessage {
   return { role: 'assistant', content: text, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] };
-}
-
-function renderMessage(entry: MessageEntry): Rendered {
-  const images = entry.images;
-  if (!images || entry.message.role !== 'user' || typeof entry.message.content !== 'string') {
-    const json = JSON.stringify(entry.message);
-    return { withPayload: false, message: entry.message, json, size: json.length };
-  }
-  const text = entry.message.content;
-  if (!images.live) {
-    const message: ChatMessage = { role: 'user', content: [text, ...images.list.map((image) => image.note)].join('\n\n') };
-    const json = JSON.stringify(message);
-    return { withPayload: false, message, json, size: json.length };
-  }
-  const message: ChatMessage = {
-    role: 'user',
-    content: [{ type: 'text', text }, ...images.list.map((image) => ({ type: 'image_url' as const, image_url: { url: image.url } }))],
-  };
-  const json = JSON.stringify(message);
-  const urlChars = images.list.reduce((sum, image) => sum + image.url.length, 0);
-  return { withPayload: false, message, json, size: json.length - urlChars + images.list.length * IMAGE_TOKENS * CHARS_PER_TOKEN };
 }

@@ -3,7 +3,10 @@
  *
  * Every request's serialised size is known exactly; when the reply's usage says how many prompt
  * tokens the server counted, the ratio between the two becomes the correction factor for later
- * estimates. The factor is smoothed and clamped so one odd report cannot swing it wildly.
+ * estimates. The factor errs high, because an estimate that is low is a request the engine
+ * refuses: a report above it is taken at once, one below it only pulls it down by a quarter (the
+ * mix of prose and code shifts the ratio from request to request). It is clamped so one odd
+ * report cannot swing it wildly.
  */
 
 /** The uncalibrated rule of thumb. */
@@ -32,8 +35,8 @@ export class TokenEstimate {
   calibrate(chars: number, promptTokens: number): void {
     if (!(chars > 0) || !(promptTokens > 0)) return;
     const observed = clamp(promptTokens / (chars / CHARS_PER_TOKEN));
-    // The first report replaces the guess; later ones are averaged in, newest weighted most.
-    this.factorValue = this.samples === 0 ? observed : clamp(this.factorValue * 0.5 + observed * 0.5);
+    // The first report replaces the guess; a higher one is taken at once, a lower one eased in.
+    this.factorValue = this.samples === 0 || observed > this.factorValue ? observed : clamp(this.factorValue * 0.75 + observed * 0.25);
     this.samples++;
   }
 

@@ -12,7 +12,7 @@ export interface ToolEntry {
   payload: string;
   /** The tool round (one assistant message with calls) this result belongs to. */
   round: number;
-  /** Replaced by its summary in a compaction event. */
+  /** Replaced by its summary in a compaction event (the payload is then released: ''). */
   shed: boolean;
   /** Characters removed from the payload because it did not fit the window. */
   cutChars: number;
@@ -31,7 +31,9 @@ export function cutMarker(removed: number): string {
 /** The tool message as it goes on the wire, with or without its payload. */
 export function renderToolEntry(entry: ToolEntry, withPayload: boolean): ChatMessage {
   let content = entry.summary;
-  if (withPayload && !entry.shed) {
+  if (entry.shed) {
+    content += `\n${SHED_NOTE}`;
+  } else if (withPayload) {
     if (entry.payload !== '') content += `\n\n${entry.payload}`;
     if (entry.cutChars > 0) content += `\n${cutMarker(entry.cutChars)}`;
   } else if (entry.payload !== '') {
@@ -39,6 +41,12 @@ export function renderToolEntry(entry: ToolEntry, withPayload: boolean): ChatMes
   }
   for (const note of entry.notes ?? []) content += `\n\n${note}`;
   return { role: 'tool', tool_call_id: entry.callId, content };
+}
+
+/** Drops a payload for good (a compaction event); the summary and a note stand in for it. */
+export function shedPayload(entry: ToolEntry): void {
+  entry.shed = true;
+  entry.payload = '';
 }
 
 /** Cuts a payload to `keep` characters (head and tail kept, marker between); returns what was removed. */

@@ -1,3 +1,4 @@
+import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
 
 /** The `--json` object (also the last line of `--stream`); docs/headless.md is its schema. */
@@ -46,7 +47,7 @@ export function progressLine(event: AgentEvent): string | undefined {
       return undefined;
     }
     case 'compaction':
-      return `reika: context compacted: ${event.shed} older output${event.shed === 1 ? '' : 's'} replaced by summaries (${event.beforeTokens} → ${event.afterTokens} tokens)`;
+      return `reika: context compacted: ${describeCompaction(event)} (${event.beforeTokens} → ${event.afterTokens} tokens)`;
     case 'retry':
       return `reika: the server failed (${event.reason}); retry ${event.attempt} in ${event.delayMs} ms`;
     case 'notice':

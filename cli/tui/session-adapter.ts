@@ -1,6 +1,7 @@
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
 import type { Config } from '../../actors/config.js';
+import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { Image } from '../../actors/images/image.js';
 import type { Usage } from '../../actors/model-io/protocol.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
@@ -83,8 +84,8 @@ export class SessionAdapter implements SessionPort {
 
   async compact(): Promise<string> {
     const event = this.session.compact();
-    if (!event) return 'nothing to compact: no tool output is old enough to shed';
-    return `compacted: ${event.shed} tool result${event.shed === 1 ? '' : 's'} reduced to summaries, ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens`;
+    if (!event) return 'nothing to compact: no tool output or round is old enough to shed';
+    return `compacted: ${describeCompaction(event)}, ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens`;
   }
 
   reset(): void {
@@ -138,7 +139,7 @@ export class SessionAdapter implements SessionPort {
       case 'retry':
         return [{ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason }];
       case 'compaction':
-        return [{ type: 'notice', message: `context compacted: ${event.shed} old tool results now send their summaries (${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens)` }];
+        return [{ type: 'notice', message: `context compacted: ${describeCompaction(event)} (${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens)` }];
       case 'tool-output':
         return [{ type: 'tool-output', id: event.callId, text: event.text }];
       case 'tool-call': {

@@ -125,3 +125,26 @@ test('dict literals with integer keys work as in Python (Seed-OSS thinking-budge
   const seed = readFileSync(new URL('ByteDance-Seed-OSS.jinja', dir), 'utf8').replace("{%- set thinking_budget = -1 -%}", "{%- set thinking_budget = 3000 -%}");
   t.regex(await renderChatTemplate(seed, { messages: [{ role: 'user', content: 'hi' }], tools: [] }), /every 512 tokens/);
 });
+
+test('a compacted conversation (old rounds and turns folded into the recap, payloads shed) renders in every template', async (t) => {
+  const tools: ToolSchema[] = [{ type: 'function', function: { name: 'read', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] } } }];
+  const context = new ContextManager({ system: 'You are reika.', tools, window: 4_096 });
+  let folded = 0;
+  let messages: ChatMessage[] = [];
+  for (let turn = 1; turn <= 4; turn++) {
+    context.addUser(`Question ${turn}: what do the files say?`);
+    for (let n = 0; n < 6; n++) {
+      const prepared = context.prepare();
+      folded += prepared.compaction?.folded ?? 0;
+      const id = `c${turn}x${n}abcdef`.slice(0, 9);
+      context.addAssistant(n === 0 ? 'Reading.' : '', [{ id, name: 'read', arguments: { path: `f${turn}${n}.txt` }, source: 'native' }]);
+      context.addToolResult({ callId: id, name: 'read', summary: `read f${turn}${n}.txt (12 lines)`, payload: `line of file ${turn}${n}\n`.repeat(40) });
+    }
+    messages = context.prepare().messages;
+    context.addAssistant(`Answer ${turn}.`, []);
+    context.endTurn('answered');
+  }
+  t.true(folded > 0, 'rounds were folded');
+  t.regex(String(messages[1]!.content), /^\[Recap by reika: the start of this conversation[\s\S]*\]\n\nQuestion 4/, 'the recap rides in the task');
+  await renderAll(t, [...messages, { role: 'assistant', content: 'Answer 4.' }, { role: 'user', content: 'and the next one?' }], tools);
+});

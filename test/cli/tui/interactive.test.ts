@@ -209,7 +209,7 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   await term.waitFor(/prefix-cache hit rate: [\d.]+%/);
   term.type('/compact');
   term.keys('Enter');
-  await term.waitFor(/compacted: 1 tool result reduced to summaries/);
+  await term.waitFor(/compacted: 2 old rounds folded into a recap, [\d.]+k → [\d.]+k tokens/);
   term.type('/new');
   term.keys('Enter');
   await term.waitFor('new conversation');

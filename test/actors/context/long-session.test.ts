@@ -1,0 +1,215 @@
+import test from 'ava';
+import { ContextManager, type PreparedRequest } from '../../../actors/context/context-manager.js';
+import { argumentStandIn } from '../../../actors/context/huge-arguments.js';
+import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
+import { ReikaError } from '../../../runtime/errors.js';
+import { seededRandom } from '../../helpers/scripted-server.js';
+import { appendOnly, orderProblem } from './message-order.js';
+
+/**
+ * The context policy over long sessions (issue 21): whatever the length, no request exceeds the
+ * window, max_tokens keeps its floor, events stay rare and append-only holds between them, the
+ * message order stays what strict templates accept, and memory stays flat.
+ */
+
+const tools: ToolSchema[] = ['read', 'grep', 'edit', 'bash'].map((name) => ({ type: 'function', function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } } }));
+const SYSTEM = `You are reika, a coding agent.\n${'Rules and project facts. '.repeat(200)}`;
+
+/** An engine's count for a request: its tokenizer makes ~3.3 characters a token, plus 6 per message (the template). */
+function engineTokens(prepared: PreparedRequest): number {
+  return Math.ceil(prepared.chars / 3.3) + 6 * prepared.messages.length;
+}
+
+interface Shape {
+  kind: string;
+  size: number;
+}
+
+/** The issue's session: varied reads, greps, edits and commands, and now and then a 200 KB output. */
+function issueMix(random: () => number, n: number): Shape {
+  if (n % 23 === 0) return { kind: 'bash', size: 200_000 };
+  const pick = random();
+  if (pick < 0.4) return { kind: 'read', size: 600 + Math.floor(random() * 2_400) };
+  if (pick < 0.6) return { kind: 'grep', size: 200 + Math.floor(random() * 1_000) };
+  if (pick < 0.8) return { kind: 'edit', size: 150 };
+  return { kind: 'bash', size: 100 + Math.floor(random() * 800) };
+}
+
+function payload(n: number, size: number): string {
+  const line = `${n}: export function step${n}(input: string): string { return input.trim(); }\n`;
+  return line.repeat(Math.ceil(size / line.length)).slice(0, size);
+}
+
+interface Run {
+  requests: PreparedRequest[];
+  events: number;
+  problems: string[];
+  maxEngineTokens: number;
+  minMaxTokens: number;
+  maxMessages: number;
+}
+
+/** Drives `rounds` tool rounds of one task, checking every request as an engine would. */
+function runSession(context: ContextManager, task: string, rounds: number, seed: number, window: number): Run {
+  const random = seededRandom(seed);
+  const run: Run = { requests: [], events: 0, problems: [], maxEngineTokens: 0, minMaxTokens: Infinity, maxMessages: 0 };
+  context.addUser(task);
+  let previous: ChatMessage[] | undefined;
+  let lastResult: string | undefined;
+  for (let n = 1; n <= rounds + 1; n++) {
+    const prepared = context.prepare();
+    const tokens = engineTokens(prepared);
+    run.maxEngineTokens = Math.max(run.maxEngineTokens, tokens);
+    run.minMaxTokens = Math.min(run.minMaxTokens, prepared.maxTokens!);
+    run.maxMessages = Math.max(run.maxMessages, prepared.messages.length);
+    if (tokens + prepared.maxTokens! > window) run.problems.push(`request ${n}: ${tokens} prompt tokens + max_tokens ${prepared.maxTokens} > ${window}`);
+    if (prepared.compaction) run.events++;
+    else if (previous && !appendOnly(previous, prepared.messages)) run.problems.push(`request ${n} changed an earlier message without a compaction event`);
+    const order = orderProblem(prepared.messages);
+    if (order) run.problems.push(`request ${n}: ${order}`);
+    const first = prepared.messages[1]!;
+    if (typeof first.content !== 'string' || !first.content.startsWith(task)) run.problems.push(`request ${n}: the task is not intact`);
+    if (lastResult !== undefined) {
+      const last = prepared.messages.at(-1)!;
+      if (last.role !== 'tool' || !last.content.includes(lastResult)) run.problems.push(`request ${n}: the last round is not intact`);
+    }
+    previous = prepared.messages;
+    run.requests.push(prepared);
+    // The server counts what was sent.
+    context.recordUsage({ promptTokens: tokens, completionTokens: 30, cachedTokens: 0 });
+    if (n > rounds) break;
+    const shape = issueMix(random, n);
+    const id = `call_${seed}_${n}`;
+    context.addAssistant(random() < 0.3 ? `Step ${n}: checking the next place.` : '', [{ id, name: shape.kind, arguments: { path: `src/module${n % 40}.ts` }, source: 'native' }]);
+    const body = payload(n, shape.size);
+    context.addToolResult({ callId: id, name: shape.kind, summary: `${shape.kind} src/module${n % 40}.ts: ${body.split('\n').length} lines`, payload: body, status: 'done' });
+    lastResult = body.slice(0, 200);
+  }
+  return run;
+}
+
+test('300 rounds in a 16k window with large outputs: every request fits, max_tokens keeps its floor, at most one event per 20 rounds', (t) => {
+  const window = 16_384;
+  const context = new ContextManager({ system: SYSTEM, tools, window });
+  const run = runSession(context, 'Fix the failing tests in this project; read what you need first.', 300, 7, window);
+  t.deepEqual(run.problems, []);
+  t.true(run.minMaxTokens >= context.maxTokensFloor!, `max_tokens fell to ${run.minMaxTokens}`);
+  t.true(run.events >= 5, `the session needed compactions (${run.events})`);
+  t.true(run.events <= 300 / 20, `${run.events} compaction events in 300 rounds`);
+  t.true(run.maxMessages < 200, `the conversation stays bounded (${run.maxMessages} messages at most)`);
+  const last = run.requests.at(-1)!;
+  t.true(last.messages.length < 200 && last.chars < 4 * window, 'memory stays flat: the last request is as small as the window makes it');
+  t.log(`events ${run.events}, largest request ${run.maxEngineTokens} engine tokens, smallest max_tokens ${run.minMaxTokens}`);
+});
+
+test('the same holds over seeds and windows from 8k to 64k', (t) => {
+  for (const window of [8_192, 16_384, 32_768, 65_536]) {
+    for (const seed of [1, 2, 3]) {
+      const context = new ContextManager({ system: SYSTEM, tools, window });
+      const run = runSession(context, `Task ${seed}: make the build pass.`, 200, seed, window);
+      t.deepEqual(run.problems, [], `window ${window}, seed ${seed}`);
+      t.true(run.minMaxTokens >= context.maxTokensFloor!, `window ${window}, seed ${seed}: max_tokens ${run.minMaxTokens}`);
+    }
+  }
+});
+
+test('many turns with answers, interruptions, nudges and empty replies keep a valid message order and each task intact', (t) => {
+  const window = 8_192;
+  const random = seededRandom(11);
+  const context = new ContextManager({ system: SYSTEM, tools, window });
+  let previous: ChatMessage[] | undefined;
+  let events = 0;
+  let n = 0;
+  const check = (prepared: PreparedRequest, task: string) => {
+    t.is(orderProblem(prepared.messages), undefined, `request ${n}`);
+    t.true(JSON.stringify(prepared.messages).includes(JSON.stringify(task).slice(1, -1)), `request ${n}: the task is in the request`);
+    t.true(Math.ceil(prepared.chars / 3.3) + 6 * prepared.messages.length + prepared.maxTokens! <= window, `request ${n} fits`);
+    if (prepared.compaction) events++;
+    else if (previous) t.true(appendOnly(previous, prepared.messages), `request ${n} is append-only`);
+    previous = prepared.messages;
+    context.recordUsage({ promptTokens: Math.ceil(prepared.chars / 3.3) + 6 * prepared.messages.length, completionTokens: 10, cachedTokens: 0 });
+  };
+  for (let turn = 1; turn <= 40; turn++) {
+    const task = `Turn ${turn}: ${'please look at the parser again. '.repeat(1 + Math.floor(random() * 4))}`;
+    context.addUser(task);
+    const rounds = Math.floor(random() * 10);
+    let ended = false;
+    for (let r = 0; r <= rounds && !ended; r++) {
+      n++;
+      check(context.prepare(), task);
+      if (random() < 0.08) {
+        // An empty reply: nothing added, then the nudge.
+        context.addNudge('Your last reply was empty. Continue with the task (call a tool) or give your final answer.');
+        n++;
+        check(context.prepare(), task);
+      }
+      if (r === rounds) {
+        context.addAssistant(`Answer ${turn}.`, []);
+        context.endTurn('answered');
+        ended = true;
+        break;
+      }
+      // One to three calls in a reply (they go one per assistant message, each with its result).
+      const ids = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, k) => `call_${turn}_${r}_${k}`);
+      context.addAssistant(random() < 0.2 ? 'Looking further.' : '', ids.map((id, k) => ({ id, name: 'read', arguments: { path: `f${r}_${k}.ts` }, source: 'native' as const })));
+      for (const id of ids) context.addToolResult({ callId: id, name: 'read', summary: `read ${id}`, payload: payload(r, 300 + Math.floor(random() * 2_000)), status: 'done' });
+      if (random() < 0.1) context.addNudge('You called read with the same arguments again; use what you have.');
+      if (random() < 0.05) {
+        context.endTurn('unanswered');
+        ended = true;
+      }
+    }
+  }
+  t.true(events >= 3, `compactions happened (${events})`);
+});
+
+test('a call that failed with E2BIG keeps its place but not its 2 MB argument, in this request and every later one', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 32_768 });
+  context.addUser('write the fixture');
+  context.prepare();
+  const huge = 'y'.repeat(2 * 1024 * 1024);
+  context.addAssistant('', [{ id: 'big', name: 'bash', arguments: { command: `echo ${huge} > fixture.txt` }, source: 'native' }]);
+  context.addToolResult({ callId: 'big', name: 'bash', summary: 'could not start /bin/bash: spawn E2BIG', payload: '', status: 'error' });
+  const next = context.prepare();
+  t.true(next.chars < 20_000, `${next.chars} characters`);
+  const call = next.messages.find((m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant')!.tool_calls![0]!;
+  t.regex(call.id, /^[A-Za-z0-9]{9}$/);
+  t.deepEqual(JSON.parse(call.function.arguments), { command: argumentStandIn(`echo ${huge} > fixture.txt`) });
+  t.regex(call.function.arguments, /2,097,171 characters, sha256 [0-9a-f]{16}/);
+  context.addAssistant('It failed; writing it in parts.', []);
+  const later = context.prepare();
+  t.true(appendOnly(next.messages, later.messages), 'the stand-in is there from the first request on: no prefix change later');
+  t.is(orderProblem(later.messages), undefined);
+});
+
+test('a huge argument of a call that succeeded stays as it was sent', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 200_000 });
+  context.addUser('write it');
+  const content = 'z'.repeat(20_000);
+  context.addAssistant('', [{ id: 'w', name: 'write', arguments: { path: 'a.txt', content }, source: 'native' }]);
+  context.addToolResult({ callId: 'w', name: 'write', summary: 'wrote a.txt', payload: '', status: 'done' });
+  const call = (context.prepare().messages[2] as Extract<ChatMessage, { role: 'assistant' }>).tool_calls![0]!;
+  t.is(JSON.parse(call.function.arguments).content, content);
+});
+
+test('a request that cannot fit even after compaction is refused with a clear error instead of sent', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 4_096 });
+  context.addUser('x'.repeat(40_000));
+  const error = t.throws(() => context.prepare());
+  t.true(ReikaError.isInstance(error));
+  t.is((error as ReikaError).code, 'REIKA_ERR_CONTEXT_FULL');
+  t.regex(error!.message, /does not fit the 4,096-token context window/);
+});
+
+test('an empty reply is nudged after an empty assistant message, never as a second user message in a row', (t) => {
+  const context = new ContextManager({ system: 's', tools, window: 16_000 });
+  context.addUser('hello');
+  const first = context.prepare();
+  context.addNudge('Your last reply was empty.');
+  const second = context.prepare();
+  t.true(appendOnly(first.messages, second.messages));
+  t.deepEqual(
+    second.messages.map((m) => m.role),
+    ['system', 'user', 'assistant', 'user'],
+  );
+});
