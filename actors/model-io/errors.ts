@@ -38,6 +38,22 @@ export function timeoutError(ms: number): ReikaError {
   return new ReikaError('REIKA_ERR_TIMEOUT', `The model server sent nothing for ${ms} ms — raise REIKA_REQUEST_TIMEOUT_MS (0 waits forever).`);
 }
 
+/**
+ * A 2xx answer that is neither an event stream nor JSON (an HTML error page from a proxy, plain
+ * text, nothing at all), named by its content type and first line (an HTML page's title too).
+ */
+export function notAStreamError(status: number, contentType: string, body: string): ReikaError {
+  const type = contentType.split(';')[0]!.trim() || 'no content type';
+  const line = body.split(/\r?\n/).map((text) => text.trim()).find((text) => text !== '');
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+  const said = line === undefined ? 'an empty body' : `${type}: "${clip(line, 120)}"${title && !line.includes(title) ? ` (title "${clip(title, 80)}")` : ''}`;
+  return new ReikaError('REIKA_ERR_STREAM', `The model server answered HTTP ${status} with ${line === undefined ? `${said} (${type})` : said}, not an event stream — check REIKA_BASE_URL (a proxy or web page may answer there).`, { retryable: line === undefined });
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 export function streamError(message: string, retryable: boolean): ReikaError {
   return new ReikaError('REIKA_ERR_STREAM', `The model stream broke: ${oneLine(message)}.`, { retryable });
 }

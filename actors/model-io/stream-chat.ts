@@ -2,13 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mintCallId } from './call-id.js';
 import { connectionFailure, statusFailure, type Failure } from './classify-failure.js';
 import { listModels } from './discover.js';
-import { httpError } from './errors.js';
 import { openHttp, readText } from './http-request.js';
-import { mapChunk } from './map-chunk.js';
 import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest } from './protocol.js';
+import { AttemptFailed, readAnswer } from './read-answer.js';
 import { endpointUrl, requestBody } from './request-body.js';
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelay, type RetryPolicy } from './retry-policy.js';
-import { SseDecoder, type SseEvent } from './sse-decoder.js';
+import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retry-policy.js';
 import { toolIndex, type ToolIndex } from './tool-index.js';
 import { TurnAssembler } from './turn-assembler.js';
 
@@ -19,11 +17,6 @@ export interface ChatContext {
   signal: AbortSignal;
   emit(event: ModelEvent): void;
   retry?: RetryPolicy;
-}
-
-/** Thrown inside an attempt to hand its classified failure to the retry loop. */
-class AttemptFailed {
-  constructor(readonly failure: Failure) {}
 }
 
 export function authHeaders(endpoint: Endpoint): Record<string, string> {
@@ -90,61 +83,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
         await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, listModels: () => listModels(endpoint) }),
       );
     }
-    const type = String(response.headers['content-type'] ?? '');
-    // A server that ignored `stream: true` answers one JSON object; when the content type does
-    // not say, the first byte does.
-    let json = type.includes('application/json');
-    const held: Buffer[] = [];
-    const decoder = new SseDecoder();
-    let garbage = 0;
-    const handle = (event: SseEvent): boolean => {
-      const data = event.data;
-      if (data === '[DONE]') return true;
-      if (data === '') return false;
-      let parsed: any;
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        if (event.event === 'error') throw new AttemptFailed(streamFailure(undefined, data));
-        if (garbage++ === 0) turn.notice(`Ignored a malformed line in the model stream: ${data.length > 80 ? `${data.slice(0, 79)}…` : data}`);
-        return false;
-      }
-      if (event.event === 'error' && !parsed?.error) parsed = { error: parsed };
-      for (const delta of mapChunk(parsed)) {
-        if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
-        turn.push(delta);
-      }
-      return false;
-    };
-    let done = false;
-    let first = true;
-    for await (const chunk of response as AsyncIterable<Buffer>) {
-      if (signal.aborted) break;
-      if (first && !type.includes('text/event-stream')) json ||= chunk.toString('utf8', 0, 64).trimStart().startsWith('{');
-      first = false;
-      if (json) {
-        held.push(chunk);
-        continue;
-      }
-      for (const event of decoder.push(chunk)) if ((done = handle(event))) break;
-      if (done) break;
-    }
-    if (signal.aborted) return turn.finish(true);
-    if (json) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(Buffer.concat(held).toString('utf8'));
-      } catch {
-        throw new AttemptFailed({ error: httpError(status, 'the answer was not valid JSON', true), retry: 'status' });
-      }
-      for (const delta of mapChunk(parsed)) {
-        if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
-        turn.push(delta);
-      }
-      return turn.finish(false);
-    }
-    if (!done) for (const event of decoder.end()) if (handle(event)) break;
-    return turn.finish(false);
+    return await readAnswer(response, turn, { signal, status });
   } catch (error) {
     if (signal.aborted) return turn.finish(true);
     if (error instanceof AttemptFailed) throw error;
@@ -154,9 +93,4 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
     // A finished response leaves its socket to the keep-alive pool; anything else is closed now.
     if (!response.complete) exchange.destroy();
   }
-}
-
-function streamFailure(status: number | undefined, message: string): Failure {
-  const retryable = status !== undefined && isRetryableStatus(status);
-  return { error: httpError(status ?? 200, message, retryable), retry: retryable ? 'status' : 'no' };
 }

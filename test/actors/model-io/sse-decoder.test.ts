@@ -55,3 +55,16 @@ test('a last event without its blank line still counts when the stream closes', 
     { event: 'message', data: '{"y":2}' },
   ]);
 });
+
+test('one 10 MB event arriving in 64 KB chunks decodes whole, and the same as in 64 KB events', (t) => {
+  const content = 'x'.repeat(10 * 1024 * 1024);
+  const one = Buffer.from(`data: {"c":"${content}"}\n\n`);
+  const events = decode(splitBytes(one, { mode: 'fixed', size: 64 * 1024 }));
+  t.is(events.length, 1);
+  t.is(events[0]!.data.length, content.length + 8);
+  t.true(events[0]!.data.endsWith('x"}'));
+  const many = Buffer.from(Array.from({ length: 160 }, () => `data: {"c":"${'x'.repeat(64 * 1024)}"}\n\n`).join(''));
+  const small = decode(splitBytes(many, { mode: 'fixed', size: 64 * 1024 }));
+  t.is(small.length, 160);
+  t.true(small.every((event) => event.data.length === 64 * 1024 + 8));
+});

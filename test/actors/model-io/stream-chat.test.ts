@@ -195,3 +195,115 @@ test('a JSON answer without a JSON content type is still read as JSON', async (t
     await new Promise<void>((resolve) => plain.close(() => resolve()));
   }
 });
+
+/** A server that answers every chat request with `status`, `headers` and `body`, then leaves the socket as `end` says. */
+async function answering(status: number, headers: Record<string, string>, body: string, end: 'close' | 'hold' = 'close') {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      res.writeHead(status, headers);
+      if (end === 'close') res.end(body);
+      else res.write(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    endpoint: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', requestTimeoutMs: 0 },
+    requests: () => requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const quickRetry = { maxRetries: 2, maxConnectionRetries: 2, baseDelayMs: 10, maxDelayMs: 20, maxRetryAfterMs: 1_000 };
+
+test('[DONE] missing: finish_reason and usage end the reply although the server keeps the stream open', async (t) => {
+  const server = await startScriptedServer([{ content: 'The whole answer.', done: false, fault: { type: 'stall', afterBytes: 1e9 } }]);
+  try {
+    // No idle timeout: only the end of the reply itself can end this request.
+    const endpoint = { baseUrl: server.url, model: 'm', requestTimeoutMs: 0 };
+    const reply = await streamChat(chat(endpoint), { signal: new AbortController().signal, emit: () => {} });
+    t.is(reply.text, 'The whole answer.');
+    t.is(reply.finishReason, 'stop');
+    t.truthy(reply.usage, 'the usage that came after the finish chunk is kept');
+    t.is(await server.requests[0]!.outcome, 'client-closed', 'reika closed the stream');
+  } finally {
+    await server.close();
+  }
+});
+
+test('[DONE] missing with usage in the finish chunk (llama.cpp) ends the reply too', async (t) => {
+  const server = await startScriptedServer([{ content: 'Done here.', usageIn: 'finish', done: false, fault: { type: 'stall', afterBytes: 1e9 } }]);
+  try {
+    const reply = await streamChat(chat({ baseUrl: server.url, model: 'm', requestTimeoutMs: 0 }), { signal: new AbortController().signal, emit: () => {} });
+    t.is(reply.text, 'Done here.');
+    t.truthy(reply.usage);
+  } finally {
+    await server.close();
+  }
+});
+
+test('[DONE] missing and the announced usage never comes: the reply still ends, without usage', async (t) => {
+  // OpenAI style: every chunk carries `usage: null` when include_usage is on; here the usage chunk never follows.
+  const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], usage: null })}\n\n`;
+  const server = await answering(200, { 'content-type': 'text/event-stream' }, chunk({ role: 'assistant', content: 'Almost' }, null) + chunk({ content: ' there.' }, null) + chunk({}, 'stop'), 'hold');
+  try {
+    const reply = await streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {} });
+    t.is(reply.text, 'Almost there.');
+    t.is(reply.finishReason, 'stop');
+    t.is(reply.usage, null);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an HTTP 200 with an HTML page is an error naming the content type, the first line and the title, and is not retried', async (t) => {
+  const page = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n';
+  const server = await answering(200, { 'content-type': 'text/html; charset=utf-8' }, page);
+  try {
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.is((error as { code?: string }).code, 'REIKA_ERR_STREAM');
+    t.regex(error!.message, /HTTP 200 with text\/html: "<!DOCTYPE html>" \(title "502 Bad Gateway"\), not an event stream/);
+    t.regex(error!.message, /REIKA_BASE_URL/);
+    t.is(server.requests(), 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an HTTP 200 with a text/plain error is an error quoting its first line', async (t) => {
+  const server = await answering(200, { 'content-type': 'text/plain' }, 'upstream connect error or disconnect/reset before headers\nretried 3 times\n');
+  try {
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.regex(error!.message, /HTTP 200 with text\/plain: "upstream connect error or disconnect\/reset before headers", not an event stream/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an event stream served as text/plain is still read as a stream', async (t) => {
+  const body = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'streamed' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+  const server = await answering(200, { 'content-type': 'text/plain' }, body);
+  try {
+    const reply = await streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {} });
+    t.is(reply.text, 'streamed');
+  } finally {
+    await server.close();
+  }
+});
+
+test('an HTTP 200 with an empty body is an error after the bounded retries, not an empty answer', async (t) => {
+  const server = await answering(200, { 'content-type': 'text/event-stream' }, '');
+  try {
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.regex(error!.message, /HTTP 200 with an empty body/);
+    t.is(server.requests(), 3, 'an empty body may be a hiccup: retried');
+  } finally {
+    await server.close();
+  }
+});
