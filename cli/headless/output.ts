@@ -1,4 +1,5 @@
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
+import { visible } from '../visible-text.js';
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
 
 /** The `--json` object (also the last line of `--stream`); docs/headless.md is its schema. */
@@ -42,7 +43,8 @@ export function progressLine(event: AgentEvent): string | undefined {
       if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
         const mark = state.status === 'done' ? '✓' : state.status === 'cancelled' ? '⊘' : '✗';
         // One line per call: a subagent's summary is the first 2,400 characters of its report.
-        return `${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary.split('\n')[0]}`;
+        // stderr may be a terminal: names from tools are shown escaped, never acted on.
+        return visible(`${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary.split('\n')[0]}`);
       }
       return undefined;
     }
@@ -51,7 +53,7 @@ export function progressLine(event: AgentEvent): string | undefined {
     case 'retry':
       return `reika: the server failed (${event.reason}); retry ${event.attempt} in ${event.delayMs} ms`;
     case 'notice':
-      return `reika: ${event.message}`;
+      return `reika: ${visible(event.message)}`;
     case 'nudge':
       return undefined;
     default:

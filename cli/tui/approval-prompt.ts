@@ -1,4 +1,5 @@
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import { visible } from '../visible-text.js';
 import type { KeyEvent } from './keys.js';
 import type { Style } from './style.js';
 import { truncate } from './text-width.js';
@@ -24,14 +25,15 @@ export class ApprovalPrompt {
   /** The lines printed once into the transcript: why it asks, then the command or the diff. */
   describe(style: Style): string[] {
     const { request } = this;
-    const lines = [style.yellow(`? ${request.tool} needs approval: ${request.reason}`)];
+    // What the model asked for is shown exactly, but a control or bidi character as an escape.
+    const lines = [style.yellow(`? ${request.tool} needs approval: ${visible(request.reason)}`)];
     if (request.command !== undefined) {
-      for (const line of request.command.split('\n')) lines.push(`  ${style.bold('$')} ${line}`);
+      for (const line of request.command.split('\n')) lines.push(`  ${style.bold('$')} ${visible(line)}`);
     }
-    if (request.path !== undefined && request.command === undefined) lines.push(`  ${style.bold(request.path)}`);
+    if (request.path !== undefined && request.command === undefined) lines.push(`  ${style.bold(visible(request.path))}`);
     if (request.diff !== undefined) {
       for (const raw of request.diff.replace(/\n$/, '').split('\n')) {
-        const line = raw.replace(/\r$/, '');
+        const line = visible(raw.replace(/\r$/, ''));
         const colored = line.startsWith('+') && !line.startsWith('+++') ? style.green(line) : line.startsWith('-') && !line.startsWith('---') ? style.red(line) : style.dim(line);
         lines.push(`  ${colored}`);
       }

@@ -1,3 +1,4 @@
+import { visible } from '../visible-text.js';
 import { stripAnsi, type Style } from './style.js';
 import { truncate } from './text-width.js';
 
@@ -74,10 +75,11 @@ export function toolLine(view: ToolView, columns: number, style: Style): string 
   const mark = MARK[view.state];
   const colored =
     view.state === 'done' ? style.green(mark) : view.state === 'error' ? style.red(mark) : view.state === 'running' ? style.cyan(mark) : style.yellow(mark);
-  const head = `${view.name} ${toolTarget(view.name, view.args)}`;
+  // Names from tools may hold control or bidi characters: shown escaped, never acted on.
+  const head = visible(`${view.name} ${toolTarget(view.name, view.args)}`);
   const output = view.outputLines + (view.partial ? 1 : 0);
   const folded = view.state !== 'running' && output > 0 ? ` (${output} line${output === 1 ? '' : 's'} of output folded)` : '';
-  const summary = view.summary ? ` — ${view.summary.split('\n')[0]}` : view.state === 'cancelled' ? ' — cancelled' : '';
+  const summary = view.summary ? ` — ${visible(view.summary.split('\n')[0]!)}` : view.state === 'cancelled' ? ' — cancelled' : '';
   const plain = truncate(`${head}${summary}${folded}`, columns - 3);
   const split = Math.min(head.length, plain.length);
   return `${colored} ${style.bold(plain.slice(0, split))}${style.dim(plain.slice(split))}`;
@@ -86,5 +88,5 @@ export function toolLine(view: ToolView, columns: number, style: Style): string 
 /** The dimmed last lines of a running tool's output, indented under its line. */
 export function toolTail(view: ToolView, columns: number, style: Style): string[] {
   const lines = [...view.tail, ...(view.partial ? [view.partial] : [])].slice(-TAIL_LINES);
-  return lines.map((line) => style.dim(`  │ ${truncate(stripAnsi(line).replace(/\t/g, '  ').replace(/[\x00-\x1f\x7f]/g, ''), columns - 5)}`));
+  return lines.map((line) => style.dim(`  │ ${truncate(visible(stripAnsi(line).replace(/\t/g, '  ').replace(/[\x00-\x1f\x7f]/g, '')), columns - 5)}`));
 }

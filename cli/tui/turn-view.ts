@@ -1,3 +1,4 @@
+import { visible } from '../visible-text.js';
 import type { Screen } from './screen.js';
 import type { TurnOutcome, UiEvent } from './session-port.js';
 import { spinnerLine } from './spinner.js';
@@ -64,7 +65,7 @@ export class TurnView {
       }
       case 'notice':
         this.stream.end();
-        this.screen.note(`! ${event.message}`, style.yellow);
+        this.screen.note(`! ${visible(event.message)}`, style.yellow);
         break;
       case 'retry':
         this.stream.end();
@@ -106,8 +107,8 @@ export class TurnView {
 
   private diffLines(diff: string): string[] {
     const { style } = this;
-    // A CRLF file's patch keeps its CRs (so it applies); the terminal must not see them.
-    const lines = diff.replace(/\n$/, '').split('\n').map((line) => line.replace(/\r$/, ''));
+    // A CRLF file's patch keeps its CRs (so it applies); the terminal must not see them, nor other controls.
+    const lines = diff.replace(/\n$/, '').split('\n').map((line) => visible(line.replace(/\r$/, '')));
     const shown = lines.slice(0, DIFF_LINES).map((line) => `  ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.dim(line)}`);
     if (lines.length > DIFF_LINES) shown.push(style.dim(`  … ${lines.length - DIFF_LINES} more diff lines folded`));
     return shown;
