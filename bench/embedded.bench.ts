@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChatMessage, ChatReply, DiscoverReply, Endpoint, ModelIoRequest } from '../actors/model-io/protocol.js';
+import { MODEL_IO, type ChatMessage, type Endpoint, type ModelIoRequest } from '../actors/model-io/protocol.js';
 import { builtinTools } from '../actors/tool-executor/registry.js';
-import { Supervisor } from '../runtime/index.js';
+import { client, Supervisor } from '../runtime/index.js';
 import { embeddedUnavailable } from '../test/helpers/embedded.js';
 import { writeTinyModel } from '../test/helpers/gguf-model.js';
 import { fmt, row, summarize } from './stats.js';
@@ -56,10 +56,10 @@ async function loadTimes(endpoint: Endpoint): Promise<void> {
     const supervisor = new Supervisor();
     try {
       let started = performance.now();
-      await supervisor.spawn({ name: 'model-io', kind: 'thread', module: actorModule });
+      await supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: actorModule });
       spawns.push(performance.now() - started);
       started = performance.now();
-      const reply = await supervisor.request<DiscoverReply>('model-io', { type: 'discover', endpoint } satisfies ModelIoRequest);
+      const reply = await client(supervisor, MODEL_IO).request({ type: 'discover', endpoint } satisfies ModelIoRequest);
       loads.push(performance.now() - started);
       engineLoads.push(reply.engine!.loadMs);
     } finally {
@@ -80,7 +80,7 @@ async function session(endpoint: Endpoint, dir: string): Promise<void> {
   process.env.REIKA_EMBEDDED_SCRIPT = script;
   const supervisor = new Supervisor();
   try {
-    await supervisor.spawn({ name: 'model-io', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: actorModule });
     delete process.env.REIKA_EMBEDDED_SCRIPT;
     const tools = builtinTools.toolsArray('agent');
     let messages: ChatMessage[] = [
@@ -90,7 +90,7 @@ async function session(endpoint: Endpoint, dir: string): Promise<void> {
     const rounds: Array<{ prompt: number; cached: number; evaluated: number; ideal: number }> = [];
     let previous: { prompt: number; completion: number } | undefined;
     for (let i = 0; i < 10; i++) {
-      const reply = await supervisor.request<ChatReply>('model-io', { type: 'chat', endpoint, messages, tools, maxTokens: 200 } satisfies ModelIoRequest);
+      const reply = await client(supervisor, MODEL_IO).request({ type: 'chat', endpoint, messages, tools, maxTokens: 200 } satisfies ModelIoRequest);
       const usage = reply.usage!;
       rounds.push({ prompt: usage.promptTokens, cached: usage.cachedTokens, evaluated: usage.prefilledTokens ?? NaN, ideal: previous ? usage.promptTokens - previous.prompt - previous.completion : usage.promptTokens });
       previous = { prompt: usage.promptTokens, completion: usage.completionTokens };

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { pack, unpack } from '../runtime/codec.js';
-import { Supervisor } from '../runtime/index.js';
-import type { BenchRequest } from './fixtures/bench-actor.js';
+import { client, Supervisor } from '../runtime/index.js';
+import { benchActor } from './fixtures/bench-actor.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
@@ -11,7 +11,7 @@ import { fmt, row, summarize } from './stats.js';
 const ROUND_TRIPS = 20_000;
 const BLAST = 100_000;
 const actorModule = new URL('./fixtures/bench-actor.js', import.meta.url);
-const message = { type: 'echo', value: { text: 'hello from the bench', n: 42, list: [1, 2, 3] } };
+const message = { type: 'echo' as const, value: { text: 'hello from the bench', n: 42, list: [1, 2, 3] } };
 
 async function rawPingPong(encode: boolean): Promise<{ samples: number[]; perSecond: number }> {
   const worker = new Worker(new URL('./fixtures/raw-echo-worker.js', import.meta.url));
@@ -42,10 +42,11 @@ async function rawPingPong(encode: boolean): Promise<{ samples: number[]; perSec
 
 async function supervisorRoundTrips(supervisor: Supervisor, name: string, count: number): Promise<number[]> {
   const samples: number[] = [];
-  for (let i = 0; i < 500; i++) await supervisor.request(name, message);
+  const actor = client(supervisor, benchActor(name));
+  for (let i = 0; i < 500; i++) await actor.request(message);
   for (let i = 0; i < count; i++) {
     const t = performance.now();
-    await supervisor.request(name, message);
+    await actor.request(message);
     samples.push(performance.now() - t);
   }
   return samples;
@@ -71,7 +72,7 @@ export default async function bench(): Promise<void> {
     row('supervisor → process actor round trip p50', `${fmt(proc.p50 * 1000, 0)} µs`, `${fmt(rawStats.p50 * 1000, 0)} µs raw`, proc.p50 / rawStats.p50);
     row('supervisor → process actor round trip p99', `${fmt(proc.p99 * 1000, 0)} µs`, `${fmt(rawStats.p99 * 1000, 0)} µs raw`, proc.p99 / rawStats.p99);
 
-    const blastMs = (await supervisor.request('thread-a', { type: 'blast', to: 'thread-b', count: BLAST, window: 256 } satisfies BenchRequest)) as number;
+    const blastMs = await client(supervisor, benchActor('thread-a')).request({ type: 'blast', to: 'thread-b', count: BLAST, window: 256 });
     // Each request is two routed messages (request and reply), each crossing the supervisor.
     const messagesPerSecond = (BLAST * 2) / (blastMs / 1000);
     row('thread → thread via supervisor, messages/s', fmt(messagesPerSecond, 0), `${fmt(clone.perSecond * 2, 0)} raw seq`, messagesPerSecond / (clone.perSecond * 2), '≥ 100,000');
@@ -81,9 +82,9 @@ export default async function bench(): Promise<void> {
     const fanout: number[] = [];
     for (let round = 0; round < 200; round++) {
       const scope = `turn-${round}`;
-      const pending = waiters.map((name) => supervisor.request(name, { type: 'wait' } satisfies BenchRequest, { scope }));
+      const pending = waiters.map((name) => client(supervisor, benchActor(name)).request({ type: 'wait' }, { scope }));
       // Every waiter holds its request once an echo sent after it has come back.
-      await Promise.all(waiters.map((name) => supervisor.request(name, { type: 'echo', value: 0 })));
+      await Promise.all(waiters.map((name) => client(supervisor, benchActor(name)).request({ type: 'echo', value: 0 })));
       const t = performance.now();
       supervisor.abort(scope);
       await Promise.all(pending);

@@ -10,6 +10,8 @@ import { builtinTools } from '../actors/tool-executor/registry.js';
 import { Supervisor } from '../runtime/index.js';
 import { startScriptedServer, type ScriptedReply } from '../test/helpers/scripted-server.js';
 import { fmt, row } from './stats.js';
+import { MODEL_IO } from '../actors/model-io/protocol.js';
+import { TOOL_EXECUTOR } from '../actors/tool-executor/protocol.js';
 
 /**
  * Subagent waves against a server with a fixed 1 s latency per reply. Each member reads one file
@@ -100,8 +102,8 @@ export default async function bench(): Promise<void> {
   const supervisor = new Supervisor();
   try {
     await Promise.all([
-      supervisor.spawn({ name: 'model-io', kind: 'thread', module: new URL('../actors/model-io/actor.js', import.meta.url) }),
-      supervisor.spawn({ name: 'tool-executor', kind: 'process', module: new URL('../actors/tool-executor/actor.js', import.meta.url) }),
+      supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: new URL('../actors/model-io/actor.js', import.meta.url) }),
+      supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: new URL('../actors/tool-executor/actor.js', import.meta.url) }),
       supervisor.register(SUBAGENTS, subagentDispatcher(supervisor)),
     ]);
     await wave(supervisor, root, server.url, spans, 1); // warm-up: module cache, connections

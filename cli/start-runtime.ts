@@ -1,6 +1,8 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
 import { Supervisor } from '../runtime/supervisor.js';
-import { APPROVER, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
+import { APPROVER, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
+import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
+import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 
@@ -84,11 +86,11 @@ export function startRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
-  const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<any, any> }) => supervisor.register('indexer', loaded.default));
+  const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<IndexerProtocol> }) => supervisor.register(INDEXER, loaded.default));
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
   const watch = { heartbeatMs: Math.min(HEARTBEAT_MS, options.hangAfterMs ?? HEARTBEAT_MS), hangAfterMs: options.hangAfterMs ?? HANG_AFTER_MS };
-  const modelIo = supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule, ...watch });
+  const modelIo = supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule, ...watch });
   let prewarmed = false;
   const prewarm = () => {
     if (prewarmed) return;
@@ -97,7 +99,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     const start = () =>
       setImmediate(() => {
         traceStartup('runtime: tool executor starting');
-        executorStarted(supervisor.spawn({ name: 'tool-executor', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
+        executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
       });
     modelIo.then(start, start);
   };

@@ -1,11 +1,12 @@
+import type { ActorAddress, AnyProtocol, DeltaOf, ReplyOf } from './actor.js';
 import type { Envelope } from './envelope.js';
 import { cancelledError, fromErrorRecord, ReikaError } from './errors.js';
 
-/** Options for one request, the same whether the caller is the supervisor or an actor. */
 /** After a caller's signal aborts, how long it waits for the callee's own (cancelled) reply. */
 export const CANCEL_GRACE_MS = 2_000;
 
-export interface RequestOptions {
+/** Options for one request, the same whether the caller is the supervisor or an actor. */
+export interface RequestOptions<Delta = unknown> {
   /** Abort scope; defaults to the scope of the request being handled (inside an actor). */
   scope?: string;
   /**
@@ -17,12 +18,15 @@ export interface RequestOptions {
   /** Fails the request with REIKA_ERR_TIMEOUT and cancels it at the callee. */
   timeoutMs?: number;
   /** Receives each streamed `delta` before the final reply. */
-  onDelta?: (delta: any) => void;
+  onDelta?: (delta: Delta) => void;
 }
 
-/** Anything that can send a request to an actor by name. */
+/**
+ * Anything that can send a request to an actor: the supervisor, or a handler's context. Call
+ * sites use a {@link Client} (runtime/actor.ts), which also narrows the reply to the request.
+ */
 export interface Router {
-  request<R = unknown>(to: string, body: unknown, options?: RequestOptions): Promise<R>;
+  request<P extends AnyProtocol>(to: ActorAddress<P>, body: P['request'], options?: RequestOptions<DeltaOf<P>>): Promise<ReplyOf<P>>;
 }
 
 interface Call {
@@ -44,7 +48,7 @@ export class CallTable {
    * Registers call `id`. `giveUp` is called when the caller stops waiting (timeout or signal), so
    * the transport can tell the callee to cancel.
    */
-  start<R>(id: string, options: RequestOptions, giveUp: (id: string) => void): Promise<R> {
+  start<R>(id: string, options: RequestOptions<any>, giveUp: (id: string) => void): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       if (options.signal?.aborted) {
         reject(cancelledError(abortReason(options.signal)));

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { nanoid } from 'nanoid';
 import type { ActorDefinition, RequestContext } from './actor.js';
-import { CallTable, type RequestOptions } from './calls.js';
+import { CallTable, type RequestOptions, type Router } from './calls.js';
 import type { Envelope, RequestEnvelope } from './envelope.js';
 import { cancelledError, ReikaError, toErrorRecord } from './errors.js';
 import type { HostPort } from './transport.js';
@@ -29,16 +29,15 @@ export async function runHost(
   const abortedScopes = new RecentSet<string>(1024);
   let closing = false;
 
-  const router = {
-    request<R>(to: string, body: unknown, requestOptions: RequestOptions = {}): Promise<R> {
-      const id = nanoid();
-      const scope = requestOptions.scope;
-      if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError(`scope ${scope} was aborted`));
-      const promise = calls.start<R>(id, requestOptions, (gone) => port.post({ type: 'cancel', id: gone }));
-      port.post({ type: 'request', id, from: name, to, scope, body });
-      return promise;
-    },
+  const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<any> = {}): Promise<R> => {
+    const id = nanoid();
+    const scope = requestOptions.scope;
+    if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError(`scope ${scope} was aborted`));
+    const promise = calls.start<R>(id, requestOptions, (gone) => port.post({ type: 'cancel', id: gone }));
+    port.post({ type: 'request', id, from: name, to, scope, body });
+    return promise;
   };
+  const router: Router = { request: send };
 
   const shutdown = async () => {
     if (closing) return;
@@ -66,8 +65,7 @@ export async function runHost(
       emit: (delta) => {
         if (inFlight.has(message.id)) port.post({ type: 'delta', id: message.id, body: delta });
       },
-      request: (to, body, requestOptions = {}) =>
-        router.request(to, body, { signal: controller.signal, scope: message.scope, ...requestOptions }),
+      request: (to, body, requestOptions = {}) => send(to, body, { signal: controller.signal, scope: message.scope, ...requestOptions }),
     };
     try {
       const reply = await definition.handle(message.body, context);

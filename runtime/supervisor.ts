@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
-import type { ActorDefinition } from './actor.js';
+import type { ActorAddress, ActorDefinition, AnyProtocol, DeltaOf, ReplyOf } from './actor.js';
 import { CallTable, CANCEL_GRACE_MS, type RequestOptions, type Router } from './calls.js';
 import type { Envelope, RequestEnvelope } from './envelope.js';
 import { cancelledError, ReikaError } from './errors.js';
@@ -68,7 +68,7 @@ export class Supervisor extends EventEmitter implements Router {
   }
 
   /** Runs an actor definition in the main thread under the same protocol. */
-  register<Options>(name: string, definition: ActorDefinition<any, Options>, options?: Options): Promise<void> {
+  register<P extends AnyProtocol, Options>(name: ActorAddress<P>, definition: ActorDefinition<P, Options>, options?: Options): Promise<void> {
     return this.add({ spec: { name, kind: 'local', definition, options, restart: true }, state: 'starting', queue: [], deaths: [] });
   }
 
@@ -94,13 +94,14 @@ export class Supervisor extends EventEmitter implements Router {
     await slot.transport?.terminate();
   }
 
-  request<R = unknown>(to: string, body: unknown, options: RequestOptions = {}): Promise<R> {
+  request<P extends AnyProtocol>(to: ActorAddress<P>, body: P['request'], options?: RequestOptions<DeltaOf<P>>): Promise<ReplyOf<P>>;
+  request(to: string, body: unknown, options: RequestOptions<any> = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
     if (options.scope !== undefined && this.abortedScopes.has(options.scope)) {
       return Promise.reject(cancelledError(`scope ${options.scope} was aborted`));
     }
     const id = nanoid();
-    const promise = this.calls.start<R>(id, options, (gone) => this.cancelRoute(gone));
+    const promise = this.calls.start(id, options, (gone) => this.cancelRoute(gone));
     this.route({ type: 'request', id, from: SUPERVISOR, to, scope: options.scope, body }, SUPERVISOR);
     return promise;
   }

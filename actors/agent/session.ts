@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { nanoid } from 'nanoid';
+import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { findProfile, type Config } from '../config.js';
@@ -9,7 +10,7 @@ import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
 import { pasteProblem } from '../images/recognize.js';
 import { repoMapBudget } from '../indexer/budget.js';
-import type { DiscoverReply, ToolSchema } from '../model-io/protocol.js';
+import { MODEL_IO, type ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import type { AgentMode } from '../agent-mode.js';
 import { buildSystemPrompt } from '../prompt/system-prompt.js';
@@ -209,8 +210,8 @@ export class Session {
   private probeWindow(connection: Connection, context: ContextManager): void {
     if (this.windowProbed.has(connection)) return;
     this.windowProbed.add(connection);
-    this.runtime.supervisor
-      .request<DiscoverReply>('model-io', { type: 'discover', endpoint: connection.endpoint })
+    client(this.runtime.supervisor, MODEL_IO)
+      .request({ type: 'discover', endpoint: connection.endpoint })
       .then((reply) => {
         if (reply.contextWindow === undefined || this.window !== undefined) return;
         connection.window = reply.contextWindow;

@@ -1,8 +1,9 @@
+import { client } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
-import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest, ToolCall, ToolSchema } from '../model-io/protocol.js';
-import type { ToolContext, ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executor/protocol.js';
+import { MODEL_IO, type ChatReply, type Endpoint, type ModelEvent, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
+import { TOOL_EXECUTOR, type ToolContext, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus, UsageTotals } from './events.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
@@ -40,9 +41,6 @@ export interface TurnOptions {
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** Images sent natively with the prompt, for this turn only (their notes stay afterwards). */
   images?: TurnImage[];
-  /** Actor addresses (defaults `model-io`, `tool-executor`). */
-  modelIo?: string;
-  toolExecutor?: string;
 }
 
 /**
@@ -51,7 +49,7 @@ export interface TurnOptions {
  * Returns a result per taken call, or undefined when it takes none.
  */
 export interface WaveHook {
-  run(calls: readonly ToolCall[], run: (call: ToolCall, send: (options: RequestOptions) => Promise<ToolResult>) => Promise<ToolResult>): Promise<Map<string, ToolResult>> | undefined;
+  run(calls: readonly ToolCall[], run: (call: ToolCall, send: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>) => Promise<ToolResult>): Promise<Map<string, ToolResult>> | undefined;
 }
 
 /** An empty reply (no text, no calls) gets one nudge before the turn gives up on it. */
@@ -109,10 +107,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     if (requests === options.maxRequests && options.lastRequestWithoutTools) body.toolChoice = 'none';
     let reply: ChatReply;
     try {
-      reply = await options.router.request<ChatReply>(options.modelIo ?? 'model-io', body, {
+      reply = await client(options.router, MODEL_IO).request(body, {
         scope: options.scope,
         signal: options.signal,
-        onDelta: (event: ModelEvent) => forwardModelEvent(event, turn, emit),
+        onDelta: (event) => forwardModelEvent(event, turn, emit),
       });
     } catch (error) {
       if (options.signal.aborted || isCancelled(error)) return finish('aborted');
@@ -166,7 +164,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
 }
 
 /** Runs one call through the executor (or `send`), walking its state; never throws. */
-async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], send?: (options: RequestOptions) => Promise<ToolResult>): Promise<ToolResult> {
+async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], send?: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>): Promise<ToolResult> {
   const { emit, turn } = options;
   let state: ToolCallState = pendingCall(call);
   const change = (next: ToolCallChange) => {
@@ -188,12 +186,12 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   let result: ToolResult;
   try {
     const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
-    const requestOptions: RequestOptions = {
+    const requestOptions: RequestOptions<ToolDelta> = {
       scope: options.scope,
       signal: options.signal,
-      onDelta: (delta: ToolDelta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
+      onDelta: (delta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
     };
-    result = await (send ? send(requestOptions) : options.router.request<ToolResult>(options.toolExecutor ?? 'tool-executor', request, requestOptions));
+    result = await (send ? send(requestOptions) : client(options.router, TOOL_EXECUTOR).request(request, requestOptions));
   } catch (error) {
     result =
       options.signal.aborted || isCancelled(error)

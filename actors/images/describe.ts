@@ -1,5 +1,6 @@
+import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
-import type { ChatReply, Endpoint, ModelIoRequest } from '../model-io/protocol.js';
+import { MODEL_IO, type Endpoint } from '../model-io/protocol.js';
 import { toDataUrl, type Image } from './image.js';
 
 /**
@@ -12,20 +13,10 @@ export const DESCRIBE_PROMPT =
   'Then describe what the image shows in a few sentences: layout, diagrams, UI state, anything a programmer would need to act on it.';
 
 export async function describeImage(router: Router, endpoint: Endpoint, image: Image, signal?: AbortSignal): Promise<string> {
-  const request: ModelIoRequest = {
-    type: 'chat',
-    endpoint,
-    messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: DESCRIBE_PROMPT },
-          { type: 'image_url', image_url: { url: toDataUrl(image) } },
-        ],
-      },
-    ],
-    tools: [],
-  };
-  const reply = await router.request<ChatReply>('model-io', request, { signal });
+  const content = [
+    { type: 'text' as const, text: DESCRIBE_PROMPT },
+    { type: 'image_url' as const, image_url: { url: toDataUrl(image) } },
+  ];
+  const reply = await client(router, MODEL_IO).request({ type: 'chat', endpoint, messages: [{ role: 'user', content }], tools: [] }, { signal });
   return reply.text.trim();
 }

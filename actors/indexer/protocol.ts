@@ -1,3 +1,4 @@
+import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { ScanCaps } from './caps.js';
 
 /**
@@ -53,7 +54,9 @@ export type IndexerRequest =
     }
   | { type: 'repo-map'; root: string; paths: string[]; budgetTokens: number };
 
-export type IndexerProtocol = {
-  request: IndexerRequest;
-  reply: FileIndex | RepoMap;
-};
+export interface IndexerProtocol extends Protocol<IndexerRequest> {
+  replies: { scan: FileIndex; 'repo-map': RepoMap };
+}
+
+/** The indexer actor (main thread, the front of its worker pool). */
+export const INDEXER = actorAddress<IndexerProtocol>('indexer');

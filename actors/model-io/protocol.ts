@@ -1,3 +1,5 @@
+import { actorAddress, type Protocol } from '../../runtime/actor.js';
+
 /**
  * The model-IO actor's contract. It speaks OpenAI-compatible `/chat/completions` with streaming
  * to any server and emits one normalised stream of {@link ModelEvent}s; raw SSE never leaves it.
@@ -175,8 +177,11 @@ export interface EngineInfo {
   loadMs: number;
 }
 
-export type ModelIoProtocol = {
-  request: ModelIoRequest;
-  reply: ChatReply | DiscoverReply;
+export interface ModelIoProtocol extends Protocol<ModelIoRequest> {
+  replies: { chat: ChatReply; discover: DiscoverReply };
+  /** Streamed by `chat` only. */
   delta: ModelEvent;
-};
+}
+
+/** The model-IO actor (a worker thread). */
+export const MODEL_IO = actorAddress<ModelIoProtocol>('model-io');

@@ -1,5 +1,6 @@
+import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../indexer/protocol.js';
+import { INDEXER, type FileIndex, type RepoMap } from '../indexer/protocol.js';
 import { collectAgentsMd, type AgentsFile } from './agents-md.js';
 import { summarizeProject, type ProjectSummary } from './project-summary.js';
 
@@ -28,18 +29,15 @@ export interface BootstrapOptions {
    */
   budgetTokens: number | Promise<number>;
   signal?: AbortSignal;
-  /** Address of the indexer actor (default `indexer`). */
-  indexer?: string;
 }
 
 /** Scans, then ranks the repo map; AGENTS.md and the summary are read meanwhile. */
 export async function bootstrap(router: Router, options: BootstrapOptions): Promise<Bootstrap> {
   const started = Date.now();
-  const indexer = options.indexer ?? 'indexer';
-  const ask = <R>(body: IndexerRequest) => router.request<R>(indexer, body, { signal: options.signal });
-  const index = await ask<FileIndex>({ type: 'scan', root: options.root });
+  const indexer = client(router, INDEXER);
+  const index = await indexer.request({ type: 'scan', root: options.root }, { signal: options.signal });
   const budgetTokens = await options.budgetTokens;
-  const repoMap = ask<RepoMap>({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens }).then(
+  const repoMap = indexer.request({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens }, { signal: options.signal }).then(
     (map): { map: RepoMap; error?: string } => ({ map }),
     (error: unknown) => {
       // A map is a help, not a requirement: without one the model still has list/glob/grep.

@@ -35,8 +35,6 @@ export default defineActor<SubagentProtocol>({
       lastRequestNote: REPORT_NOW,
       lastRequestWithoutTools: true,
       emit: (event) => progress(event, (delta) => context.emit(delta)),
-      ...(brief.modelIo ? { modelIo: brief.modelIo } : {}),
-      ...(brief.toolExecutor ? { toolExecutor: brief.toolExecutor } : {}),
     });
     return buildReport(result, coverage(brief.root, named, result.toolCalls));
   },

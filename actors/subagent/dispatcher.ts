@@ -1,11 +1,11 @@
-import { defineActor, type ActorDefinition, type RequestContext } from '../../runtime/actor.js';
+import { client, defineActor, type ActorDefinition, type RequestContext } from '../../runtime/actor.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ActorSpec } from '../../runtime/transport.js';
-import type { DiscoverReply, Endpoint } from '../model-io/protocol.js';
+import { MODEL_IO, type Endpoint } from '../model-io/protocol.js';
 import type { ToolDelta, ToolResult } from '../tool-executor/protocol.js';
 import { describe } from '../agent/turn.js';
 import { coverage, namedFiles, notCoveredSection } from './coverage.js';
-import type { DispatcherProtocol, DispatchRequest, SubagentBrief, SubagentDelta, SubagentReport } from './protocol.js';
+import { subagentAddress, type DispatcherProtocol, type DispatchRequest, type SubagentBrief, type SubagentReport } from './protocol.js';
 import { reportResult } from './report.js';
 
 /**
@@ -50,7 +50,7 @@ export function subagentDispatcher(supervisor: Spawner, options: DispatcherOptio
 
   return defineActor<DispatcherProtocol>({
     async handle(request, context): Promise<ToolResult> {
-      const name = `${options.prefix ?? 'subagent/'}${++next}`;
+      const name = subagentAddress(options.prefix ?? 'subagent/', ++next);
       const lines: string[] = [];
       const reads: string[] = [];
       const spawned = supervisor.spawn({ name, kind: 'thread', module: options.module ?? subagentModule, restart: false });
@@ -59,8 +59,8 @@ export function subagentDispatcher(supervisor: Spawner, options: DispatcherOptio
         const { endpoint, window } = await settle(request.brief, context);
         await spawned;
         const brief: SubagentBrief = { ...request.brief, endpoint, discover: false, ...(window !== undefined ? { window } : {}) };
-        const report = await context.request<SubagentReport>(name, { ...request, brief }, {
-          onDelta: (delta: SubagentDelta) => {
+        const report = await client(context, name).request({ ...request, brief }, {
+          onDelta: (delta) => {
             lines.push(delta.text.trimEnd());
             if (delta.read !== undefined) reads.push(delta.read);
             context.emit({ type: 'output', stream: delta.stream, text: delta.text } satisfies ToolDelta);
@@ -78,7 +78,7 @@ export function subagentDispatcher(supervisor: Spawner, options: DispatcherOptio
 
 /** Asks the subagent's own server for its model (when unset) and window. */
 async function discoverEndpoint(brief: SubagentBrief, context: RequestContext): Promise<{ endpoint: Endpoint; window?: number }> {
-  const reply = await context.request<DiscoverReply>(brief.modelIo ?? 'model-io', { type: 'discover', endpoint: brief.endpoint });
+  const reply = await client(context, MODEL_IO).request({ type: 'discover', endpoint: brief.endpoint });
   const endpoint = { ...brief.endpoint };
   if (endpoint.model === '') {
     if (reply.models.length !== 1) {

@@ -1,3 +1,4 @@
+import { actorAddress, type ActorAddress, type Protocol } from '../../runtime/actor.js';
 import type { TurnStatus, UsageTotals } from '../agent/events.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolDelta, ToolResult } from '../tool-executor/protocol.js';
@@ -7,9 +8,6 @@ import type { ApprovalMode, ToolDelta, ToolResult } from '../tool-executor/proto
  * agent loop asks once per `subagent` call, and one worker-thread actor `subagent/N` per call,
  * which the dispatcher spawns, asks once and stops. Both stream progress lines as tool output.
  */
-
-/** The address of the dispatcher. */
-export const SUBAGENTS = 'subagents';
 
 /** What a subagent needs from the session: frozen facts, so every subagent's prefix is the same. */
 export interface SubagentBrief {
@@ -29,9 +27,6 @@ export interface SubagentBrief {
   /** REIKA_SUBAGENT_MAX_TURNS: chat requests per subagent, the last one forced to report. */
   maxTurns: number;
   approvals: ApprovalMode;
-  /** Actor addresses (defaults `model-io`, `tool-executor`). */
-  modelIo?: string;
-  toolExecutor?: string;
 }
 
 /** To the dispatcher: run one `subagent` call (already checked by the wave). */
@@ -64,5 +59,20 @@ export interface SubagentReport {
 /** A progress line (shown as the call's output); `read` names the file a successful read covered. */
 export type SubagentDelta = ToolDelta & { read?: string };
 
-export type DispatcherProtocol = { request: DispatchRequest; reply: ToolResult; delta: ToolDelta };
-export type SubagentProtocol = { request: SubagentRequest; reply: SubagentReport; delta: SubagentDelta };
+export interface DispatcherProtocol extends Protocol<DispatchRequest> {
+  replies: { run: ToolResult };
+  delta: ToolDelta;
+}
+
+export interface SubagentProtocol extends Protocol<SubagentRequest> {
+  replies: { run: SubagentReport };
+  delta: SubagentDelta;
+}
+
+/** The dispatcher (main thread). */
+export const SUBAGENTS = actorAddress<DispatcherProtocol>('subagents');
+
+/** The worker-thread actor of the dispatcher's `n`-th subagent call. */
+export function subagentAddress(prefix: string, n: number): ActorAddress<SubagentProtocol> {
+  return actorAddress<SubagentProtocol>(`${prefix}${n}`);
+}

@@ -1,7 +1,8 @@
+import { client } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import type { WaveHook } from '../agent/turn.js';
 import type { ToolCall } from '../model-io/protocol.js';
-import type { ToolResult } from '../tool-executor/protocol.js';
+import type { ToolDelta, ToolResult } from '../tool-executor/protocol.js';
 import { SUBAGENTS, type DispatchRequest, type SubagentBrief } from './protocol.js';
 import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from './tool.js';
 
@@ -20,8 +21,6 @@ export interface WaveOptions {
   brief: SubagentBrief;
   /** REIKA_SUBAGENT_PROFILES: the wave's i-th subagent takes `spread[i % length]` instead of `brief`. */
   spread?: readonly SubagentBrief[];
-  /** The dispatcher's address (default `subagents`). */
-  dispatcher?: string;
 }
 
 /** One per turn: counts the turn's waves. */
@@ -44,7 +43,7 @@ export class SubagentWaves implements WaveHook {
   private async wave(taken: ToolCall[], run: Parameters<WaveHook['run']>[1]): Promise<Map<string, ToolResult>> {
     const results = new Map<string, ToolResult>();
     const jobs: Promise<void>[] = [];
-    const settle = (call: ToolCall, send: (options: RequestOptions) => Promise<ToolResult>) => jobs.push(run(call, send).then((result) => void results.set(call.id, result)));
+    const settle = (call: ToolCall, send: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>) => jobs.push(run(call, send).then((result) => void results.set(call.id, result)));
     const valid: Array<{ call: ToolCall; request: DispatchRequest }> = [];
     const spread = this.options.spread ?? [];
     for (const call of taken) {
@@ -65,7 +64,7 @@ export class SubagentWaves implements WaveHook {
           refusal(call, 'SUBAGENT_WAVE_FULL', `not run: at most ${WAVE_SIZE} subagents run in one wave and this response asked for ${valid.length}. Dispatch this one (task: "${brief(request.task)}") in your next response, as part of the next wave${this.waves < WAVES_PER_TURN ? '' : ' — but this turn has no wave left, so do it yourself'}.`),
         );
       } else {
-        settle(call, (options) => this.options.router.request<ToolResult>(this.options.dispatcher ?? SUBAGENTS, request, options));
+        settle(call, (options) => client(this.options.router, SUBAGENTS).request(request, options));
       }
     });
     await Promise.all(jobs);

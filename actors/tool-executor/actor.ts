@@ -1,6 +1,6 @@
-import { defineActor } from '../../runtime/actor.js';
+import { client, defineActor } from '../../runtime/actor.js';
 import { ProcessGroups } from './process-groups.js';
-import { APPROVER, type ApprovalReply, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { APPROVER, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
 import { runTool } from './run-tool.js';
 import { SpillStore } from './spill.js';
 
@@ -23,7 +23,7 @@ export default defineActor<ToolExecutorProtocol>({
     return runTool(
       request,
       { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups },
-      (approval) => context.request<ApprovalReply>(APPROVER, approval),
+      (approval) => client(context, APPROVER).request(approval),
     );
   },
 

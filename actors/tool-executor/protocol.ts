@@ -1,3 +1,4 @@
+import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { AgentMode } from '../agent-mode.js';
 
 /**
@@ -55,14 +56,13 @@ export interface ToolResult {
   };
 }
 
-export type ToolExecutorProtocol = {
-  request: ToolExecutorRequest;
-  reply: ToolResult;
+export interface ToolExecutorProtocol extends Protocol<ToolExecutorRequest> {
+  replies: { run: ToolResult };
   delta: ToolDelta;
-};
+}
 
-/** The address the executor asks for approval; the CLI registers an actor under it. */
-export const APPROVER = 'approver';
+/** The tool-executor actor (a child process). */
+export const TOOL_EXECUTOR = actorAddress<ToolExecutorProtocol>('tool-executor');
 
 /** Sent by the executor to the approver when an action needs a person's yes. */
 export interface ApprovalRequest {
@@ -83,4 +83,9 @@ export interface ApprovalReply {
   note?: string;
 }
 
-export type ApproverProtocol = { request: ApprovalRequest; reply: ApprovalReply };
+export interface ApproverProtocol extends Protocol<ApprovalRequest> {
+  replies: { approve: ApprovalReply };
+}
+
+/** The address the executor asks for approval; the CLI registers an actor under it. */
+export const APPROVER = actorAddress<ApproverProtocol>('approver');

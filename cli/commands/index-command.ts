@@ -1,5 +1,6 @@
 import { createIndexerActor } from '../../actors/indexer/actor.js';
-import type { FileIndex, IndexerRequest } from '../../actors/indexer/protocol.js';
+import { INDEXER, type FileIndex } from '../../actors/indexer/protocol.js';
+import { client } from '../../runtime/actor.js';
 import { Supervisor } from '../../runtime/supervisor.js';
 import { startDirCommand } from './dir-args.js';
 
@@ -24,8 +25,8 @@ export async function run(argv: string[]): Promise<number> {
   const supervisor = new Supervisor();
   let index: FileIndex;
   try {
-    await supervisor.register('indexer', createIndexerActor(), { maxThreads: 1 });
-    index = await supervisor.request<FileIndex>('indexer', { type: 'scan', root: args.dir } satisfies IndexerRequest);
+    await supervisor.register(INDEXER, createIndexerActor(), { maxThreads: 1 });
+    index = await client(supervisor, INDEXER).request({ type: 'scan', root: args.dir });
   } catch (error) {
     process.stderr.write(`reika: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

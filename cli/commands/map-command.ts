@@ -1,7 +1,8 @@
 import { loadConfig } from '../../actors/config.js';
 import { createIndexerActor } from '../../actors/indexer/actor.js';
 import { repoMapBudget } from '../../actors/indexer/budget.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../../actors/indexer/protocol.js';
+import { INDEXER, type FileIndex, type RepoMap } from '../../actors/indexer/protocol.js';
+import { client } from '../../runtime/actor.js';
 import { Supervisor } from '../../runtime/supervisor.js';
 import { startDirCommand } from './dir-args.js';
 
@@ -20,10 +21,10 @@ const USAGE = 'usage: reika map [DIR] [--json]';
 async function buildMap(root: string, budgetTokens: number): Promise<{ index: FileIndex; map: RepoMap }> {
   const supervisor = new Supervisor();
   try {
-    await supervisor.register('indexer', createIndexerActor(), {});
-    const ask = <R>(body: IndexerRequest) => supervisor.request<R>('indexer', body);
-    const index = await ask<FileIndex>({ type: 'scan', root });
-    const map = await ask<RepoMap>({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens });
+    await supervisor.register(INDEXER, createIndexerActor(), {});
+    const indexer = client(supervisor, INDEXER);
+    const index = await indexer.request({ type: 'scan', root });
+    const map = await indexer.request({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens });
     return { index, map };
   } finally {
     await supervisor.close();

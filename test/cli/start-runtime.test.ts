@@ -1,9 +1,10 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolExecutorRequest, ToolResult } from '../../actors/tool-executor/protocol.js';
+import { TOOL_EXECUTOR, type ToolExecutorRequest } from '../../actors/tool-executor/protocol.js';
 import { startRuntime } from '../../cli/start-runtime.js';
 import { tempDir } from '../helpers/temp.js';
+import { client } from '../../runtime/actor.js';
 
 function grep(root: string, pattern: string): ToolExecutorRequest {
   return { type: 'run', callId: 'c1', name: 'grep', args: { pattern }, context: { root, approvals: 'safe', mode: 'agent' } };
@@ -18,9 +19,9 @@ test('a catastrophic grep pattern no longer stalls the tool executor: it answers
   t.teardown(() => runtime.close());
   runtime.prewarm();
   await runtime.ready;
-  const pid = runtime.supervisor.pidOf('tool-executor');
-  const result = await runtime.supervisor.request<ToolResult>('tool-executor', grep(root, '^(a+)+$'));
+  const pid = runtime.supervisor.pidOf(TOOL_EXECUTOR);
+  const result = await client(runtime.supervisor, TOOL_EXECUTOR).request(grep(root, '^(a+)+$'));
   t.is(result.status, 'done');
   t.is(result.payload, 'a.txt:3: aaaa');
-  t.is(runtime.supervisor.pidOf('tool-executor'), pid, 'the same executor answered');
+  t.is(runtime.supervisor.pidOf(TOOL_EXECUTOR), pid, 'the same executor answered');
 });

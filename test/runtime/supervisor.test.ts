@@ -1,8 +1,8 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { ReikaError, Supervisor, type ActorExitEvent } from '../../runtime/index.js';
-import type { TestRequest } from '../fixtures/test-actor.js';
+import { client, ReikaError, Supervisor, type ActorExitEvent, type Client } from '../../runtime/index.js';
+import { testActor, type TestProtocol, type TestRequest } from '../fixtures/test-actor.js';
 
 const actorModule = new URL('../fixtures/test-actor.js', import.meta.url);
 
@@ -14,6 +14,9 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The test actor spawned under `name`, as a typed client. */
+const to = (supervisor: Supervisor, name: string): Client<TestProtocol> => client(supervisor, testActor(name));
 
 async function withSupervisor(run: (supervisor: Supervisor) => Promise<void>): Promise<void> {
   const supervisor = new Supervisor();
@@ -28,10 +31,10 @@ test('a thread actor and a process actor reach each other by name', async (t) =>
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
-    const viaProcess = await supervisor.request('proc', { type: 'forward', to: 'thread', body: { type: 'echo', value: { n: 1, s: 'é' } } } satisfies TestRequest);
+    const viaProcess = await to(supervisor, 'proc').request({ type: 'forward', to: 'thread', body: { type: 'echo', value: { n: 1, s: 'é' } } });
     t.deepEqual(viaProcess, { via: 'supervisor', reply: { n: 1, s: 'é' } });
-    const viaThread = await supervisor.request('thread', { type: 'forward', to: 'proc', body: { type: 'pid' } } satisfies TestRequest);
-    t.is((viaThread as { reply: number }).reply, supervisor.pidOf('proc')!);
+    const viaThread = await to(supervisor, 'thread').request({ type: 'forward', to: 'proc', body: { type: 'pid' } });
+    t.is(viaThread.reply, supervisor.pidOf('proc')!);
   });
 });
 
@@ -41,7 +44,7 @@ test('a request streams its deltas before the final reply, on both transports', 
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
     for (const name of ['thread', 'proc']) {
       const deltas: number[] = [];
-      const reply = await supervisor.request(name, { type: 'count', n: 50 }, { onDelta: (d: number) => deltas.push(d) });
+      const reply = await to(supervisor, name).request({ type: 'count', n: 50 }, { onDelta: (d) => deltas.push(d) });
       t.is(reply, 50);
       t.deepEqual(deltas, Array.from({ length: 50 }, (_, i) => i + 1));
     }
@@ -51,10 +54,10 @@ test('a request streams its deltas before the final reply, on both transports', 
 test('a handler error reaches the caller as a typed error', async (t) => {
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
-    const error = await t.throwsAsync(supervisor.request('proc', { type: 'throw', message: 'boom' }));
+    const error = await t.throwsAsync(to(supervisor, 'proc').request({ type: 'throw', message: 'boom' }));
     t.true(ReikaError.isInstance(error));
     t.is((error as ReikaError).message, 'boom');
-    const missing = await t.throwsAsync(supervisor.request('nobody', {}));
+    const missing = await t.throwsAsync(to(supervisor, 'nobody').request({ type: 'echo', value: 1 }));
     t.is((missing as ReikaError).code, 'REIKA_ERR_NO_SUCH_ACTOR');
   });
 });
@@ -63,9 +66,9 @@ test('a process actor killed with SIGKILL mid-request fails the request fast and
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
     const firstPid = supervisor.pidOf('proc')!;
-    const pending = supervisor.request('proc', { type: 'wait' });
+    const pending = to(supervisor, 'proc').request({ type: 'wait' });
     // The request is in flight once the actor has answered a later one (same pipe, in order).
-    await supervisor.request('proc', { type: 'echo', value: 1 });
+    await to(supervisor, 'proc').request({ type: 'echo', value: 1 });
     const killedAt = Date.now();
     process.kill(firstPid, 'SIGKILL');
     const error = (await t.throwsAsync(pending)) as ReikaError;
@@ -73,7 +76,7 @@ test('a process actor killed with SIGKILL mid-request fails the request fast and
     t.true(error.retryable);
     t.regex(error.message, /SIGKILL/);
     t.true(Date.now() - killedAt < 1000, 'the caller hears within a second');
-    t.is(await supervisor.request('proc', { type: 'echo', value: 'again' }), 'again');
+    t.is(await to(supervisor, 'proc').request({ type: 'echo', value: 'again' }), 'again');
     t.not(supervisor.pidOf('proc'), firstPid);
   });
 });
@@ -81,9 +84,9 @@ test('a process actor killed with SIGKILL mid-request fails the request fast and
 test('a thread actor that exits mid-request fails the request and comes back', async (t) => {
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
-    const error = (await t.throwsAsync(supervisor.request('thread', { type: 'crash' }))) as ReikaError;
+    const error = (await t.throwsAsync(to(supervisor, 'thread').request({ type: 'crash' }))) as ReikaError;
     t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
-    t.is(await supervisor.request('thread', { type: 'echo', value: 2 }), 2);
+    t.is(await to(supervisor, 'thread').request({ type: 'echo', value: 2 }), 2);
   });
 });
 
@@ -98,7 +101,7 @@ test('a crash loop stops the restarts and says so', async (t) => {
     t.regex(message, /crashed 5 times/);
     t.is(exits.length, 5);
     t.is(exits.at(-1)!.next, 'crash-loop');
-    const error = (await t.throwsAsync(supervisor.request('doomed', { type: 'echo', value: 1 }))) as ReikaError;
+    const error = (await t.throwsAsync(to(supervisor, 'doomed').request({ type: 'echo', value: 1 }))) as ReikaError;
     t.is(error.code, 'REIKA_ERR_ACTOR_FAILED');
   });
 });
@@ -113,15 +116,15 @@ test('one abort reaches a grandchild actor and its work ends cancelled, as data'
       to: 'grandchild',
       body: { type: 'forward', to: 'great-grandchild', body: { type: 'wait' } },
     };
-    const turn = supervisor.request('child', body, { scope: 'turn-1' });
+    const turn = to(supervisor, 'child').request(body, { scope: 'turn-1' });
     // Each actor handles messages in order, so once probes sent after the turn came back through
     // every hop, the innermost request is being handled.
-    await supervisor.request('child', { type: 'forward', to: 'grandchild', body: { type: 'forward', to: 'great-grandchild', body: { type: 'echo', value: 'probe' } } });
+    await to(supervisor, 'child').request({ type: 'forward', to: 'grandchild', body: { type: 'forward', to: 'great-grandchild', body: { type: 'echo', value: 'probe' } } });
     supervisor.abort('turn-1', 'user pressed Esc');
     const reply = await turn;
     // The great-grandchild's handler saw the abort and answered with data that travelled back up.
     t.deepEqual(reply, { via: 'supervisor', reply: { via: 'child', reply: { status: 'cancelled', reason: 'user pressed Esc' } } });
-    const late = (await t.throwsAsync(supervisor.request('child', { type: 'echo', value: 1 }, { scope: 'turn-1' }))) as ReikaError;
+    const late = (await t.throwsAsync(to(supervisor, 'child').request({ type: 'echo', value: 1 }, { scope: 'turn-1' }))) as ReikaError;
     t.is(late.code, 'REIKA_ERR_CANCELLED');
   });
 });
@@ -129,10 +132,10 @@ test('one abort reaches a grandchild actor and its work ends cancelled, as data'
 test('a request timeout fails the call and cancels the work at the callee', async (t) => {
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
-    const error = (await t.throwsAsync(supervisor.request('proc', { type: 'wait' }, { timeoutMs: 50 }))) as ReikaError;
+    const error = (await t.throwsAsync(to(supervisor, 'proc').request({ type: 'wait' }, { timeoutMs: 50 }))) as ReikaError;
     t.is(error.code, 'REIKA_ERR_TIMEOUT');
     const controller = new AbortController();
-    const pending = supervisor.request('proc', { type: 'wait' }, { signal: controller.signal });
+    const pending = to(supervisor, 'proc').request({ type: 'wait' }, { signal: controller.signal });
     controller.abort('changed my mind');
     t.deepEqual(await pending, { status: 'cancelled', reason: 'cancelled by the caller' });
   });
@@ -142,9 +145,9 @@ test('a hung actor misses its heartbeats, is killed and restarted, and its reque
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule, heartbeatMs: 50, hangAfterMs: 200 });
     const firstPid = supervisor.pidOf('proc')!;
-    const error = (await t.throwsAsync(supervisor.request('proc', { type: 'hang' }))) as ReikaError;
+    const error = (await t.throwsAsync(to(supervisor, 'proc').request({ type: 'hang' }))) as ReikaError;
     t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
-    t.is(await supervisor.request('proc', { type: 'echo', value: 'back' }), 'back');
+    t.is(await to(supervisor, 'proc').request({ type: 'echo', value: 'back' }), 'back');
     t.not(supervisor.pidOf('proc'), firstPid);
     t.false(alive(firstPid));
   });
@@ -155,7 +158,7 @@ test('closing the supervisor leaves no thread or process behind', async (t) => {
   const names = ['p1', 'p2', 'p3'];
   for (const name of names) await supervisor.spawn({ name, kind: 'process', module: actorModule });
   await supervisor.spawn({ name: 't1', kind: 'thread', module: actorModule });
-  const pending = supervisor.request('p1', { type: 'wait' });
+  const pending = to(supervisor, 'p1').request({ type: 'wait' });
   const pids = names.map((name) => supervisor.pidOf(name)!);
   t.true(pids.every(alive));
   await supervisor.close();

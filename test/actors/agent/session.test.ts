@@ -1,8 +1,8 @@
 import test from 'ava';
 import { Session } from '../../../actors/agent/session.js';
 import { loadConfig } from '../../../actors/config.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
-import type { ChatMessage, ChatReply, DiscoverReply, ModelIoRequest, ToolSchema } from '../../../actors/model-io/protocol.js';
+import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
+import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolSchema } from '../../../actors/model-io/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { gitRepo } from '../../helpers/temp.js';
 
@@ -18,8 +18,8 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
   const supervisor = new Supervisor();
   t.teardown(() => supervisor.close());
   await supervisor.register(
-    'indexer',
-    defineActor<{ request: IndexerRequest; reply: FileIndex | RepoMap }>({
+    INDEXER,
+    defineActor<IndexerProtocol>({
       handle(request) {
         if (request.type === 'scan') {
           fakes.scans.push(request.root);
@@ -30,8 +30,8 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
     }),
   );
   await supervisor.register(
-    'model-io',
-    defineActor<{ request: ModelIoRequest; reply: ChatReply | DiscoverReply }>({
+    MODEL_IO,
+    defineActor<ModelIoProtocol>({
       handle(request) {
         if (request.type === 'discover') return { models: fakes.models, contextWindow: 100_000 };
         fakes.chats.push({ messages: request.messages, tools: request.tools, model: request.endpoint.model });

@@ -2,15 +2,15 @@ import test from 'ava';
 import { runTurn, type TurnOptions } from '../../../actors/agent/turn.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
 import { ContextManager } from '../../../actors/context/context-manager.js';
-import type { ChatMessage, ChatReply, ModelEvent, ModelIoRequest, ToolCall } from '../../../actors/model-io/protocol.js';
-import type { ToolDelta, ToolExecutorRequest, ToolResult } from '../../../actors/tool-executor/protocol.js';
+import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolCall } from '../../../actors/model-io/protocol.js';
+import { TOOL_EXECUTOR, type ToolDelta, type ToolExecutorProtocol, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 
 type Step = { text?: string; calls?: Array<Omit<ToolCall, 'source'>> };
 
 /** A fake model that plays `steps` in order (the last one forever) and records each request. */
 function fakeModel(steps: Step[], seen: ChatMessage[][]) {
-  return defineActor<{ request: ModelIoRequest; reply: ChatReply; delta: ModelEvent }>({
+  return defineActor<ModelIoProtocol>({
     handle(request, context) {
       if (request.type !== 'chat') throw new Error('unexpected');
       seen.push(request.messages);
@@ -24,7 +24,7 @@ function fakeModel(steps: Step[], seen: ChatMessage[][]) {
 
 /** A fake executor: `run(request, signal)` decides the result. */
 function fakeExecutor(run: (request: ToolExecutorRequest, signal: AbortSignal, emit: (d: ToolDelta) => void) => Promise<ToolResult> | ToolResult) {
-  return defineActor<{ request: ToolExecutorRequest; reply: ToolResult; delta: ToolDelta }>({
+  return defineActor<ToolExecutorProtocol>({
     handle: (request, context) => run(request, context.signal, (d) => context.emit(d)),
   });
 }
@@ -36,8 +36,8 @@ function done(request: ToolExecutorRequest, summary: string, payload = ''): Tool
 async function setup(t: { teardown(fn: () => Promise<void>): void }, model: ReturnType<typeof fakeModel>, executor: ReturnType<typeof fakeExecutor>) {
   const supervisor = new Supervisor();
   t.teardown(() => supervisor.close());
-  await supervisor.register('model-io', model);
-  await supervisor.register('tool-executor', executor);
+  await supervisor.register(MODEL_IO, model);
+  await supervisor.register(TOOL_EXECUTOR, executor);
   const events: AgentEvent[] = [];
   const controller = new AbortController();
   const options: TurnOptions = {
@@ -120,7 +120,7 @@ test('the same failing edit is stopped after a note', async (t) => {
 test('the request budget ends a turn that never answers', async (t) => {
   const seen: ChatMessage[][] = [];
   let n = 0;
-  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+  const model = defineActor<ModelIoProtocol>({
     handle(request) {
       if (request.type === 'chat') seen.push(request.messages);
       const id = `c${++n}`;
@@ -187,7 +187,7 @@ test('a call that waits for approval passes through awaiting-approval', async (t
 
 test('a call whose arguments were broken JSON is not run; the model is told to send it again', async (t) => {
   const seen: ChatMessage[][] = [];
-  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+  const model = defineActor<ModelIoProtocol>({
     handle(request) {
       if (request.type === 'chat') seen.push(request.messages);
       const toolCalls: ToolCall[] = seen.length === 1 ? [{ id: 'w', name: 'write', arguments: {}, rawArguments: '{"path":"a.ts","content":"cut', source: 'native' }] : [];
@@ -209,7 +209,7 @@ test('a call whose arguments were broken JSON is not run; the model is told to s
 
 test('a reply whose call markup cannot be read gets one corrective note; a second in a row ends the turn with a clear error', async (t) => {
   const seen: ChatMessage[][] = [];
-  const model = defineActor<{ request: ModelIoRequest; reply: ChatReply }>({
+  const model = defineActor<ModelIoProtocol>({
     handle(request) {
       if (request.type === 'chat') seen.push(request.messages);
       return { text: '<tool_call>{"name": "read", "arguments": {"path": </tool_call>', reasoning: '', toolCalls: [], finishReason: 'stop', usage: null, notices: [], dialect: 'hermes', correction: '[tool call not run: it could not be read (its JSON is unbalanced). Write each call complete]' };

@@ -7,13 +7,14 @@ import { Supervisor } from '../../../runtime/index.js';
 import { TINY_PNG } from '../../helpers/png.js';
 import { startScriptedServer } from '../../helpers/scripted-server.js';
 import { tempDir } from '../../helpers/temp.js';
+import { MODEL_IO } from '../../../actors/model-io/protocol.js';
 
 const modelIo = new URL('../../../actors/model-io/actor.js', import.meta.url);
 
 async function withModelIo(run: (supervisor: Supervisor) => Promise<void>): Promise<void> {
   const supervisor = new Supervisor();
   try {
-    await supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIo });
+    await supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIo });
     await run(supervisor);
   } finally {
     await supervisor.close();

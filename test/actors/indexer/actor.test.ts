@@ -1,14 +1,14 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
-import type { FileIndex, IndexerRequest } from '../../../actors/indexer/protocol.js';
-import { ReikaError, Supervisor } from '../../../runtime/index.js';
+import { INDEXER, type FileIndex, type IndexerRequest } from '../../../actors/indexer/protocol.js';
+import { client, ReikaError, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 async function withIndexer(run: (supervisor: Supervisor) => Promise<void>): Promise<void> {
   const supervisor = new Supervisor();
   try {
-    await supervisor.register('indexer', createIndexerActor(), { maxThreads: 1 });
+    await supervisor.register(INDEXER, createIndexerActor(), { maxThreads: 1 });
     await run(supervisor);
   } finally {
     await supervisor.close();
@@ -18,7 +18,7 @@ async function withIndexer(run: (supervisor: Supervisor) => Promise<void>): Prom
 test('the indexer actor answers a scan request from its pool', async (t) => {
   const root = writeTree(tempDir(), { 'a.ts': '', 'node_modules/x.js': '', 'docs/b.md': '' });
   await withIndexer(async (supervisor) => {
-    const index = await supervisor.request<FileIndex>('indexer', { type: 'scan', root } satisfies IndexerRequest);
+    const index = await client(supervisor, INDEXER).request({ type: 'scan', root } satisfies IndexerRequest);
     t.is(index.root, root);
     t.deepEqual(index.paths, ['a.ts', 'docs/b.md']);
     t.deepEqual(index.capped, []);
@@ -28,7 +28,7 @@ test('the indexer actor answers a scan request from its pool', async (t) => {
 test('the scan request carries smaller caps through to the worker', async (t) => {
   const root = writeTree(tempDir(), { 'a.ts': '', 'b.ts': '', 'c.ts': '' });
   await withIndexer(async (supervisor) => {
-    const index = await supervisor.request<FileIndex>('indexer', { type: 'scan', root, caps: { indexPaths: 2 } } satisfies IndexerRequest);
+    const index = await client(supervisor, INDEXER).request({ type: 'scan', root, caps: { indexPaths: 2 } } satisfies IndexerRequest);
     t.deepEqual(index.paths, ['a.ts', 'b.ts']);
     t.deepEqual(index.capped, ['files']);
   });
@@ -37,10 +37,10 @@ test('the scan request carries smaller caps through to the worker', async (t) =>
 test('a missing root or a file as root fails with one clear sentence', async (t) => {
   const root = writeTree(tempDir(), { 'f.txt': '' });
   await withIndexer(async (supervisor) => {
-    const missing = (await t.throwsAsync(supervisor.request('indexer', { type: 'scan', root: join(root, 'nope') }))) as ReikaError;
+    const missing = (await t.throwsAsync(client(supervisor, INDEXER).request({ type: 'scan', root: join(root, 'nope') }))) as ReikaError;
     t.is(missing.code, 'REIKA_ERR_NO_SUCH_FOLDER');
     t.is(missing.message, `${join(root, 'nope')} does not exist`);
-    const file = (await t.throwsAsync(supervisor.request('indexer', { type: 'scan', root: join(root, 'f.txt') }))) as ReikaError;
+    const file = (await t.throwsAsync(client(supervisor, INDEXER).request({ type: 'scan', root: join(root, 'f.txt') }))) as ReikaError;
     t.is(file.message, `${join(root, 'f.txt')} is not a folder`);
   });
 });
@@ -48,11 +48,11 @@ test('a missing root or a file as root fails with one clear sentence', async (t)
 test('aborting the scope of a scan fails it as cancelled and the indexer keeps serving', async (t) => {
   const root = writeTree(tempDir(), { 'a.ts': '' });
   await withIndexer(async (supervisor) => {
-    const pending = supervisor.request('indexer', { type: 'scan', root }, { scope: 'turn-1' });
+    const pending = client(supervisor, INDEXER).request({ type: 'scan', root }, { scope: 'turn-1' });
     supervisor.abort('turn-1', 'user pressed Esc');
     const error = (await t.throwsAsync(pending)) as ReikaError;
     t.is(error.code, 'REIKA_ERR_CANCELLED');
-    const index = await supervisor.request<FileIndex>('indexer', { type: 'scan', root }, { scope: 'turn-2' });
+    const index = await client(supervisor, INDEXER).request({ type: 'scan', root }, { scope: 'turn-2' });
     t.deepEqual(index.paths, ['a.ts']);
   });
 });

@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
 import { IndexerPool } from '../../../actors/indexer/pool.js';
 import { prestartIndexer, takePrestartedIndexer } from '../../../actors/indexer/prestart.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
+import { INDEXER, type FileIndex, type IndexerRequest, type RepoMap } from '../../../actors/indexer/protocol.js';
 import { buildRepoMap } from '../../../actors/indexer/repo-map.js';
 import { startupThread } from '../../../actors/indexer/startup-thread.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from './repo-map-sample.js';
+import { client } from '../../../runtime/actor.js';
 
 /** A supervisor with an indexer registered with `options` (undefined: adopts a prestarted pool). */
 async function withIndexer<T>(options: { maxThreads: number } | undefined, use: (ask: <R>(body: IndexerRequest, scope?: string) => Promise<R>, supervisor: Supervisor) => Promise<T>): Promise<T> {
   const supervisor = new Supervisor();
   try {
-    await supervisor.register('indexer', createIndexerActor(), options);
-    return await use((body, scope) => supervisor.request('indexer', body, scope ? { scope } : {}), supervisor);
+    await supervisor.register(INDEXER, createIndexerActor(), options);
+    return await use(<R>(body: IndexerRequest, scope?: string) => client(supervisor, INDEXER).request(body, scope ? { scope } : {}) as Promise<R>, supervisor);
   } finally {
     await supervisor.close();
   }

@@ -2,13 +2,14 @@ import test from 'ava';
 import { Piscina } from 'piscina';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
 import { IndexerPool, POOL_ENTRY } from '../../../actors/indexer/pool.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
+import { INDEXER, type FileIndex, type IndexerRequest, type RepoMap } from '../../../actors/indexer/protocol.js';
 import { buildRepoMap, EXTRACT_BATCH, type TaskRunner } from '../../../actors/indexer/repo-map.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { roleOf } from '../../../actors/indexer/map/file-role.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from './repo-map-sample.js';
+import { client } from '../../../runtime/actor.js';
 
 /** The indexer's pool with at most `threads` threads. */
 async function withPool<T>(threads: number, use: (pool: IndexerPool) => Promise<T>): Promise<T> {
@@ -106,13 +107,13 @@ test('an abort before or during a build rejects it as cancelled, and the pool ke
 test('the indexer actor scans and maps a git repository on request', async (t) => {
   const supervisor = new Supervisor();
   try {
-    await supervisor.register('indexer', createIndexerActor(), { maxThreads: 2 });
-    const ask = <R>(body: IndexerRequest) => supervisor.request<R>('indexer', body);
-    const index = await ask<FileIndex>({ type: 'scan', root });
-    const map = await ask<RepoMap>({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens: 3_200 });
+    await supervisor.register(INDEXER, createIndexerActor(), { maxThreads: 2 });
+    const indexer = client(supervisor, INDEXER);
+    const index = await indexer.request({ type: 'scan', root });
+    const map = await indexer.request({ type: 'repo-map', root, paths: index.mapCandidates ?? index.paths, budgetTokens: 3_200 });
     t.is(map.files[0]!.path, CENTRAL_MODULE);
     t.is(map.files.length, paths.length);
-    const missing = await t.throwsAsync(ask({ type: 'repo-map', root: `${root}/nope`, paths: [], budgetTokens: 3_200 }));
+    const missing = await t.throwsAsync(indexer.request({ type: 'repo-map', root: `${root}/nope`, paths: [], budgetTokens: 3_200 }));
     t.regex(missing!.message, /does not exist/);
   } finally {
     await supervisor.close();

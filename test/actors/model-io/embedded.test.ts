@@ -2,10 +2,10 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNodeLlamaCpp } from '../../../actors/model-io/embedded/load.js';
-import type { ChatMessage, ChatReply, DiscoverReply, Endpoint, ModelEvent, ModelIoRequest, ToolSchema } from '../../../actors/model-io/protocol.js';
+import { MODEL_IO, type ChatMessage, type ChatReply, type DiscoverReply, type Endpoint, type ModelEvent, type ModelIoProtocol, type ModelIoRequest, type ToolSchema } from '../../../actors/model-io/protocol.js';
 import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { ContextManager } from '../../../actors/context/context-manager.js';
-import { defineActor } from '../../../runtime/actor.js';
+import { actorAddress, client, defineActor } from '../../../runtime/actor.js';
 import { ReikaError, Supervisor } from '../../../runtime/index.js';
 import { embeddedUnavailable, tinyModel } from '../../helpers/embedded.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -38,16 +38,17 @@ async function modelIo(script?: unknown[]): Promise<Supervisor> {
     process.env.REIKA_EMBEDDED_SCRIPT = path;
   }
   try {
-    await supervisor.spawn({ name: 'model-io', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: actorModule });
   } finally {
     delete process.env.REIKA_EMBEDDED_SCRIPT;
   }
   return supervisor;
 }
 
-function chat(supervisor: Supervisor, endpoint: Endpoint, messages: ChatMessage[], extra: Partial<Extract<ModelIoRequest, { type: 'chat' }>> = {}, options: { to?: string; signal?: AbortSignal; onDelta?: (event: ModelEvent) => void } = {}): Promise<ChatReply> {
+function chat(supervisor: Supervisor, endpoint: Endpoint, messages: ChatMessage[], extra: Partial<Extract<ModelIoRequest, { type: 'chat' }>> = {}, options: { to?: string; scope?: string; onDelta?: (event: ModelEvent) => void } = {}): Promise<ChatReply> {
   const body: ModelIoRequest = { type: 'chat', endpoint, messages, tools, maxTokens: 12, ...extra };
-  return supervisor.request<ChatReply>(options.to ?? 'model-io', body, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onDelta ? { onDelta: options.onDelta } : {}) });
+  const to = options.to ? actorAddress<ModelIoProtocol>(options.to) : MODEL_IO;
+  return client(supervisor, to).request(body, { ...(options.scope ? { scope: options.scope } : {}), ...(options.onDelta ? { onDelta: options.onDelta } : {}) }) as Promise<ChatReply>;
 }
 
 /** The messages the agent loop sends next: the reply as an assistant message, its calls answered. */
@@ -71,7 +72,7 @@ const start: ChatMessage[] = [
 serial('discover loads the GGUF and reports the engine: model, window, threads, backend', async (t) => {
   const supervisor = await modelIo();
   try {
-    const reply = await supervisor.request<DiscoverReply>('model-io', { type: 'discover', endpoint: endpointFor(model, 4096) } satisfies ModelIoRequest);
+    const reply = await client(supervisor, MODEL_IO).request({ type: 'discover', endpoint: endpointFor(model, 4096) } satisfies ModelIoRequest);
     t.deepEqual(reply.models, [model]);
     t.true(reply.contextWindow! >= 4096 && reply.contextWindow! < 4096 + 256, String(reply.contextWindow));
     const engine = reply.engine!;
@@ -79,7 +80,7 @@ serial('discover loads the GGUF and reports the engine: model, window, threads, 
     t.is(reply.contextWindow, engine.window);
     t.true(engine.modelBytes > 100_000);
     t.regex(engine.nodeLlamaCpp, /^3\.21\.1/);
-    const trained = await supervisor.request<DiscoverReply>('model-io', { type: 'discover', endpoint: { ...endpointFor(model), embedded: { threads: 1 } } } satisfies ModelIoRequest);
+    const trained = await client(supervisor, MODEL_IO).request({ type: 'discover', endpoint: { ...endpointFor(model), embedded: { threads: 1 } } } satisfies ModelIoRequest);
     t.is(trained.engine!.windowSource, 'trained');
     t.is(trained.contextWindow, 32_768);
   } finally {
@@ -193,7 +194,7 @@ serial('a template without tools gets node-llama-cpp\'s generic call syntax, sti
   const supervisor = await modelIo([{ call: 'edit', arguments: { path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2' } }]);
   try {
     const endpoint = endpointFor(plain);
-    const discovered = await supervisor.request<DiscoverReply>('model-io', { type: 'discover', endpoint } satisfies ModelIoRequest);
+    const discovered = await client(supervisor, MODEL_IO).request({ type: 'discover', endpoint } satisfies ModelIoRequest);
     t.is(discovered.engine!.toolCalls, 'generic');
     const reply = await chat(supervisor, endpoint, start, { maxTokens: 200 });
     t.deepEqual(reply.toolCalls.map((c) => [c.name, c.arguments]), [['edit', { path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2' }]]);
@@ -208,14 +209,14 @@ serial('subagents get sequences of their own: a wave leaves the main conversatio
     const endpoint = endpointFor(model, 4096);
     // Stand-ins for subagent threads: actors named like them, asking model-io in their own name.
     for (const name of ['subagent/1', 'subagent/2']) {
-      await supervisor.register(name, defineActor({ handle: (request, context) => context.request('model-io', request) }));
+      await supervisor.register(actorAddress<ModelIoProtocol>(name), defineActor<ModelIoProtocol>({ handle: (request, context) => client(context, MODEL_IO).request(request) }));
     }
     const main = await chat(supervisor, endpoint, start, { toolChoice: 'none' });
     const brief: ChatMessage[] = [{ role: 'system', content: 'You are a reika subagent: report once.' }, { role: 'user', content: 'Find the tests.' }];
     const [a, b] = await Promise.all([chat(supervisor, endpoint, brief, { toolChoice: 'none' }, { to: 'subagent/1' }), chat(supervisor, endpoint, [...brief.slice(0, 1), { role: 'user', content: 'Find the docs.' }], { toolChoice: 'none' }, { to: 'subagent/2' })]);
     t.is(a.usage!.cachedTokens, 0);
     t.is(b.usage!.cachedTokens, 0);
-    const discovered = await supervisor.request<DiscoverReply>('model-io', { type: 'discover', endpoint } satisfies ModelIoRequest);
+    const discovered = await client(supervisor, MODEL_IO).request({ type: 'discover', endpoint } satisfies ModelIoRequest);
     t.is(discovered.engine!.subagentSequences, 4);
     const again = await chat(supervisor, endpoint, followUp(start, main, 'And now?'), { toolChoice: 'none' });
     t.is(again.usage!.cachedTokens, main.usage!.promptTokens + main.usage!.completionTokens);
@@ -232,15 +233,14 @@ serial('an abort stops generation at once and leaves the engine ready for the ne
   const supervisor = await modelIo([{ answer: 'A long answer that goes on. '.repeat(200) }]);
   try {
     const endpoint = endpointFor(model, 4096);
-    const controller = new AbortController();
     let deltas = 0;
     let abortedAt = 0;
     const pending = chat(supervisor, endpoint, start, { toolChoice: 'none', maxTokens: 100_000 }, {
-      signal: controller.signal,
+      scope: 'turn-1',
       onDelta: (event) => {
         if (event.type === 'text-delta' && ++deltas === 3) {
           abortedAt = performance.now();
-          controller.abort();
+          supervisor.abort('turn-1');
         }
       },
     });
@@ -282,7 +282,7 @@ serial('the errors a user can hit are one sentence each: file missing, not a GGU
   const supervisor = await modelIo();
   try {
     for (const [name, endpoint, code, message] of cases) {
-      const error = await t.throwsAsync(supervisor.request('model-io', { type: 'discover', endpoint } satisfies ModelIoRequest), undefined, name);
+      const error = await t.throwsAsync(client(supervisor, MODEL_IO).request({ type: 'discover', endpoint } satisfies ModelIoRequest), undefined, name);
       t.true(ReikaError.isInstance(error), name);
       t.is((error as ReikaError).code, code, name);
       t.regex(error!.message, message, name);

@@ -1,9 +1,10 @@
 import test from 'ava';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';
 import { SUBAGENTS, type DispatchRequest } from '../../../actors/subagent/protocol.js';
-import type { ToolDelta, ToolResult } from '../../../actors/tool-executor/protocol.js';
-import { Supervisor } from '../../../runtime/index.js';
+import type { ToolDelta } from '../../../actors/tool-executor/protocol.js';
+import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
+import { MODEL_IO } from '../../../actors/model-io/protocol.js';
 
 test('a subagent whose thread crashes still yields a report of what it streamed, and its actor is gone', async (t) => {
   const root = writeTree(tempDir(), { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n' });
@@ -18,7 +19,7 @@ test('a subagent whose thread crashes still yields a report of what it streamed,
     brief: { root, system: 'S', tools: [], endpoint: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 }, discover: false, maxTurns: 8, approvals: 'safe' },
   };
   const deltas: ToolDelta[] = [];
-  const result = await supervisor.request<ToolResult>(SUBAGENTS, request, { onDelta: (delta: ToolDelta) => deltas.push(delta) });
+  const result = await client(supervisor, SUBAGENTS).request(request, { onDelta: (delta) => deltas.push(delta) });
   t.deepEqual(deltas, [{ type: 'output', stream: 'stdout', text: 'read src/a.ts — 1 line\n' }], 'progress reaches the parent as tool output');
   t.is(result.status, 'error');
   t.is(result.errorCode, 'REIKA_ERR_ACTOR_CRASHED');
@@ -36,10 +37,10 @@ test('a subagent server that offers several models and no REIKA_SUBAGENT_MODEL g
     await supervisor.close();
     await server.close();
   });
-  await supervisor.spawn({ name: 'model-io', kind: 'thread', module: new URL('../../../actors/model-io/actor.js', import.meta.url) });
+  await supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: new URL('../../../actors/model-io/actor.js', import.meta.url) });
   await supervisor.register(SUBAGENTS, subagentDispatcher(supervisor));
   const root = tempDir();
-  const result = await supervisor.request<ToolResult>(SUBAGENTS, {
+  const result = await client(supervisor, SUBAGENTS).request({
     type: 'run',
     callId: 'call_1',
     task: 'Look.',

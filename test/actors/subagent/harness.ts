@@ -9,6 +9,8 @@ import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { Supervisor } from '../../../runtime/index.js';
 import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { tempDir, writeTree, type Tree } from '../../helpers/temp.js';
+import { MODEL_IO } from '../../../actors/model-io/protocol.js';
+import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
 
 /**
  * A parent turn with real subagents: model-io in a worker thread, the tool executor in a child
@@ -71,8 +73,8 @@ export async function harness(
     stop: (name: string) => supervisor.stop(name),
   };
   await Promise.all([
-    supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule, options: { retry: { baseDelayMs: 10 } } }),
-    supervisor.spawn({ name: 'tool-executor', kind: 'process', module: executorModule }),
+    supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule, options: { retry: { baseDelayMs: 10 } } }),
+    supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule }),
     supervisor.register(SUBAGENTS, subagentDispatcher(spawner)),
   ]);
   const endpoint = { baseUrl: server.url, model: 'scripted-model', requestTimeoutMs: 0 };

@@ -1,12 +1,14 @@
 import test, { type ExecutionContext } from 'ava';
 import { Session } from '../../../actors/agent/session.js';
 import { loadConfig } from '../../../actors/config.js';
-import type { FileIndex, IndexerRequest, RepoMap } from '../../../actors/indexer/protocol.js';
+import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';
 import { SUBAGENTS } from '../../../actors/subagent/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
+import { MODEL_IO } from '../../../actors/model-io/protocol.js';
+import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
 
 const modelIoModule = new URL('../../../actors/model-io/actor.js', import.meta.url);
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
@@ -20,16 +22,16 @@ async function runtimeFor(t: ExecutionContext, servers: ScriptedServer[]): Promi
   });
   await Promise.all([
     supervisor.register(
-      'indexer',
-      defineActor<{ request: IndexerRequest; reply: FileIndex | RepoMap }>({
+      INDEXER,
+      defineActor<IndexerProtocol>({
         handle(request) {
           if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts', 'src/b.ts'], capped: [], stats: { directories: 1, files: 2, ignored: 0, skipped: 0, ms: 1 } };
           return { text: 'src/a.ts: a\nsrc/b.ts: b\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
         },
       }),
     ),
-    supervisor.spawn({ name: 'model-io', kind: 'thread', module: modelIoModule }),
-    supervisor.spawn({ name: 'tool-executor', kind: 'process', module: executorModule }),
+    supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule }),
+    supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule }),
     supervisor.register(SUBAGENTS, subagentDispatcher(supervisor)),
   ]);
   return supervisor;

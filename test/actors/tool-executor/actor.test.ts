@@ -1,14 +1,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { defineActor, ReikaError, Supervisor } from '../../../runtime/index.js';
-import {
-  APPROVER,
-  type ApprovalReply,
-  type ApprovalRequest,
-  type ToolDelta,
-  type ToolExecutorRequest,
-  type ToolResult,
-} from '../../../actors/tool-executor/protocol.js';
+import { client, defineActor, ReikaError, Supervisor } from '../../../runtime/index.js';
+import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
@@ -47,7 +40,7 @@ async function goneWithin(pids: number[], pgid: number, ms: number): Promise<boo
 async function withExecutor(runTest: (supervisor: Supervisor) => Promise<void>): Promise<void> {
   const supervisor = new Supervisor();
   try {
-    await supervisor.spawn({ name: 'tool-executor', kind: 'process', module: executorModule });
+    await supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule });
     await runTest(supervisor);
   } finally {
     await supervisor.close();
@@ -59,7 +52,7 @@ function startCommand(supervisor: Supervisor, root: string, command: string, sco
   let output = '';
   let onReady!: (pids: number[]) => void;
   const ready = new Promise<number[]>((resolve) => (onReady = resolve));
-  const reply = supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command }), {
+  const reply = client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command }), {
     scope,
     onDelta: (delta: ToolDelta) => {
       output += delta.text;
@@ -71,11 +64,11 @@ function startCommand(supervisor: Supervisor, root: string, command: string, sco
 
 test('the executor runs in its own process and answers tool calls', async (t) => {
   await withExecutor(async (supervisor) => {
-    t.not(supervisor.pidOf('tool-executor'), process.pid);
+    t.not(supervisor.pidOf(TOOL_EXECUTOR), process.pid);
     const root = tempDir();
-    const write = await supervisor.request<ToolResult>('tool-executor', run(root, 'write', { path: 'a.txt', content: 'hello\n' }));
+    const write = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'write', { path: 'a.txt', content: 'hello\n' }));
     t.is(write.status, 'done');
-    const read = await supervisor.request<ToolResult>('tool-executor', run(root, 'read', { path: 'a.txt' }));
+    const read = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'read', { path: 'a.txt' }));
     t.deepEqual([read.callId, read.name, read.status, read.payload], ['call_read', 'read', 'done', '1\thello']);
   });
 });
@@ -109,7 +102,7 @@ test('an aborted bash call leaves no process of its tree within 1 s: background 
 test('the executor killed mid-command fails the call clearly, the next call works, and the orphans are reaped', async (t) => {
   await withExecutor(async (supervisor) => {
     const root = tempDir();
-    const firstPid = supervisor.pidOf('tool-executor')!;
+    const firstPid = supervisor.pidOf(TOOL_EXECUTOR)!;
     const { ready, reply } = startCommand(supervisor, root, 'echo "pid $$"; sleep 300 & echo "pid $!"; echo ready; wait');
     const pids = await ready;
     process.kill(firstPid, 'SIGKILL');
@@ -117,17 +110,17 @@ test('the executor killed mid-command fails the call clearly, the next call work
     t.true(ReikaError.isInstance(error));
     t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
     t.is(error.message, 'the tool-executor actor was killed by SIGKILL');
-    const next = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'echo again' }));
+    const next = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'echo again' }));
     t.is(next.status, 'done');
     t.is(next.payload, 'again\n');
-    t.not(supervisor.pidOf('tool-executor'), firstPid);
+    t.not(supervisor.pidOf(TOOL_EXECUTOR), firstPid);
     t.true(await goneWithin(pids, pids[0]!, 1_000), 'the new executor killed what the dead one left running');
   });
 });
 
 test('closing the supervisor kills every running command', async (t) => {
   const supervisor = new Supervisor();
-  await supervisor.spawn({ name: 'tool-executor', kind: 'process', module: executorModule });
+  await supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule });
   const { ready, reply } = startCommand(supervisor, tempDir(), 'echo "pid $$"; sleep 300 & echo "pid $!"; echo ready; wait');
   reply.catch(() => {});
   const pids = await ready;
@@ -140,7 +133,7 @@ test('approvals go to the registered approver; a decline reaches the model with 
     const asked: ApprovalRequest[] = [];
     await supervisor.register(
       APPROVER,
-      defineActor<{ request: ApprovalRequest; reply: ApprovalReply }>({
+      defineActor<ApproverProtocol>({
         handle(request) {
           asked.push(request);
           return request.command?.startsWith('rm') ? { decision: 'decline', note: 'declined: reika runs headless' } : { decision: 'always' };
@@ -148,14 +141,14 @@ test('approvals go to the registered approver; a decline reaches the model with 
       }),
     );
     const root = tempDir();
-    const declined = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'rm -rf src' }));
+    const declined = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'rm -rf src' }));
     t.is(declined.status, 'declined');
     t.is(declined.summary, 'declined: reika runs headless', 'a note that already says declined is not prefixed twice');
     t.deepEqual(asked[0], { type: 'approve', tool: 'bash', reason: 'rm -rf deletes files recursively without asking', command: 'rm -rf src' });
-    const approved = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'curl --version >/dev/null; echo fine' }));
+    const approved = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'curl --version >/dev/null; echo fine' }));
     t.is(approved.status, 'done');
     t.is(asked.length, 2);
-    const ordinary = await supervisor.request<ToolResult>('tool-executor', run(root, 'bash', { command: 'echo plain' }));
+    const ordinary = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'echo plain' }));
     t.is(ordinary.status, 'done');
     t.is(asked.length, 2, 'an ordinary command does not ask');
   });
@@ -163,7 +156,7 @@ test('approvals go to the registered approver; a decline reaches the model with 
 
 test('without an approver, anything that needs approval is declined and the model is told why', async (t) => {
   await withExecutor(async (supervisor) => {
-    const result = await supervisor.request<ToolResult>('tool-executor', run(tempDir(), 'bash', { command: 'npm install left-pad' }));
+    const result = await client(supervisor, TOOL_EXECUTOR).request(run(tempDir(), 'bash', { command: 'npm install left-pad' }));
     t.is(result.status, 'declined');
     t.is(result.summary, 'declined: it needs approval (npm install installs or removes packages) and no one is there to approve it');
   });

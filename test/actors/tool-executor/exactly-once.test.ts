@@ -2,8 +2,8 @@ import test from 'ava';
 import { once } from 'node:events';
 import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolExecutorRequest, ToolResult } from '../../../actors/tool-executor/protocol.js';
-import { Supervisor } from '../../../runtime/index.js';
+import { TOOL_EXECUTOR, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
+import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { call } from './harness.js';
 
@@ -65,21 +65,21 @@ test('an edit waiting for another one on the same file is cancelled at once by i
 test('the executor killed twice in a row while edits are queued: every edit lands exactly once and every reply says so', async (t) => {
   const supervisor = new Supervisor();
   t.teardown(() => supervisor.close());
-  await supervisor.spawn({ name: 'tool-executor', kind: 'process', module: executorModule });
+  await supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule });
   const root = writeTree(tempDir(), { 'f.txt': slotted() });
 
-  const first = supervisor.pidOf('tool-executor')!;
+  const first = supervisor.pidOf(TOOL_EXECUTOR)!;
   const died = once(supervisor, 'exit');
   process.kill(first, 'SIGKILL');
   await died;
   // The executor is restarting: these wait in the supervisor's queue.
-  const replies = SLOTS.map((k) => supervisor.request<ToolResult>('tool-executor', edit(root, k)).then((result) => result, (error: Error) => error));
+  const replies = SLOTS.map((k) => client(supervisor, TOOL_EXECUTOR).request(edit(root, k)).then((result) => result, (error: Error) => error));
   // Its next incarnation is killed before it ever says it is ready (a node process takes far
   // longer to load the executor than this loop takes to see its pid).
-  let second = supervisor.pidOf('tool-executor');
+  let second = supervisor.pidOf(TOOL_EXECUTOR);
   while (second === first || second === undefined) {
     await new Promise((resolve) => setImmediate(resolve));
-    second = supervisor.pidOf('tool-executor');
+    second = supervisor.pidOf(TOOL_EXECUTOR);
   }
   const diedAgain = once(supervisor, 'exit');
   process.kill(second, 'SIGKILL');
@@ -94,5 +94,5 @@ test('the executor killed twice in a row while edits are queued: every edit land
     t.is(count(text, `edit ${k}`), 1, `edit ${k} is in the file exactly once`);
   }
   t.is(text, SLOTS.map((k) => `edit ${k}\n`).join(''));
-  t.not(supervisor.pidOf('tool-executor'), second, 'a third incarnation ran them');
+  t.not(supervisor.pidOf(TOOL_EXECUTOR), second, 'a third incarnation ran them');
 });
