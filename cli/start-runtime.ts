@@ -1,4 +1,5 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
+import type { Clock } from '../runtime/clock.js';
 import { Supervisor } from '../runtime/supervisor.js';
 import { APPROVER, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
 import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
@@ -25,14 +26,15 @@ export interface RuntimeOptions {
   approve: ApproveFn;
   /** Working directory of the tool-executor process. */
   cwd: string;
-  /**
-   * An actor that answers no heartbeat for this long is killed and restarted, failing the request
-   * it held (e.g. a grep whose pattern backtracks for ever). Default {@link HANG_AFTER_MS}.
-   */
-  hangAfterMs?: number;
+  /** The supervisor's clock (tests advance one by hand). */
+  clock?: Clock;
 }
 
-/** Heartbeat of model-io and the tool executor: a ping every second, a hang after 15 s of silence. */
+/**
+ * Heartbeat of model-io and the tool executor: a ping every second; one left unanswered for 15 s
+ * means the actor is hung (e.g. a tool stuck in a synchronous loop): it is killed and restarted,
+ * failing the request it held.
+ */
 export const HEARTBEAT_MS = 1_000;
 export const HANG_AFTER_MS = 15_000;
 
@@ -71,7 +73,7 @@ function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProto
 }
 
 export function startRuntime(options: RuntimeOptions): Runtime {
-  const supervisor = new Supervisor();
+  const supervisor = new Supervisor({ clock: options.clock });
   const watchers = new Set<(phase: 'ask' | 'answered') => void>();
   const tell = (phase: 'ask' | 'answered') => {
     for (const watcher of watchers) watcher(phase);
@@ -89,7 +91,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<IndexerProtocol> }) => supervisor.register(INDEXER, loaded.default));
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
-  const watch = { heartbeatMs: Math.min(HEARTBEAT_MS, options.hangAfterMs ?? HEARTBEAT_MS), hangAfterMs: options.hangAfterMs ?? HANG_AFTER_MS };
+  const watch = { heartbeatMs: HEARTBEAT_MS, hangAfterMs: HANG_AFTER_MS };
   const modelIo = supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule, ...watch });
   let prewarmed = false;
   const prewarm = () => {

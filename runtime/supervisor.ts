@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import type { ActorAddress, ActorDefinition, AnyProtocol, DeltaOf, ReplyOf } from './actor.js';
 import { CallTable, CANCEL_GRACE_MS, type RequestOptions, type Router } from './calls.js';
+import { systemClock, type Clock } from './clock.js';
 import type { Envelope, RequestEnvelope } from './envelope.js';
 import { cancelledError, ReikaError } from './errors.js';
 import { LocalTransport } from './local-transport.js';
@@ -30,7 +31,8 @@ interface Slot {
   queue: Envelope[];
   deaths: number[];
   ready?: { promise: Promise<void>; resolve(): void; reject(error: unknown): void };
-  heartbeat?: NodeJS.Timeout;
+  /** Stops the heartbeat of the current incarnation. */
+  heartbeat?: () => void;
   restartTimer?: NodeJS.Timeout;
   /** Set when the heartbeat killed the current incarnation: how long it had been silent. */
   hungFor?: number;
@@ -55,12 +57,23 @@ export interface ActorExitEvent {
  *
  * Events: `exit` (ActorExitEvent), `crash-loop` (name, message), `log` (name, text).
  */
+export interface SupervisorOptions {
+  /** Tests pass a clock they advance by hand (crash-loop window, heartbeat ticks). */
+  clock?: Clock;
+}
+
 export class Supervisor extends EventEmitter implements Router {
+  private readonly clock: Clock;
   private readonly slots = new Map<string, Slot>();
   private readonly routes = new Map<string, Route>();
   private readonly calls = new CallTable();
   private readonly abortedScopes = new RecentSet<string>(4096);
   private closed = false;
+
+  constructor(options: SupervisorOptions = {}) {
+    super();
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** Starts an actor in a worker thread or a child process; resolves when it is ready. */
   spawn(spec: ActorSpec): Promise<void> {
@@ -88,7 +101,7 @@ export class Supervisor extends EventEmitter implements Router {
     if (!slot) return;
     this.slots.delete(name);
     slot.state = 'stopped';
-    clearInterval(slot.heartbeat);
+    slot.heartbeat?.();
     clearTimeout(slot.restartTimer);
     slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', `${name} was stopped`));
     await slot.transport?.terminate();
@@ -136,7 +149,7 @@ export class Supervisor extends EventEmitter implements Router {
     await Promise.all(
       slots.map(async (slot) => {
         slot.state = 'stopped';
-        clearInterval(slot.heartbeat);
+        slot.heartbeat?.();
         clearTimeout(slot.restartTimer);
         slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
         await slot.transport?.terminate();
@@ -173,23 +186,36 @@ export class Supervisor extends EventEmitter implements Router {
     return promise;
   }
 
+  /**
+   * The heartbeat of one incarnation: while it is ready, a ping per tick, the next one only once
+   * the last was answered. A ping left unanswered for `hangAfterMs` worth of ticks means the
+   * actor is hung: it is killed (and restarted like a crash). Ticks are counted, not wall time, so
+   * a main thread that was itself stalled, or an actor slow to start, is never taken for a hang.
+   */
   private watch(slot: Slot, transport: Transport, everyMs: number, hangAfterMs: number): void {
+    const misses = Math.max(1, Math.ceil(hangAfterMs / everyMs));
     let seq = 0;
-    let answered = Date.now();
+    let waiting: number | undefined;
+    let silentTicks = 0;
     transport.onMessage((message) => {
-      if (message.type === 'pong') answered = Date.now();
+      if (message.type === 'pong' && message.seq === waiting) waiting = undefined;
     });
-    slot.heartbeat = setInterval(() => {
-      if (slot.transport !== transport) return clearInterval(slot.heartbeat);
-      if (slot.state === 'ready' && Date.now() - answered > hangAfterMs) {
-        this.emit('log', slot.spec.name, `no heartbeat for ${hangAfterMs} ms: restarting\n`);
-        slot.hungFor = Date.now() - answered;
-        void transport.terminate(true);
+    const stop = this.clock.every(everyMs, () => {
+      if (slot.transport !== transport) return stop();
+      if (slot.state !== 'ready') return;
+      if (waiting === undefined) {
+        waiting = ++seq;
+        silentTicks = 0;
+        transport.send({ type: 'ping', seq: waiting });
         return;
       }
-      transport.send({ type: 'ping', seq: ++seq });
-    }, everyMs);
-    slot.heartbeat.unref();
+      if (++silentTicks < misses) return;
+      stop();
+      slot.hungFor = silentTicks * everyMs;
+      this.emit('log', slot.spec.name, `no answer to a heartbeat for ${slot.hungFor} ms: restarting\n`);
+      void transport.terminate(true);
+    });
+    slot.heartbeat = stop;
   }
 
   private onActorMessage(slot: Slot, transport: Transport, message: Envelope): void {
@@ -264,7 +290,7 @@ export class Supervisor extends EventEmitter implements Router {
 
   private onActorExit(slot: Slot, transport: Transport, info: ExitInfo): void {
     if (slot.transport !== transport) return;
-    clearInterval(slot.heartbeat);
+    slot.heartbeat?.();
     const name = slot.spec.name;
     // Every request the actor held fails now; every request it made is cancelled at its callee.
     // Requests still queued never reached it: they wait for the next incarnation (exactly once).
@@ -285,7 +311,7 @@ export class Supervisor extends EventEmitter implements Router {
       // It never came up: a broken module, not a crash to retry forever.
       slot.ready?.reject(new ReikaError('REIKA_ERR_ACTOR_FAILED', `the ${name} actor failed to start: ${info.detail ?? detail}`));
     }
-    const now = Date.now();
+    const now = this.clock.now();
     slot.deaths = slot.deaths.filter((t) => now - t < CRASH_LOOP_WINDOW_MS);
     slot.deaths.push(now);
     const restart = slot.spec.restart !== false;

@@ -2,20 +2,21 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_EXECUTOR, type ToolExecutorRequest } from '../../actors/tool-executor/protocol.js';
-import { startRuntime } from '../../cli/start-runtime.js';
-import { tempDir } from '../helpers/temp.js';
 import { client } from '../../runtime/actor.js';
+import type { ReikaError } from '../../runtime/errors.js';
+import { HANG_AFTER_MS, HEARTBEAT_MS, startRuntime } from '../../cli/start-runtime.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { tempDir } from '../helpers/temp.js';
 
 function grep(root: string, pattern: string): ToolExecutorRequest {
   return { type: 'run', callId: 'c1', name: 'grep', args: { pattern }, context: { root, approvals: 'safe', mode: 'agent' } };
 }
 
 test('a catastrophic grep pattern no longer stalls the tool executor: it answers at once and is not restarted', async (t) => {
-  // grep runs RE2 (linear time). The heartbeat's kill-and-restart path is covered with a busy
-  // actor in test/runtime/supervisor.test.ts.
+  // grep runs RE2 (linear time); the heartbeat's kill-and-restart path is the next test.
   const root = tempDir();
   writeFileSync(join(root, 'a.txt'), `${'a'.repeat(40)}!\nplain line\naaaa\n`);
-  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root, hangAfterMs: 600 });
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
   t.teardown(() => runtime.close());
   runtime.prewarm();
   await runtime.ready;
@@ -24,4 +25,28 @@ test('a catastrophic grep pattern no longer stalls the tool executor: it answers
   t.is(result.status, 'done');
   t.is(result.payload, 'a.txt:3: aaaa');
   t.is(runtime.supervisor.pidOf(TOOL_EXECUTOR), pid, 'the same executor answered');
+});
+
+test('a tool executor that stops answering misses its heartbeats, is restarted, and the call fails in one sentence', async (t) => {
+  const root = tempDir();
+  writeFileSync(join(root, 'a.txt'), 'plain line\n');
+  // Time moves only when the test advances it, so the verdict never depends on a loaded machine.
+  const clock = new ManualClock();
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root, supervisor: { clock } });
+  t.teardown(() => runtime.close());
+  runtime.prewarm();
+  await runtime.ready;
+  const executor = client(runtime.supervisor, TOOL_EXECUTOR);
+  const pid = runtime.supervisor.pidOf(TOOL_EXECUTOR)!;
+  // A hang that is certain: the process is stopped, its event loop answers nothing.
+  process.kill(pid, 'SIGSTOP');
+  const stuck = executor.request(grep(root, 'plain'));
+  clock.advance(HANG_AFTER_MS + HEARTBEAT_MS);
+  const error = (await t.throwsAsync(stuck)) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
+  t.is(error.message, `the tool-executor actor stopped answering for ${(HANG_AFTER_MS / 1000).toFixed(1)} s and was restarted`);
+  const next = await executor.request(grep(root, 'plain'));
+  t.is(next.status, 'done');
+  t.regex(next.payload, /a\.txt:1/);
+  t.not(runtime.supervisor.pidOf(TOOL_EXECUTOR), pid);
 });

@@ -20,13 +20,41 @@ function explorer(task: string, round: number, latencyMs: number) {
   return { latencyMs, content: `Report ${letter.toUpperCase()}: src/${letter}.ts:1 exports ${letter}.` };
 }
 
+/**
+ * Holds each request that arrives until `size` are waiting together, then lets them all go: if
+ * they do come together, they ran in parallel, however slow the machine. Should they never (a
+ * wave run one after another), it opens after a generous bound so the test fails on its count
+ * instead of hanging.
+ */
+function meetingPoint(size: number): { arrive(): Promise<void>; most(): number } {
+  let waiting: Array<() => void> = [];
+  let most = 0;
+  const open = () => {
+    for (const go of waiting) go();
+    waiting = [];
+  };
+  return {
+    arrive() {
+      return new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        most = Math.max(most, waiting.length);
+        if (waiting.length === size) open();
+        else setTimeout(open, 20_000).unref();
+      });
+    },
+    most: () => most,
+  };
+}
+
 function finals(events: AgentEvent[]): Array<Extract<ToolCallState, { result: unknown }>> {
   return events.flatMap((e) => (e.type === 'tool-call' && 'result' in e.state ? [e.state] : []));
 }
 
-test('a wave of four runs in about the time of its slowest member, not the sum', async (t) => {
+test('a wave of four runs its members in parallel, in about the time of its slowest member', async (t) => {
   const latency = 300;
-  const h = await harness(t, TREE, ({ task, round }) => {
+  const together = meetingPoint(4);
+  const h = await harness(t, TREE, async ({ task, round }) => {
+    if (task && round === 0) await together.arrive();
     if (task) return explorer(task, round, latency);
     return round === 0 ? dispatch(LETTERS.slice(0, 4).map((l) => `Find what src/${l}.ts exports.`)) : { content: 'All four reported.' };
   });
@@ -44,10 +72,10 @@ test('a wave of four runs in about the time of its slowest member, not the sum',
   const durations = [...ended].map(([id, end]) => end - started.get(id)!);
   const wall = Math.max(...ended.values()) - Math.min(...started.values());
   const sum = durations.reduce((a, b) => a + b, 0);
+  // The timing is for the record (bench/subagent.bench.ts measures it); the proof of parallelism
+  // is that all four first requests were in flight together.
   t.log(`wave ${wall.toFixed(0)} ms, slowest ${Math.max(...durations).toFixed(0)} ms, sum ${sum.toFixed(0)} ms`);
-  t.true(wall >= 2 * latency, 'each member made two slow requests');
-  t.true(wall < sum / 2, 'the members ran in parallel');
-  t.true(wall <= Math.max(...durations) * 1.5, 'the wave took about as long as its slowest member');
+  t.is(together.most(), 4, 'the four members had their first requests in flight together');
   // Each report reached the parent as the result of its own call.
   const last = h.server.chatRequests().filter((r) => r.json.messages[0].content !== 'You are a reika subagent of a test.').at(-1)!;
   const results = [...toolMessages(last).values()];
@@ -57,19 +85,16 @@ test('a wave of four runs in about the time of its slowest member, not the sum',
 });
 
 test('six calls in one response: four run at once, never more, the extra two are refused with a way forward', async (t) => {
-  let inFlight = 0;
-  let most = 0;
-  const h = await harness(t, TREE, async ({ request, task, round }) => {
+  const together = meetingPoint(4);
+  const h = await harness(t, TREE, async ({ task, round }) => {
     if (!task) return round === 0 ? dispatch(LETTERS.map((l) => `Find what src/${l}.ts exports.`)) : { content: 'ok' };
-    inFlight++;
-    most = Math.max(most, inFlight);
-    void request.outcome.then(() => inFlight--);
-    return explorer(task, round, 150);
+    if (round === 0) await together.arrive();
+    return explorer(task, round, 0);
   });
   const { result, events } = await h.turn('survey all six');
   t.is(result.status, 'answered');
-  t.is(most, 4, 'four subagents had requests in flight together, never more');
-  t.is(h.spawned.length, 4, 'only four subagent actors were started');
+  t.is(together.most(), 4, 'four subagents had requests in flight together');
+  t.is(h.spawned.length, 4, 'only four subagent actors were started, never more');
   const states = finals(events).filter((s) => s.call.name === 'subagent');
   t.deepEqual(states.map((s) => s.status).sort(), ['done', 'done', 'done', 'done', 'error', 'error']);
   const refused = states.filter((s) => s.status === 'error');
