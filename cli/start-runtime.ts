@@ -1,6 +1,5 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
-import type { Clock } from '../runtime/clock.js';
-import { Supervisor } from '../runtime/supervisor.js';
+import { Supervisor, type SupervisorOptions } from '../runtime/supervisor.js';
 import { APPROVER, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
 import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
@@ -26,8 +25,8 @@ export interface RuntimeOptions {
   approve: ApproveFn;
   /** Working directory of the tool-executor process. */
   cwd: string;
-  /** The supervisor's clock (tests advance one by hand). */
-  clock?: Clock;
+  /** Tests pass a hand-advanced clock, or watch the envelopes delivered. */
+  supervisor?: SupervisorOptions;
 }
 
 /**
@@ -73,7 +72,7 @@ function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProto
 }
 
 export function startRuntime(options: RuntimeOptions): Runtime {
-  const supervisor = new Supervisor({ clock: options.clock });
+  const supervisor = new Supervisor(options.supervisor);
   const watchers = new Set<(phase: 'ask' | 'answered') => void>();
   const tell = (phase: 'ask' | 'answered') => {
     for (const watcher of watchers) watcher(phase);

@@ -1,20 +1,18 @@
 import type { ActorAddress, AnyProtocol, DeltaOf, ReplyOf } from './actor.js';
 import type { Envelope } from './envelope.js';
-import { cancelledError, fromErrorRecord, ReikaError } from './errors.js';
+import { fromErrorRecord, ReikaError } from './errors.js';
 
-/** After a caller's signal aborts, how long it waits for the callee's own (cancelled) reply. */
-export const CANCEL_GRACE_MS = 2_000;
-
-/** Options for one request, the same whether the caller is the supervisor or an actor. */
+/**
+ * Options for one request, the same whether the caller is the supervisor or an actor.
+ *
+ * There is no per-request signal: work is stopped by the one abort of its scope (the turn),
+ * which the supervisor sends to every actor holding work of that scope. The runtime itself
+ * cancels a single request only when its caller stops waiting for it on its own: a timeout, or
+ * the caller died (and then the requests the cancelled handler made are cancelled in turn).
+ */
 export interface RequestOptions<Delta = unknown> {
   /** Abort scope; defaults to the scope of the request being handled (inside an actor). */
   scope?: string;
-  /**
-   * Cancels this one request: the callee is told at once and its own reply (usually a
-   * `cancelled` result, as data) is still delivered; after CANCEL_GRACE_MS without one the call
-   * rejects with REIKA_ERR_CANCELLED.
-   */
-  signal?: AbortSignal;
   /** Fails the request with REIKA_ERR_TIMEOUT and cancels it at the callee. */
   timeoutMs?: number;
   /** Receives each streamed `delta` before the final reply. */
@@ -33,52 +31,30 @@ interface Call {
   resolve(value: unknown): void;
   reject(error: unknown): void;
   onDelta?: (delta: unknown) => void;
-  scope?: string;
-  cleanup(): void;
+  timer?: NodeJS.Timeout;
 }
 
 /**
- * Outgoing requests waiting for their reply: correlation, streamed deltas, timeouts and
- * cancellation. Used by the supervisor for its own requests and by every actor host.
+ * Outgoing requests waiting for their reply: correlation, streamed deltas and timeouts. Used by
+ * the supervisor for its own requests and by every actor host.
  */
 export class CallTable {
   private readonly calls = new Map<string, Call>();
 
   /**
-   * Registers call `id`. `giveUp` is called when the caller stops waiting (timeout or signal), so
-   * the transport can tell the callee to cancel.
+   * Registers call `id`. `giveUp` is called when the caller stops waiting on its own (its
+   * timeout), so the transport can tell the callee to cancel.
    */
   start<R>(id: string, options: RequestOptions<any>, giveUp: (id: string) => void): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      if (options.signal?.aborted) {
-        reject(cancelledError(abortReason(options.signal)));
-        return;
-      }
-      let timer: NodeJS.Timeout | undefined;
-      let grace: NodeJS.Timeout | undefined;
-      const onAbort = () => {
-        giveUp(id);
-        grace = setTimeout(() => this.settle(id, undefined, cancelledError(abortReason(options.signal!))), CANCEL_GRACE_MS);
-        grace.unref();
-      };
+      const call: Call = { resolve: resolve as (value: unknown) => void, reject, onDelta: options.onDelta };
       if (options.timeoutMs && options.timeoutMs > 0) {
-        timer = setTimeout(() => {
+        call.timer = setTimeout(() => {
           this.settle(id, undefined, new ReikaError('REIKA_ERR_TIMEOUT', `no reply within ${options.timeoutMs} ms`, { retryable: true }));
           giveUp(id);
         }, options.timeoutMs);
       }
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.calls.set(id, {
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        onDelta: options.onDelta,
-        scope: options.scope,
-        cleanup: () => {
-          if (timer) clearTimeout(timer);
-          if (grace) clearTimeout(grace);
-          options.signal?.removeEventListener('abort', onAbort);
-        },
-      });
+      this.calls.set(id, call);
     });
   }
 
@@ -98,16 +74,13 @@ export class CallTable {
     const call = this.calls.get(id);
     if (!call) return;
     this.calls.delete(id);
-    call.cleanup();
+    clearTimeout(call.timer);
     if (error !== undefined) call.reject(error);
     else call.resolve(value);
   }
 
-  /** Ids of the calls in a scope. */
-  inScope(scope: string): string[] {
-    const ids: string[] = [];
-    for (const [id, call] of this.calls) if (call.scope === scope) ids.push(id);
-    return ids;
+  has(id: string): boolean {
+    return this.calls.has(id);
   }
 
   /** Fails every waiting call (the transport is gone). */
@@ -118,11 +91,4 @@ export class CallTable {
   get size(): number {
     return this.calls.size;
   }
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason = signal.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
-  return 'cancelled';
 }

@@ -1,5 +1,5 @@
 /**
- * Time as the supervisor reads it: the crash-loop window and the heartbeat ticks. Production uses
+ * Time as the supervisor reads it: the crash-loop window, the heartbeat ticks, the abort grace. Production uses
  * {@link systemClock}; tests inject a clock they advance by hand, so no test waits on a timer
  * firing at the right moment on a busy machine.
  */
@@ -7,6 +7,8 @@ export interface Clock {
   now(): number;
   /** Calls `tick` every `ms` until the returned function is called. Never keeps the process alive. */
   every(ms: number, tick: () => void): () => void;
+  /** Calls `fn` once after `ms` unless the returned function is called first. Never keeps the process alive. */
+  after(ms: number, fn: () => void): () => void;
 }
 
 export const systemClock: Clock = {
@@ -15,5 +17,10 @@ export const systemClock: Clock = {
     const timer = setInterval(tick, ms);
     timer.unref();
     return () => clearInterval(timer);
+  },
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
   },
 };

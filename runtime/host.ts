@@ -10,12 +10,19 @@ import { RecentSet } from './recent-set.js';
 interface InFlight {
   controller: AbortController;
   scope: string | undefined;
+  /** Requests this handler made that wait for their reply. */
+  children: Set<string>;
 }
 
 /**
  * Runs an actor definition behind a port: dispatches requests to the handler with an
  * AbortSignal each, streams deltas, routes the actor's own requests through the supervisor, and
  * turns `abort`/`cancel` messages into aborted signals.
+ *
+ * A handler's requests inherit its scope, so the scope's one abort reaches them through the
+ * supervisor: the host never sends a second cancel for them. Only when the handler itself is
+ * cancelled alone (its caller timed out or died, a `cancel` message) does the host cancel the
+ * requests it made, which no scope abort would reach.
  */
 export async function runHost(
   port: HostPort,
@@ -29,15 +36,20 @@ export async function runHost(
   const abortedScopes = new RecentSet<string>(1024);
   let closing = false;
 
-  const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<any> = {}): Promise<R> => {
+  const cancel = (id: string) => port.post({ type: 'cancel', id });
+  const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<any> = {}, parent?: InFlight): Promise<R> => {
     const id = nanoid();
     const scope = requestOptions.scope;
     if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError(`scope ${scope} was aborted`));
-    const promise = calls.start<R>(id, requestOptions, (gone) => port.post({ type: 'cancel', id: gone }));
+    const promise = calls.start<R>(id, requestOptions, cancel);
     port.post({ type: 'request', id, from: name, to, scope, body });
+    if (!parent) return promise;
+    parent.children.add(id);
+    const done = () => parent.children.delete(id);
+    promise.then(done, done);
     return promise;
   };
-  const router: Router = { request: send };
+  const router: Router = { request: (to, body, requestOptions) => send(to, body, requestOptions) };
 
   const shutdown = async () => {
     if (closing) return;
@@ -56,7 +68,8 @@ export async function runHost(
     // A handler may have many requests in flight, each listening to this signal.
     setMaxListeners(0, controller.signal);
     if (message.scope !== undefined && abortedScopes.has(message.scope)) controller.abort(`scope ${message.scope} was aborted`);
-    inFlight.set(message.id, { controller, scope: message.scope });
+    const work: InFlight = { controller, scope: message.scope, children: new Set() };
+    inFlight.set(message.id, work);
     const context: RequestContext = {
       id: message.id,
       from: message.from,
@@ -65,7 +78,7 @@ export async function runHost(
       emit: (delta) => {
         if (inFlight.has(message.id)) port.post({ type: 'delta', id: message.id, body: delta });
       },
-      request: (to, body, requestOptions = {}) => send(to, body, { signal: controller.signal, scope: message.scope, ...requestOptions }),
+      request: (to, body, requestOptions = {}) => send(to, body, { scope: message.scope, ...requestOptions }, work),
     };
     try {
       const reply = await definition.handle(message.body, context);
@@ -87,9 +100,13 @@ export async function runHost(
       case 'fail':
         calls.deliver(message);
         return;
-      case 'cancel':
-        inFlight.get(message.id)?.controller.abort('cancelled by the caller');
+      case 'cancel': {
+        const work = inFlight.get(message.id);
+        if (!work) return;
+        work.controller.abort('cancelled by the caller');
+        for (const child of work.children) cancel(child);
         return;
+      }
       case 'abort':
         abortedScopes.add(message.scope);
         for (const work of inFlight.values()) if (work.scope === message.scope) work.controller.abort(message.reason);

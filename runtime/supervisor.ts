@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { nanoid } from 'nanoid';
 import type { ActorAddress, ActorDefinition, AnyProtocol, DeltaOf, ReplyOf } from './actor.js';
-import { CallTable, CANCEL_GRACE_MS, type RequestOptions, type Router } from './calls.js';
+import { CallTable, type RequestOptions, type Router } from './calls.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Envelope, RequestEnvelope } from './envelope.js';
 import { cancelledError, ReikaError } from './errors.js';
@@ -19,8 +19,13 @@ export const CRASH_LOOP_DEATHS = 5;
 export const CRASH_LOOP_WINDOW_MS = 10_000;
 const BACKOFF_BASE_MS = 25;
 const BACKOFF_MAX_MS = 2_000;
-/** After an abort, local callers still waiting this long are released as cancelled. */
-const ABORT_GRACE_MS = CANCEL_GRACE_MS;
+/**
+ * After an abort, how long the scope's requests may take to end with their own (cancelled)
+ * reply. Past it, every request of the scope still open fails as cancelled to its caller, at any
+ * depth, and a late reply is dropped. The one grace timer of an abort; a callee that keeps
+ * working past it is a bug (a hung one is the heartbeat's).
+ */
+export const ABORT_GRACE_MS = 5_000;
 
 type SlotState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
 
@@ -58,21 +63,27 @@ export interface ActorExitEvent {
  * Events: `exit` (ActorExitEvent), `crash-loop` (name, message), `log` (name, text).
  */
 export interface SupervisorOptions {
-  /** Tests pass a clock they advance by hand (crash-loop window, heartbeat ticks). */
+  /** Tests pass a clock they advance by hand (crash-loop window, heartbeat ticks, abort grace). */
   clock?: Clock;
+  /** Sees every envelope the supervisor hands to an actor (tests count abort and cancel messages). */
+  onDeliver?: (to: string, message: Envelope) => void;
 }
 
 export class Supervisor extends EventEmitter implements Router {
   private readonly clock: Clock;
+  private readonly onDeliver: SupervisorOptions['onDeliver'];
   private readonly slots = new Map<string, Slot>();
   private readonly routes = new Map<string, Route>();
   private readonly calls = new CallTable();
   private readonly abortedScopes = new RecentSet<string>(4096);
   private closed = false;
+  /** Pending abort graces, cleared on close. */
+  private readonly graces = new Set<() => void>();
 
   constructor(options: SupervisorOptions = {}) {
     super();
     this.clock = options.clock ?? systemClock;
+    this.onDeliver = options.onDeliver;
   }
 
   /** Starts an actor in a worker thread or a child process; resolves when it is ready. */
@@ -121,28 +132,33 @@ export class Supervisor extends EventEmitter implements Router {
 
   /**
    * Aborts a scope: one `abort` message to each actor holding work for it (the supervisor's
-   * requests and every request actors made on its behalf, to any depth).
+   * requests and every request actors made on its behalf, to any depth). This is the only
+   * cancel a turn's work gets. Requests of the scope made later are refused at once.
    */
   abort(scope: string, reason = 'aborted'): void {
+    if (this.abortedScopes.has(scope)) return;
     this.abortedScopes.add(scope);
+    const open: string[] = [];
     const callees = new Set<string>();
-    for (const route of this.routes.values()) if (route.scope === scope) callees.add(route.callee);
-    for (const name of callees) this.deliver(name, { type: 'abort', scope, reason });
-    const waiting = this.calls.inScope(scope);
-    if (waiting.length > 0) {
-      setTimeout(() => {
-        for (const id of waiting) {
-          this.calls.settle(id, undefined, cancelledError(reason));
-          this.routes.delete(id);
-        }
-      }, ABORT_GRACE_MS).unref();
+    for (const [id, route] of this.routes) {
+      if (route.scope !== scope) continue;
+      open.push(id);
+      callees.add(route.callee);
     }
+    for (const name of callees) this.deliver(name, { type: 'abort', scope, reason });
+    if (open.length === 0) return;
+    const stop = this.clock.after(ABORT_GRACE_MS, () => {
+      this.graces.delete(stop);
+      for (const id of open) if (this.routes.has(id)) this.reply({ type: 'fail', id, error: cancelledError(reason).toRecord() });
+    });
+    this.graces.add(stop);
   }
 
   /** Ends every actor; nothing keeps running afterwards. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const stop of this.graces) stop();
     this.calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
     const slots = [...this.slots.values()];
     this.slots.clear();
@@ -271,19 +287,20 @@ export class Supervisor extends EventEmitter implements Router {
     else this.deliver(to, message);
   }
 
-  /** Tells the callee to cancel; its own reply may still come back within the grace period. */
+  /**
+   * Cancels one request at its callee: its caller timed out, or was itself cancelled alone and
+   * passes it on. The route stays, so the callee's own (cancelled) reply still reaches a caller
+   * that waits for it.
+   */
   private cancelRoute(id: string): void {
     const route = this.routes.get(id);
-    if (!route) return;
-    this.deliver(route.callee, { type: 'cancel', id });
-    setTimeout(() => {
-      if (this.routes.get(id) === route) this.routes.delete(id);
-    }, ABORT_GRACE_MS).unref();
+    if (route) this.deliver(route.callee, { type: 'cancel', id });
   }
 
   private deliver(name: string, message: Envelope): void {
     const slot = this.slots.get(name);
     if (!slot) return;
+    this.onDeliver?.(name, message);
     if (slot.state === 'ready') slot.transport!.send(message);
     else if (slot.state === 'starting' || slot.state === 'restarting') slot.queue.push(message);
   }

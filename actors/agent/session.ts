@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { nanoid } from 'nanoid';
 import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
-import { ReikaError } from '../../runtime/errors.js';
+import { onAbort } from '../../runtime/abort.js';
+import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import { findProfile, type Config } from '../config.js';
 import { ContextManager, type Compaction, type TurnImage } from '../context/context-manager.js';
 import type { Image } from '../images/image.js';
@@ -163,7 +164,7 @@ export class Session {
       let images: TurnImage[] = [];
       if (options.images?.length || imageMentions(prompt).length > 0) {
         try {
-          const prepared = await prepareImages(prompt, options.images ?? [], { config: this.config, profile: this.profile, router: this.runtime.supervisor, signal: controller.signal, root: this.root });
+          const prepared = await prepareImages(prompt, options.images ?? [], { config: this.config, profile: this.profile, router: this.runtime.supervisor, scope, signal: controller.signal, root: this.root });
           prompt = prepared.prompt;
           images = prepared.images;
           for (const problem of prepared.problems) this.emit({ type: 'notice', turn, message: problem });
@@ -227,7 +228,10 @@ export class Session {
     return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input) });
   }
 
-  /** Aborts the running turn: one abort message down the tree for its scope. */
+  /**
+   * Aborts the running turn: one abort message down the tree for its scope (the only cancel its
+   * actors get), and the turn's own signal, which stops the loop between steps.
+   */
   abort(reason = 'aborted'): void {
     const current = this.current;
     if (!current) return;
@@ -407,10 +411,8 @@ export class Session {
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new ReikaError('REIKA_ERR_CANCELLED', 'aborted'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ReikaError('REIKA_ERR_CANCELLED', 'aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const remove = onAbort(signal, () => reject(cancelledError('aborted')));
+    promise.then(resolve, reject).finally(remove);
   });
 }

@@ -19,9 +19,9 @@ export interface TurnOptions {
   router: Router;
   /** Id of the turn, used in events. */
   turn: string;
-  /** Abort scope carried by every request of the turn. */
+  /** Abort scope carried by every request of the turn: its one abort stops the actors' work. */
   scope: string;
-  /** Aborted when the turn is (the runtime's abort also reaches the callees through `scope`). */
+  /** Aborted with the turn; the loop checks it between steps (requests do not carry it). */
   signal: AbortSignal;
   endpoint: Endpoint;
   /** The session's fixed tools array. */
@@ -109,7 +109,6 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     try {
       reply = await client(options.router, MODEL_IO).request(body, {
         scope: options.scope,
-        signal: options.signal,
         onDelta: (event) => forwardModelEvent(event, turn, emit),
       });
     } catch (error) {
@@ -188,7 +187,6 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
     const requestOptions: RequestOptions<ToolDelta> = {
       scope: options.scope,
-      signal: options.signal,
       onDelta: (delta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
     };
     result = await (send ? send(requestOptions) : client(options.router, TOOL_EXECUTOR).request(request, requestOptions));

@@ -12,11 +12,11 @@ export const DESCRIBE_PROMPT =
   'First transcribe every piece of text in this image exactly as written (code, errors, labels), inside a fenced block. ' +
   'Then describe what the image shows in a few sentences: layout, diagrams, UI state, anything a programmer would need to act on it.';
 
-export async function describeImage(router: Router, endpoint: Endpoint, image: Image, signal?: AbortSignal): Promise<string> {
+export async function describeImage(router: Router, endpoint: Endpoint, image: Image, scope?: string): Promise<string> {
   const content = [
     { type: 'text' as const, text: DESCRIBE_PROMPT },
     { type: 'image_url' as const, image_url: { url: toDataUrl(image) } },
   ];
-  const reply = await client(router, MODEL_IO).request({ type: 'chat', endpoint, messages: [{ role: 'user', content }], tools: [] }, { signal });
+  const reply = await client(router, MODEL_IO).request({ type: 'chat', endpoint, messages: [{ role: 'user', content }], tools: [] }, { scope });
   return reply.text.trim();
 }

@@ -16,6 +16,9 @@ export interface ImageContext {
   /** The profile in use (its VISION setting decides native mode). */
   profile: Profile;
   router: Router;
+  /** The turn's abort scope: its one abort stops the vision model's request. */
+  scope?: string;
+  /** The turn's own signal, for work outside the actors (OCR). */
   signal?: AbortSignal;
   platform?: NodeJS.Platform;
 }
@@ -54,7 +57,7 @@ export type ImageAttachment =
 
 export async function recognizeImage(image: Image, context: ImageContext): Promise<{ text: string; method: string }> {
   const endpoint = visionEndpoint(context);
-  if (endpoint) return { text: await describeImage(context.router, endpoint, image, context.signal), method: `described by ${endpoint.model}` };
+  if (endpoint) return { text: await describeImage(context.router, endpoint, image, context.scope), method: `described by ${endpoint.model}` };
   const text = await ocrImage(image, { languages: context.config.vision.ocrLangs, signal: context.signal, platform: context.platform });
   return { text: text || '(no text found)', method: 'OCR' };
 }

@@ -28,20 +28,18 @@ export interface BootstrapOptions {
    * may still be being discovered while the scan runs).
    */
   budgetTokens: number | Promise<number>;
-  signal?: AbortSignal;
 }
 
 /** Scans, then ranks the repo map; AGENTS.md and the summary are read meanwhile. */
 export async function bootstrap(router: Router, options: BootstrapOptions): Promise<Bootstrap> {
   const started = Date.now();
   const indexer = client(router, INDEXER);
-  const index = await indexer.request({ type: 'scan', root: options.root }, { signal: options.signal });
+  const index = await indexer.request({ type: 'scan', root: options.root });
   const budgetTokens = await options.budgetTokens;
-  const repoMap = indexer.request({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens }, { signal: options.signal }).then(
+  const repoMap = indexer.request({ type: 'repo-map', root: options.root, paths: index.mapCandidates ?? index.paths, budgetTokens }).then(
     (map): { map: RepoMap; error?: string } => ({ map }),
     (error: unknown) => {
       // A map is a help, not a requirement: without one the model still has list/glob/grep.
-      if (options.signal?.aborted) throw error;
       return { map: { text: '', files: [], omitted: 0, budgetTokens } satisfies RepoMap, error: error instanceof Error ? error.message : String(error) };
     },
   );

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { client, ReikaError, Supervisor, type ActorExitEvent, type Client } from '../../runtime/index.js';
+import { ABORT_GRACE_MS, client, ReikaError, Supervisor, type ActorExitEvent, type Client, type Envelope, type SupervisorOptions } from '../../runtime/index.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { testActor, type TestProtocol, type TestRequest } from '../fixtures/test-actor.js';
 
@@ -19,8 +19,8 @@ function alive(pid: number): boolean {
 /** The test actor spawned under `name`, as a typed client. */
 const to = (supervisor: Supervisor, name: string): Client<TestProtocol> => client(supervisor, testActor(name));
 
-async function withSupervisor(run: (supervisor: Supervisor) => Promise<void>, clock?: ManualClock): Promise<void> {
-  const supervisor = new Supervisor({ clock });
+async function withSupervisor(run: (supervisor: Supervisor) => Promise<void>, options?: SupervisorOptions | ManualClock): Promise<void> {
+  const supervisor = new Supervisor(options instanceof ManualClock ? { clock: options } : options);
   try {
     await run(supervisor);
   } finally {
@@ -121,7 +121,17 @@ test('deaths spread wider than the crash-loop window never stop the restarts', a
   }, clock);
 });
 
+/** Records the abort and cancel messages the supervisor delivers, by actor. */
+function stops() {
+  const seen: string[] = [];
+  const onDeliver = (to: string, message: Envelope) => {
+    if (message.type === 'abort' || message.type === 'cancel') seen.push(`${message.type} → ${to}`);
+  };
+  return { seen, onDeliver };
+}
+
 test('one abort reaches a grandchild actor and its work ends cancelled, as data', async (t) => {
+  const delivered = stops();
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'child', kind: 'thread', module: actorModule });
     await supervisor.spawn({ name: 'grandchild', kind: 'process', module: actorModule });
@@ -141,19 +151,48 @@ test('one abort reaches a grandchild actor and its work ends cancelled, as data'
     t.deepEqual(reply, { via: 'supervisor', reply: { via: 'child', reply: { status: 'cancelled', reason: 'user pressed Esc' } } });
     const late = (await t.throwsAsync(to(supervisor, 'child').request({ type: 'echo', value: 1 }, { scope: 'turn-1' }))) as ReikaError;
     t.is(late.code, 'REIKA_ERR_CANCELLED');
-  });
+    supervisor.abort('turn-1', 'pressed again');
+    t.deepEqual(delivered.seen.sort(), ['abort → child', 'abort → grandchild', 'abort → great-grandchild'], 'one abort per actor, no cancel on top');
+  }, { onDeliver: delivered.onDeliver });
 });
 
-test('a request timeout fails the call and cancels the work at the callee', async (t) => {
+test('a request timeout fails the call and cancels the work at the callee, and the work the callee started', async (t) => {
+  const delivered = stops();
+  let innerEnded!: (body: unknown) => void;
+  const inner = new Promise<unknown>((resolve) => (innerEnded = resolve));
+  const onDeliver = (name: string, message: Envelope) => {
+    delivered.onDeliver(name, message);
+    // The grandchild's own reply to the child: its work ended (as data) after the cancel.
+    if (name === 'child' && message.type === 'end') innerEnded(message.body);
+  };
   await withSupervisor(async (supervisor) => {
-    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
-    const error = (await t.throwsAsync(to(supervisor, 'proc').request({ type: 'wait' }, { timeoutMs: 50 }))) as ReikaError;
+    await supervisor.spawn({ name: 'child', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: 'grandchild', kind: 'process', module: actorModule });
+    const error = (await t.throwsAsync(to(supervisor, 'child').request({ type: 'forward', to: 'grandchild', body: { type: 'wait' } }, { timeoutMs: 50 }))) as ReikaError;
     t.is(error.code, 'REIKA_ERR_TIMEOUT');
-    const controller = new AbortController();
-    const pending = to(supervisor, 'proc').request({ type: 'wait' }, { signal: controller.signal });
-    controller.abort('changed my mind');
-    t.deepEqual(await pending, { status: 'cancelled', reason: 'cancelled by the caller' });
-  });
+    t.deepEqual(await inner, { status: 'cancelled', reason: 'cancelled by the caller' });
+    t.deepEqual(delivered.seen, ['cancel → child', 'cancel → grandchild'], 'the timed-out request and the one it made');
+    t.is(await to(supervisor, 'child').request({ type: 'echo', value: 'still here' }), 'still here');
+  }, { onDeliver });
+});
+
+test('after an abort, a callee that never answers is given up on after the one grace, at every depth', async (t) => {
+  const clock = new ManualClock();
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'child', kind: 'thread', module: actorModule });
+    await supervisor.spawn({ name: 'deaf', kind: 'thread', module: actorModule });
+    const turn = to(supervisor, 'child').request({ type: 'forward', to: 'deaf', body: { type: 'ignore' } }, { scope: 'turn-1' });
+    await to(supervisor, 'child').request({ type: 'forward', to: 'deaf', body: { type: 'echo', value: 'probe' } });
+    supervisor.abort('turn-1', 'Esc');
+    clock.advance(ABORT_GRACE_MS - 1);
+    const early = await Promise.race([turn.then(() => 'settled', () => 'settled'), to(supervisor, 'child').request({ type: 'echo', value: 'open' })]);
+    t.is(early, 'open', 'within the grace the turn still waits for its callees');
+    clock.advance(1);
+    // Every request of the scope still open failed as cancelled: the turn's, and the child's own
+    // request to the deaf actor (so the child is not left waiting either).
+    const error = (await t.throwsAsync(turn)) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_CANCELLED');
+  }, clock);
 });
 
 test('a hung actor misses its heartbeats, is killed and restarted, and its request fails', async (t) => {

@@ -68,7 +68,7 @@ test('on Linux without a vision model, an @file.png says OCR is unavailable and 
   const notices: string[] = [];
   session.subscribe((event: AgentEvent) => event.type === 'notice' && notices.push(event.message));
   const result = await session.run('look at @shot.png');
-  t.is(result.status, 'answered');
+  t.is(result.status, 'answered', result.error?.message);
   t.deepEqual(notices, ['@shot.png: OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native']);
   t.regex(JSON.stringify(main.chatRequests()[0]!.json.messages), /image not attached — @shot\.png: OCR unavailable on Linux/);
 });
