@@ -290,11 +290,17 @@ export class Supervisor extends EventEmitter implements Router {
   /**
    * Cancels one request at its callee: its caller timed out, or was itself cancelled alone and
    * passes it on. The route stays, so the callee's own (cancelled) reply still reaches a caller
-   * that waits for it.
+   * that waits for it. A request still queued for a starting callee never runs: it is taken out
+   * and answered as cancelled here.
    */
   private cancelRoute(id: string): void {
     const route = this.routes.get(id);
-    if (route) this.deliver(route.callee, { type: 'cancel', id });
+    if (!route) return;
+    const slot = this.slots.get(route.callee);
+    const queued = slot?.queue.findIndex((envelope) => envelope.type === 'request' && envelope.id === id) ?? -1;
+    if (queued < 0) return this.deliver(route.callee, { type: 'cancel', id });
+    slot!.queue.splice(queued, 1);
+    this.reply({ type: 'fail', id, error: cancelledError('cancelled by the caller').toRecord() });
   }
 
   private deliver(name: string, message: Envelope): void {
