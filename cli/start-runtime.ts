@@ -87,7 +87,11 @@ export function startRuntime(options: RuntimeOptions): Runtime {
       }
     },
   });
-  const indexerReady = import(indexerModule.href).then((loaded: { default: ActorDefinition<IndexerProtocol> }) => supervisor.register(INDEXER, loaded.default));
+  // A definition of its own per runtime: it owns a pool, which closing another runtime in the
+  // same process (tests run several) must not end under this one's bootstrap.
+  const indexerReady = import(indexerModule.href).then((loaded: { createIndexerActor(): ActorDefinition<IndexerProtocol, unknown> }) =>
+    supervisor.register(INDEXER, loaded.createIndexerActor()),
+  );
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
   const watch = { heartbeatMs: HEARTBEAT_MS, hangAfterMs: HANG_AFTER_MS };

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { INDEXER } from '../../actors/indexer/protocol.js';
 import { TOOL_EXECUTOR, type ToolExecutorRequest } from '../../actors/tool-executor/protocol.js';
 import { client } from '../../runtime/actor.js';
 import type { ReikaError } from '../../runtime/errors.js';
@@ -49,4 +50,17 @@ test('a tool executor that stops answering misses its heartbeats, is restarted, 
   t.is(next.status, 'done');
   t.regex(next.payload, /a\.txt:1/);
   t.not(runtime.supervisor.pidOf(TOOL_EXECUTOR), pid);
+});
+
+test('two runtimes in one process each own their indexer: closing one leaves the other scanning', async (t) => {
+  const root = tempDir();
+  writeFileSync(join(root, 'a.txt'), 'a\n');
+  const first = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  await first.indexerReady;
+  const second = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  t.teardown(() => second.close());
+  await second.indexerReady;
+  await first.close();
+  const index = await client(second.supervisor, INDEXER).request({ type: 'scan', root });
+  t.deepEqual(index.paths, ['a.txt']);
 });
