@@ -196,9 +196,12 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
   t.false(planTools.includes('edit'));
   t.false(planTools.includes('write'));
 
+  // `/model` waits for the turn to end: the idle prompt's placeholder says it has.
+  await term.waitFor('type a message');
   term.type('/model fast');
   term.keys('Enter');
-  await term.waitFor(/prefix cache starts over/);
+  // Its own line: the one `/model default` printed says "prefix cache starts over" too.
+  await term.waitFor(/model: fast-model \(profile fast/);
   term.type('quick one');
   term.keys('Enter');
   await term.waitFor('on the fast profile');
