@@ -276,9 +276,13 @@ export class ContextManager {
     const maxTokens = this.maxTokensFor(estimateTokens);
     const floor = this.maxTokensFloor;
     if (maxTokens !== undefined && floor !== undefined && maxTokens < floor) {
+      const fixed = this.estimate.tokens(this.conversation.render(this.entries[0]!).size + this.toolsChars);
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      // Mostly system prompt (a big repo map in a small window): say which setting shrinks it.
+      const why = fixed * 2 > estimateTokens ? `, ${fmt(fixed)} of them the system prompt and tools; a smaller REIKA_REPO_MAP_BUDGET shrinks the repo map in it` : '';
       throw new ReikaError(
         'REIKA_ERR_CONTEXT_FULL',
-        `the request does not fit the ${this.windowValue!.toLocaleString('en-US')}-token context window even after compaction (about ${estimateTokens.toLocaleString('en-US')} tokens of system prompt, task and newest tool round); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
+        `the request does not fit the ${fmt(this.windowValue!)}-token context window even after compaction (about ${fmt(estimateTokens)} tokens of system prompt, task and newest tool round${why}); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
       );
     }
     const messages = this.entries.map((entry) => this.conversation.render(entry).message);

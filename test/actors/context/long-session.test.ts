@@ -199,6 +199,14 @@ test('a request that cannot fit even after compaction is refused with a clear er
   t.true(ReikaError.isInstance(error));
   t.is((error as ReikaError).code, 'REIKA_ERR_CONTEXT_FULL');
   t.regex(error!.message, /does not fit the 4,096-token context window/);
+  t.notRegex(error!.message, /REIKA_REPO_MAP_BUDGET/, 'the request, not the system prompt, is what is too big');
+});
+
+test('a system prompt that fills a small window is named as the reason, with the setting that shrinks it', (t) => {
+  const context = new ContextManager({ system: `repo map ${'symbol '.repeat(2_200)}`, tools, window: 4_096 });
+  context.addUser('hi');
+  const error = t.throws(() => context.prepare());
+  t.regex(error!.message, /of them the system prompt and tools; a smaller REIKA_REPO_MAP_BUDGET shrinks the repo map/);
 });
 
 test('an empty reply is nudged after an empty assistant message, never as a second user message in a row', (t) => {
