@@ -93,7 +93,8 @@ export type ForeignToolSpec<Args> = CommonSpec<Args> & {
   parameters: Record<string, unknown>;
   /** Gets the raw arguments object; the default takes it as it is (the server checks it). */
   validate?(raw: Record<string, unknown>): Args;
-  approval: 'never' | 'ask';
+  /** `flagged` with no flags: `safe` runs it, `off` asks (an MCP tool marked read-only or `approve: always`). */
+  approval: ApprovalClass;
   runs: Exclude<ToolRunner, 'executor'>;
 };
 

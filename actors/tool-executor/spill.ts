@@ -15,14 +15,15 @@ export class SpillStore {
   constructor(private readonly base = tmpdir()) {}
 
   /** A fresh path such as `/tmp/reika-spill-Ab12/bash-3.txt`; nothing is created yet. */
-  nextPath(kind: string): string {
+  nextPath(kind: string, extension = 'txt'): string {
     this.folder ??= mkdtempSync(join(this.base, 'reika-spill-'));
-    return join(this.folder, `${kind}-${++this.counter}.txt`);
+    return join(this.folder, `${kind}-${++this.counter}.${extension}`);
   }
 
-  async write(kind: string, text: string): Promise<string> {
-    const path = this.nextPath(kind);
-    await writeFile(path, text);
+  /** Writes text (or bytes: an MCP tool's image) to a fresh file and returns its path. */
+  async write(kind: string, content: string | Uint8Array, extension?: string): Promise<string> {
+    const path = this.nextPath(kind, extension);
+    await writeFile(path, content);
     return path;
   }
 

@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * MCP server configuration: `~/.config/reika/mcp.json` (the user's, trusted) and the project's
+ * `.mcp.json` (started only once approved, see `trust.ts`), in the `{"mcpServers": {…}}` shape
+ * other clients share. A project server with the name of a user server replaces it. Values may
+ * use `${VAR}` (and `${VAR:-default}`), expanded from the environment. A bad entry is one line in
+ * `problems` and the others load.
+ */
+
+export type McpSource = 'user' | 'project';
+
+interface ServerCommon {
+  /** The key in `mcpServers`. */
+  name: string;
+  source: McpSource;
+  /** The file it came from. */
+  file: string;
+  /** `"approve": "always"`: safe mode runs its tools without asking. */
+  approveAlways: boolean;
+  /** A tool call's time without an answer or progress, in ms (`"timeout"`, default 10 minutes). */
+  timeoutMs: number;
+}
+
+export interface StdioServerConfig extends ServerCommon {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute; the project root when not set (a relative `cwd` is relative to it). */
+  cwd: string;
+}
+
+export interface HttpServerConfig extends ServerCommon {
+  /** `http` tries streamable HTTP and falls back to the older SSE transport; `sse` goes straight to it. */
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+export interface McpConfig {
+  servers: McpServerConfig[];
+  /** One line per file or entry that could not be used. */
+  problems: string[];
+}
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+
+/** `$XDG_CONFIG_HOME/reika`, default `~/.config/reika`. */
+export function userConfigFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
+  return join(base, 'reika');
+}
+
+export function loadMcpConfig(root: string, env: NodeJS.ProcessEnv = process.env): McpConfig {
+  const problems: string[] = [];
+  const byName = new Map<string, McpServerConfig>();
+  for (const [source, file] of [['user', join(userConfigFolder(env), 'mcp.json')], ['project', join(root, '.mcp.json')]] as const) {
+    for (const server of readFile(file, source, root, env, problems)) byName.set(server.name, server);
+  }
+  return { servers: [...byName.values()], problems };
+}
+
+function readFile(file: string, source: McpSource, root: string, env: NodeJS.ProcessEnv, problems: string[]): McpServerConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(error as Error).message})`);
+    return [];
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    problems.push(`${file}: not valid JSON (${(error as Error).message})`);
+    return [];
+  }
+  const servers = (json as { mcpServers?: unknown } | null)?.mcpServers;
+  if (!isRecord(servers)) {
+    problems.push(`${file}: has no "mcpServers" object`);
+    return [];
+  }
+  const out: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    try {
+      out.push(readServer(name, entry, { file, source, root, env }));
+    } catch (error) {
+      problems.push(`${file}: server "${name}": ${(error as Error).message}`);
+    }
+  }
+  return out;
+}
+
+function readServer(name: string, entry: unknown, at: { file: string; source: McpSource; root: string; env: NodeJS.ProcessEnv }): McpServerConfig {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error('a server name is letters, digits, ".", "_" or "-" (at most 64)');
+  if (!isRecord(entry)) throw new Error('must be an object');
+  const expand = (value: unknown, key: string): string => {
+    if (typeof value !== 'string') throw new Error(`"${key}" must be a string`);
+    return expandVariables(value, at.env, key);
+  };
+  const record = (value: unknown, key: string): Record<string, string> => {
+    if (value === undefined) return {};
+    if (!isRecord(value)) throw new Error(`"${key}" must be an object of strings`);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, `${key}.${k}`)]));
+  };
+  if (entry.approve !== undefined && entry.approve !== 'always' && entry.approve !== 'ask') throw new Error('"approve" is "always" or "ask"');
+  const timeout = entry.timeout ?? DEFAULT_TOOL_TIMEOUT_MS;
+  if (typeof timeout !== 'number' || !(timeout > 0)) throw new Error('"timeout" is a number of milliseconds');
+  const common = { name, source: at.source, file: at.file, approveAlways: entry.approve === 'always', timeoutMs: timeout };
+  const type = entry.type ?? (entry.url !== undefined ? 'http' : 'stdio');
+  if (type === 'http' || type === 'sse' || type === 'streamable-http') {
+    const url = expand(entry.url, 'url');
+    try {
+      new URL(url);
+    } catch {
+      throw new Error(`"url" is not a URL: ${url}`);
+    }
+    return { ...common, type: type === 'sse' ? 'sse' : 'http', url, headers: record(entry.headers, 'headers') };
+  }
+  if (type !== 'stdio') throw new Error(`unknown "type" ${JSON.stringify(type)} (stdio, http or sse)`);
+  const command = expand(entry.command, 'command');
+  if (command.trim() === '') throw new Error('"command" is empty');
+  if (entry.args !== undefined && !Array.isArray(entry.args)) throw new Error('"args" must be an array of strings');
+  const args = ((entry.args as unknown[] | undefined) ?? []).map((arg, i) => expand(arg, `args[${i}]`));
+  const cwd = entry.cwd === undefined ? at.root : resolve(at.root, expand(entry.cwd, 'cwd'));
+  return { ...common, type: 'stdio', command, args, env: record(entry.env, 'env'), cwd };
+}
+
+/** `${VAR}` and `${VAR:-default}`; an unset variable without a default is an error naming it. */
+export function expandVariables(value: string, env: NodeJS.ProcessEnv, key = 'value'): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, variable: string, fallback: string | undefined) => {
+    const set = env[variable];
+    if (set !== undefined && set !== '') return set;
+    if (fallback !== undefined) return fallback;
+    throw new Error(`"${key}" uses \${${variable}}, which is not set`);
+  });
+}
+
+/** The command line as the user approves it: `cmd arg 'arg with space'`. */
+export function commandLine(server: McpServerConfig): string {
+  if (server.type !== 'stdio') return `${server.type} ${server.url}`;
+  return [server.command, ...server.args].map(quote).join(' ');
+}
+
+function quote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,237 @@
+import type { ActorExitEvent, Supervisor } from '../../runtime/supervisor.js';
+import type { ToolDefinition } from '../tool-executor/define-tool.js';
+import { APPROVER, type ApprovalReply, type ApprovalRequest } from '../tool-executor/protocol.js';
+import { commandLine, loadMcpConfig, type McpServerConfig } from './config.js';
+import { mcpToolDefinition } from './mcp-tool.js';
+import { mcpAddress, type McpHello } from './protocol.js';
+import { McpTrust } from './trust.js';
+
+/**
+ * The MCP servers of a session, in the main process: reads the config, decides trust, spawns one
+ * actor per server (`actor.ts`, a supervised child process) and follows each through its states.
+ * Nothing here waits for a server: the session takes the tools of the servers that are ready when
+ * it freezes its tools array, and later ones join at `/mcp reload` or `/cd .`.
+ *
+ * {@link McpHub.status} is the one place that says how each server is doing (`/mcp`, `reika doctor`).
+ */
+
+export type McpState = 'starting' | 'ready' | 'failed' | 'declined';
+
+export interface McpServerStatus {
+  name: string;
+  source: McpServerConfig['source'];
+  type: McpServerConfig['type'];
+  /** What runs (or the URL), as the user approved it. */
+  command: string;
+  state: McpState;
+  /** Why it failed or was declined, or what it is doing (restarting), in one line. */
+  reason?: string;
+  /** The tools' names as models call them (once it was ready). */
+  tools: string[];
+  instructions?: string;
+}
+
+export interface McpHubOptions {
+  supervisor: Supervisor;
+  /** No one can approve a project's servers: they are declined unless `trustProject`. */
+  headless: boolean;
+  env?: NodeJS.ProcessEnv;
+  trust?: McpTrust;
+}
+
+/** What the hub tells its listeners (the terminal announces it, headless prints it). */
+export type McpChange = { server: string; state: McpState; reason?: string; tools: number };
+
+interface Entry {
+  config: McpServerConfig;
+  status: McpServerStatus;
+  definitions: ToolDefinition[];
+  /** The incarnation count, so a late answer of a stopped actor is ignored. */
+  generation: number;
+  settled: Promise<void>;
+}
+
+const actorModule = new URL('./actor.js', import.meta.url);
+
+export class McpHub {
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<(change: McpChange) => void>();
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly trust: McpTrust;
+  private root: string | undefined;
+  private problems: string[] = [];
+  private starting: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: McpHubOptions) {
+    this.env = options.env ?? process.env;
+    this.trust = options.trust ?? new McpTrust();
+    options.supervisor.on('exit', (event: ActorExitEvent) => this.onExit(event));
+    options.supervisor.on('crash-loop', (name: string, message: string) => {
+      const entry = [...this.entries.values()].find((e) => mcpAddress(e.config.name) === name);
+      if (entry) this.set(entry, 'failed', message);
+    });
+  }
+
+  /**
+   * Starts the servers configured for `root` (idempotent for the same root and config): the
+   * user's at once, the project's once trusted. Servers no longer configured are stopped.
+   */
+  start(root: string): Promise<void> {
+    if (this.root === root && this.entries.size > 0) return this.starting;
+    this.root = root;
+    this.starting = this.apply(root);
+    return this.starting;
+  }
+
+  /** `/mcp reload`: reads the config again; new and failed servers start, changed ones restart. */
+  reload(): Promise<void> {
+    if (this.root === undefined) return Promise.resolve();
+    const root = this.root;
+    this.starting = this.starting.then(() => this.apply(root, true));
+    return this.starting;
+  }
+
+  /** Lines for config files or entries that could not be used. */
+  configProblems(): string[] {
+    return [...this.problems];
+  }
+
+  status(): McpServerStatus[] {
+    return [...this.entries.values()].map((entry) => ({ ...entry.status, tools: [...entry.status.tools] }));
+  }
+
+  /** The tools of the servers ready now, for a session freezing its tools array. */
+  readyTools(): ToolDefinition[] {
+    return [...this.entries.values()].filter((entry) => entry.status.state === 'ready').flatMap((entry) => entry.definitions);
+  }
+
+  /**
+   * Waits until every server being started has settled (ready, failed or declined), or `ms` went
+   * by, whichever is first. `REIKA_MCP_WAIT_MS` uses it; by default nothing waits.
+   */
+  async settled(ms: number): Promise<void> {
+    await this.starting;
+    if (ms <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...this.entries.values()].map((entry) => entry.settled)), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  onChange(listener: (change: McpChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async apply(root: string, reload = false): Promise<void> {
+    const config = loadMcpConfig(root, this.env);
+    this.problems = config.problems;
+    const wanted = new Map(config.servers.map((server) => [server.name, server]));
+    for (const [name, entry] of [...this.entries]) {
+      const next = wanted.get(name);
+      const same = next !== undefined && JSON.stringify(next) === JSON.stringify(entry.config);
+      if (same && !(reload && (entry.status.state === 'failed' || entry.status.state === 'declined'))) continue;
+      this.entries.delete(name);
+      entry.generation = -1;
+      await this.options.supervisor.stop(mcpAddress(name));
+    }
+    for (const server of config.servers) {
+      if (this.entries.has(server.name)) continue;
+      const entry = this.add(server);
+      if (server.source === 'project' && !(await this.allowed(root, server))) continue;
+      this.spawn(entry);
+    }
+  }
+
+  private add(config: McpServerConfig): Entry {
+    const entry: Entry = {
+      config,
+      status: { name: config.name, source: config.source, type: config.type, command: commandLine(config), state: 'starting', tools: [] },
+      definitions: [],
+      generation: 0,
+      settled: Promise.resolve(),
+    };
+    this.entries.set(config.name, entry);
+    return entry;
+  }
+
+  /** A project's server runs only once the user approved it (remembered), never headless unless trusted. */
+  private async allowed(root: string, server: McpServerConfig): Promise<boolean> {
+    const entry = this.entries.get(server.name)!;
+    if (this.trust.isTrusted(root, server)) return true;
+    if (this.env.REIKA_MCP_TRUST_PROJECT === '1') return true;
+    if (this.options.headless) {
+      this.set(entry, 'declined', `the project's .mcp.json starts it and reika runs headless: approve it once in interactive reika, or set REIKA_MCP_TRUST_PROJECT=1`);
+      return false;
+    }
+    const request: ApprovalRequest = { type: 'approve', tool: `MCP server ${server.name}`, reason: `this project's .mcp.json starts it (approved once, remembered for this project)`, command: commandLine(server) };
+    let reply: ApprovalReply;
+    try {
+      reply = await this.options.supervisor.request<ApprovalReply>(APPROVER, request);
+    } catch (error) {
+      this.set(entry, 'declined', `asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+    if (reply.decision === 'decline') {
+      this.set(entry, 'declined', 'you declined it; /mcp reload asks again');
+      return false;
+    }
+    this.trust.remember(root, server);
+    return true;
+  }
+
+  private spawn(entry: Entry): void {
+    const generation = ++entry.generation;
+    const name = mcpAddress(entry.config.name);
+    const spawned = this.options.supervisor.spawn({ name, kind: 'process', module: actorModule, options: { server: entry.config } });
+    entry.settled = spawned.then(
+      () => this.greet(entry, generation),
+      (error: unknown) => {
+        if (entry.generation !== generation) return;
+        // It never came up: stop the restarts, keep the one line.
+        void this.options.supervisor.stop(name);
+        this.set(entry, 'failed', failureLine(error));
+      },
+    );
+  }
+
+  /** Asks a (re)started actor what its server offers; queued by the supervisor until it is up. */
+  private async greet(entry: Entry, generation: number): Promise<void> {
+    try {
+      const hello = await this.options.supervisor.request<McpHello>(mcpAddress(entry.config.name), { type: 'hello' });
+      if (entry.generation !== generation) return;
+      entry.definitions = hello.tools.map((tool) => mcpToolDefinition(tool, entry.config));
+      entry.status.tools = hello.tools.map((tool) => tool.name);
+      if (hello.instructions) entry.status.instructions = hello.instructions;
+      this.set(entry, 'ready');
+    } catch (error) {
+      if (entry.generation === generation && entry.status.state !== 'failed') this.set(entry, 'failed', failureLine(error));
+    }
+  }
+
+  private onExit(event: ActorExitEvent): void {
+    const entry = [...this.entries.values()].find((e) => mcpAddress(e.config.name) === event.name);
+    if (!entry || entry.status.state !== 'ready' || event.next !== 'restart') return;
+    const detail = lastLine(event.info.detail) ?? (event.info.signal ? `was killed by ${event.info.signal}` : `exited with code ${event.info.code}`);
+    this.set(entry, 'starting', `restarting: ${detail}`);
+    entry.settled = this.greet(entry, entry.generation);
+  }
+
+  private set(entry: Entry, state: McpState, reason?: string): void {
+    entry.status.state = state;
+    if (reason === undefined) delete entry.status.reason;
+    else entry.status.reason = reason;
+    const change: McpChange = { server: entry.config.name, state, tools: entry.status.tools.length, ...(reason ? { reason } : {}) };
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+/** The actor's one line (its stderr's last), without the supervisor's "failed to start:" frame. */
+function failureLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const detail = message.replace(/^the mcp\/\S+ actor failed to start: /, '');
+  return lastLine(detail) ?? detail;
+}
+
+function lastLine(text: string | undefined): string | undefined {
+  return text?.trim().split('\n').filter((line) => line.trim() !== '').at(-1)?.trim();
+}
