@@ -119,15 +119,16 @@ async function listTools(client: Client, server: string): Promise<McpToolInfo[]>
 }
 
 function stdioFailure(stdio: GroupStdioTransport, error: unknown): string {
-  if (stdio.exited) return `the server ${describeExit(stdio)} before it answered`;
+  if (stdio.exited) return `the server ${describeExit(stdio, ' before it answered')}`;
   return messageOf(error);
 }
 
-function describeExit(stdio: GroupStdioTransport): string {
+function describeExit(stdio: GroupStdioTransport, when = ''): string {
   const exit = stdio.exited;
   const how = !exit ? 'stopped' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  if (!exit || exit.signal) return `${how}${when}`;
   const last = stdio.stderrTail.trim().split('\n').filter((line) => line.trim() !== '').at(-1)?.trim();
-  return last ? `${how} (its last words: ${last.slice(0, 200)})` : how;
+  return last ? `${how}${when} (its last words: ${last.slice(0, 200)})` : `${how}${when}`;
 }
 
 function messageOf(error: unknown): string {

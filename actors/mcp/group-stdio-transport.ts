@@ -55,6 +55,8 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => resolve());
       child.once('close', (code, signal) => {
+        // A command that never started is the spawn error above, not an exit.
+        if (child.pid === undefined) return;
         this.exit = { code, signal };
         this.onclose?.();
       });

@@ -213,7 +213,9 @@ export class McpHub {
     if (!entry || entry.status.state !== 'ready' || event.next !== 'restart') return;
     const detail = lastLine(event.info.detail) ?? (event.info.signal ? `was killed by ${event.info.signal}` : `exited with code ${event.info.code}`);
     this.set(entry, 'starting', `restarting: ${detail}`);
-    entry.settled = this.greet(entry, entry.generation);
+    // After the supervisor has marked it restarting (it does so right after this event): a request
+    // sent now would go to the incarnation that just died.
+    entry.settled = Promise.resolve().then(() => this.greet(entry, entry.generation));
   }
 
   private set(entry: Entry, state: McpState, reason?: string): void {

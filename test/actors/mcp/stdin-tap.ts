@@ -10,11 +10,12 @@ const [log, command, ...args] = process.argv.slice(2);
 const child = spawn(command!, args, { stdio: ['pipe', 'inherit', 'inherit'] });
 let pending = '';
 process.stdin.on('data', (chunk: Buffer) => {
-  child.stdin!.write(chunk);
+  // Logged before it is passed on: once the server answered a later request, the log has this.
   pending += chunk.toString('utf8');
   const lines = pending.split('\n');
   pending = lines.pop()!;
   for (const line of lines) appendFileSync(log!, `${line}\n`);
+  child.stdin!.write(chunk);
 });
 process.stdin.on('end', () => child.stdin!.end());
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
