@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { EmbeddedSettings, Endpoint } from './model-io/protocol.js';
 import type { ApprovalMode } from './tool-executor/protocol.js';
 
 /**
- * Configuration: the environment first, then the project's `.env`, then `~/.config/reika/.env`
+ * Configuration: the environment first, then the project's `.env`, then `~/.config/reika/.env` ($XDG_CONFIG_HOME/reika when set)
  * (a key set earlier wins). Profiles come from `REIKA_PROFILES=a,b` and `REIKA_<NAME>_*`.
  */
 
@@ -50,6 +50,11 @@ export interface Config {
   vision: { model?: string; baseUrl?: string; apiKey?: string; ocrLangs?: string[] };
   /** Every REIKA_* value after merging, for settings read elsewhere. */
   values: Record<string, string>;
+  /**
+   * The user's reika folder, `$XDG_CONFIG_HOME/reika` or `~/.config/reika`: its `.env`, `mcp.json`,
+   * `commands/` and `skills/`.
+   */
+  userFolder: string;
 }
 
 export class ConfigError extends Error {
@@ -94,7 +99,8 @@ export interface LoadOptions {
 /** Merges the three sources; never throws for missing files, throws ConfigError for bad values. */
 export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOptions): Config {
   const values: Record<string, string> = {};
-  const layers = [readDotEnv(join(home, '.config', 'reika', '.env')), readDotEnv(join(cwd, '.env')), env];
+  const userFolder = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? join(env.XDG_CONFIG_HOME, 'reika') : join(home, '.config', 'reika');
+  const layers = [readDotEnv(join(userFolder, '.env')), readDotEnv(join(cwd, '.env')), env];
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer)) if (key.startsWith('REIKA_') && value !== undefined && value !== '') values[key] = value;
   }
@@ -163,6 +169,7 @@ export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOpt
       ocrLangs: values.REIKA_OCR_LANGS?.split(',').map((s) => s.trim()).filter(Boolean),
     },
     values,
+    userFolder,
   };
 }
 

@@ -5,6 +5,7 @@ import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
+import type { McpHub } from '../actors/mcp/hub.js';
 
 /**
  * Spawns reika's actor tree: model-io in a worker thread, the tool executor in a child process,
@@ -15,7 +16,8 @@ import { traceStartup } from '../actors/indexer/startup-trace.js';
  * The tool executor is not needed before the model's first reply, so its process starts on
  * {@link Runtime.prewarm} (the session calls it once the bootstrap is done), and not before the
  * model-io thread is up: on a small machine a Node process booting beside the scan thread or the
- * model-io thread would delay the first request (bench/startup.bench.ts).
+ * model-io thread would delay the first request (bench/startup.bench.ts). The MCP servers' hub
+ * loads on first use, which the session makes right after its bootstrap.
  */
 
 export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
@@ -27,6 +29,10 @@ export interface RuntimeOptions {
   cwd: string;
   /** Tests pass a hand-advanced clock, or watch the envelopes delivered. */
   supervisor?: SupervisorOptions;
+  /** Nobody can approve a project's MCP servers: they are declined (unless REIKA_MCP_TRUST_PROJECT=1). */
+  headless?: boolean;
+  /** Where MCP config and trust are read (HOME, XDG_*, REIKA_MCP_TRUST_PROJECT); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -48,6 +54,8 @@ export interface Runtime {
   prewarm(): void;
   /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
   watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
+  /** The MCP servers (one supervised actor each), loaded on first call. */
+  mcp(): Promise<McpHub>;
   /** Ends every actor, thread and process. */
   close(): Promise<void>;
 }
@@ -118,6 +126,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   ]).then(() => undefined);
   ready.catch(() => {});
   indexerReady.catch(() => {});
+  let hub: Promise<McpHub> | undefined;
   return {
     supervisor,
     ready,
@@ -127,6 +136,8 @@ export function startRuntime(options: RuntimeOptions): Runtime {
       watchers.add(listener);
       return () => watchers.delete(listener);
     },
+    mcp: () =>
+      (hub ??= import('../actors/mcp/hub.js').then((loaded) => new loaded.McpHub({ supervisor, headless: options.headless ?? false, ...(options.env ? { env: options.env } : {}) }))),
     close: () => supervisor.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { nanoid } from 'nanoid';
-import { client } from '../../runtime/actor.js';
+import { actorAddress, client, type ActorAddress } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { onAbort } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
@@ -18,7 +18,8 @@ import { buildSystemPrompt } from '../prompt/system-prompt.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { SubagentWaves } from '../subagent/wave.js';
-import type { ApprovalMode } from '../tool-executor/protocol.js';
+import type { ApprovalMode, ToolExecutorProtocol } from '../tool-executor/protocol.js';
+import type { McpHub } from '../mcp/hub.js';
 import { connect, type Connection } from './connect.js';
 import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
 import { describe, runTurn } from './turn.js';
@@ -38,7 +39,12 @@ export interface SessionRuntime {
   /** Starts actors that are only needed once turns run (the tool executor). */
   prewarm?(): void;
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
+  /** The MCP servers, whose ready tools join the tools array when it is frozen (cli/start-runtime.ts). */
+  mcp?(): Promise<McpTools>;
 }
+
+/** What the session needs of the MCP hub (`actors/mcp/hub.ts`). */
+export type McpTools = Pick<McpHub, 'start' | 'reload' | 'settled' | 'readyTools'>;
 
 export interface SessionOptions {
   runtime: SessionRuntime;
@@ -82,6 +88,8 @@ interface Frozen {
   /** The same facts and the tools in `subagent` mode: every subagent of the session shares this prefix. */
   subagentSystem: string;
   subagentTools: ToolSchema[];
+  /** Where each tool runs: the agent loop routes a call by it. */
+  registry: ToolRegistry;
 }
 
 export class Session {
@@ -96,8 +104,10 @@ export class Session {
   private connection: Promise<Connection>;
   private frozen: Promise<Frozen>;
   private frozenValue: Frozen | undefined;
-  /** The session's tools. Their modules load while the indexer scans: the freeze is their first use. */
-  private readonly tools: Promise<ToolRegistry> = import('../tool-executor/registry.js').then((loaded) => new loaded.ToolRegistry());
+  /** The tools' modules load while the indexer scans: the freeze is their first use. */
+  private readonly registryModule = import('../tool-executor/registry.js');
+  /** The session's tools, a fresh registry per bootstrap (MCP servers ready by then are in it). */
+  private tools: Promise<ToolRegistry> = this.registryModule.then((loaded) => new loaded.ToolRegistry());
   private context: ContextManager | undefined;
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
@@ -129,6 +139,11 @@ export class Session {
   /** The frozen bootstrap (index paths for completion, repo map…), once it is built. */
   get bootstrap(): Bootstrap | undefined {
     return this.frozenValue?.boot;
+  }
+
+  /** The names in the frozen tools array (empty before the first bootstrap ends). */
+  toolNames(): string[] {
+    return this.frozenValue?.tools.map((tool) => tool.function.name) ?? [];
   }
 
   get busy(): boolean {
@@ -180,6 +195,7 @@ export class Session {
         signal: controller.signal,
         endpoint: connection.endpoint,
         tools: frozen.tools,
+        route: (name) => routeOf(frozen.registry, name),
         toolContext: { root: this.root, approvals: this.approvals, mode: this.mode },
         context,
         maxRequests: this.config.maxTurns,
@@ -360,12 +376,48 @@ export class Session {
       .then(() => bootstrap(this.runtime.supervisor, { root, budgetTokens: budget }))
       .then((boot) => {
         this.runtime.prewarm?.();
+        this.tools = this.registryFor(root);
         this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) });
         return this.tools.then((tools) => this.freeze(boot, tools));
       });
     // Even a failed bootstrap must not leave the executor unstarted (the runtime's `ready` waits for it).
     promise.catch(() => this.runtime.prewarm?.());
     return promise;
+  }
+
+  /**
+   * The tools for a bootstrap of `root`: the built-ins, then the tools of the MCP servers that are
+   * ready now (starting them if they are not started yet). None is waited for unless
+   * REIKA_MCP_WAIT_MS says so: the rest join at `/mcp reload` or `/cd .`.
+   */
+  private async registryFor(root: string): Promise<ToolRegistry> {
+    const { ToolRegistry } = await this.registryModule;
+    const registry = new ToolRegistry();
+    const mcp = await this.runtime.mcp?.();
+    if (!mcp) return registry;
+    await mcp.start(root, { userFolder: this.config.userFolder, trustProject: this.config.values.REIKA_MCP_TRUST_PROJECT === '1' });
+    await mcp.settled(Number(this.config.values.REIKA_MCP_WAIT_MS ?? 0) || 0);
+    for (const tool of mcp.readyTools()) registry.register(tool);
+    return registry;
+  }
+
+  /**
+   * `/mcp reload`: the MCP config is read again and the tools array is taken anew with the servers
+   * ready now. The system prompt stays; the tools change, so the prefix cache restarts once.
+   * Returns the tool names that joined and left.
+   */
+  async reloadTools(): Promise<{ added: string[]; removed: string[] }> {
+    this.assertIdle();
+    const before = await this.frozen;
+    const mcp = await this.runtime.mcp?.();
+    await mcp?.reload();
+    this.tools = this.registryFor(this.root);
+    this.frozen = this.tools.then((tools) => this.freeze(before.boot, tools));
+    const frozen = await this.frozen;
+    this.context?.rebase(frozen.system, frozen.tools);
+    const names = (tools: ToolSchema[]) => new Set(tools.map((tool) => tool.function.name));
+    const [was, now] = [names(before.tools), names(frozen.tools)];
+    return { added: [...now].filter((name) => !was.has(name)), removed: [...was].filter((name) => !now.has(name)) };
   }
 
   private freeze(boot: Bootstrap, tools: ToolRegistry): Frozen {
@@ -379,7 +431,7 @@ export class Session {
       headless: this.headless,
     };
     const system = buildSystemPrompt(this.mode, facts);
-    const frozen: Frozen = { boot, system, tools: tools.toolsArray(this.mode), subagentSystem: buildSystemPrompt('subagent', facts), subagentTools: tools.toolsArray('subagent') };
+    const frozen: Frozen = { boot, system, tools: tools.toolsArray(this.mode), subagentSystem: buildSystemPrompt('subagent', facts), subagentTools: tools.toolsArray('subagent'), registry: tools };
     this.frozenValue = frozen;
     return frozen;
   }
@@ -407,6 +459,12 @@ export class Session {
     this.emit({ type: 'turn-end', turn, result });
     return result;
   }
+}
+
+/** The actor a foreign tool runs in (an MCP server's), or undefined for the tool executor. */
+function routeOf(registry: ToolRegistry, name: string): ActorAddress<ToolExecutorProtocol> | undefined {
+  const runs = registry.get(name)?.runs;
+  return typeof runs === 'object' ? actorAddress<ToolExecutorProtocol>(runs.actor) : undefined;
 }
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts. */

@@ -1,16 +1,16 @@
-import { client } from '../../runtime/actor.js';
+import { client, type ActorAddress } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import { MODEL_IO, type ChatReply, type Endpoint, type ModelEvent, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
-import { TOOL_EXECUTOR, type ToolContext, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
+import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus, UsageTotals } from './events.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 
 /**
  * One turn of the agent loop: stream the model's reply, run its tool calls through the tool
- * executor, append the results, repeat until the model answers without tools, the request
+ * executor (or the actor a tool names, {@link TurnOptions.route}), append the results, repeat until the model answers without tools, the request
  * budget runs out or the loop guard stops it. Depends only on a {@link Router}, so the same
  * loop runs in the main thread and inside a subagent's worker thread.
  */
@@ -26,6 +26,11 @@ export interface TurnOptions {
   endpoint: Endpoint;
   /** The session's fixed tools array. */
   tools: ToolSchema[];
+  /**
+   * The actor that runs a tool defined with `runs: { actor }` (an MCP server's), which answers the
+   * executor's `run` request; undefined sends the call to the tool executor.
+   */
+  route?(name: string): ActorAddress<ToolExecutorProtocol> | undefined;
   toolContext: ToolContext;
   context: ContextManager;
   /** REIKA_MAX_TURNS: chat requests allowed in this turn. */
@@ -189,7 +194,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
       scope: options.scope,
       onDelta: (delta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
     };
-    result = await (send ? send(requestOptions) : client(options.router, TOOL_EXECUTOR).request(request, requestOptions));
+    result = await (send ? send(requestOptions) : client(options.router, options.route?.(call.name) ?? TOOL_EXECUTOR).request(request, requestOptions));
   } catch (error) {
     result =
       options.signal.aborted || isCancelled(error)

@@ -1,7 +1,7 @@
-import { defineActor, type RequestContext } from '../../runtime/actor.js';
+import { client, defineActor, type RequestContext } from '../../runtime/actor.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
-import { APPROVER, type ApprovalReply, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
+import { APPROVER, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import { SpillStore } from '../tool-executor/spill.js';
 import type { McpServerConfig } from './config.js';
 import { connectServer, type Connection } from './connect.js';
@@ -82,7 +82,7 @@ async function run(request: ToolExecutorRequest, context: RequestContext<ToolDel
     { tool: request.name, command: `${tool.serverName} ${JSON.stringify(args)}`.slice(0, 2000), reasons: [] },
     mcpApproval(tool, server),
     request.context.approvals,
-    (approval) => context.request<ApprovalReply>(APPROVER, approval),
+    (approval) => client(context, APPROVER).request(approval),
     context.signal,
   ).catch((error: unknown) => (context.signal.aborted ? undefined : Promise.reject(error)));
   if (!verdict) return cancelled(base);

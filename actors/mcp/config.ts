@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * MCP server configuration: `~/.config/reika/mcp.json` (the user's, trusted) and the project's
@@ -50,16 +49,11 @@ export interface McpConfig {
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
-/** `$XDG_CONFIG_HOME/reika`, default `~/.config/reika`. */
-export function userConfigFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(base, 'reika');
-}
-
-export function loadMcpConfig(root: string, env: NodeJS.ProcessEnv = process.env): McpConfig {
+/** Reads `userFolder/mcp.json` (the config's `userFolder`) and `root/.mcp.json`; `${VAR}` from `env`. */
+export function loadMcpConfig(root: string, userFolder: string, env: NodeJS.ProcessEnv = process.env): McpConfig {
   const problems: string[] = [];
   const byName = new Map<string, McpServerConfig>();
-  for (const [source, file] of [['user', join(userConfigFolder(env), 'mcp.json')], ['project', join(root, '.mcp.json')]] as const) {
+  for (const [source, file] of [['user', join(userFolder, 'mcp.json')], ['project', join(root, '.mcp.json')]] as const) {
     for (const server of readFile(file, source, root, env, problems)) byName.set(server.name, server);
   }
   return { servers: [...byName.values()], problems };

@@ -1,9 +1,10 @@
+import { client } from '../../runtime/actor.js';
 import type { ActorExitEvent, Supervisor } from '../../runtime/supervisor.js';
 import type { ToolDefinition } from '../tool-executor/define-tool.js';
 import { APPROVER, type ApprovalReply, type ApprovalRequest } from '../tool-executor/protocol.js';
 import { commandLine, loadMcpConfig, type McpServerConfig } from './config.js';
 import { mcpToolDefinition } from './mcp-tool.js';
-import { mcpAddress, type McpHello } from './protocol.js';
+import { mcpAddress } from './protocol.js';
 import { McpTrust } from './trust.js';
 
 /**
@@ -35,8 +36,17 @@ export interface McpHubOptions {
   supervisor: Supervisor;
   /** No one can approve a project's servers: they are declined unless `trustProject`. */
   headless: boolean;
+  /** Where `${VAR}` in the config is read; default process.env. */
   env?: NodeJS.ProcessEnv;
   trust?: McpTrust;
+}
+
+/** Where a session's servers come from. */
+export interface McpWhere {
+  /** The config's `userFolder` (`~/.config/reika`), holding `mcp.json`. */
+  userFolder: string;
+  /** REIKA_MCP_TRUST_PROJECT=1: the project's servers start without asking. */
+  trustProject: boolean;
 }
 
 /** What the hub tells its listeners (the terminal announces it, headless prints it). */
@@ -59,6 +69,7 @@ export class McpHub {
   private readonly env: NodeJS.ProcessEnv;
   private readonly trust: McpTrust;
   private root: string | undefined;
+  private where: McpWhere = { userFolder: '', trustProject: false };
   private problems: string[] = [];
   private starting: Promise<void> = Promise.resolve();
 
@@ -76,10 +87,11 @@ export class McpHub {
    * Starts the servers configured for `root` (idempotent for the same root and config): the
    * user's at once, the project's once trusted. Servers no longer configured are stopped.
    */
-  start(root: string): Promise<void> {
-    if (this.root === root && this.entries.size > 0) return this.starting;
+  start(root: string, where: McpWhere): Promise<void> {
+    if (this.root === root && JSON.stringify(where) === JSON.stringify(this.where)) return this.starting;
     this.root = root;
-    this.starting = this.apply(root);
+    this.where = where;
+    this.starting = this.starting.then(() => this.apply(root));
     return this.starting;
   }
 
@@ -122,8 +134,9 @@ export class McpHub {
     return () => this.listeners.delete(listener);
   }
 
+  /** Stops what is gone or changed and starts the rest; resolves before any server is up (or approved). */
   private async apply(root: string, reload = false): Promise<void> {
-    const config = loadMcpConfig(root, this.env);
+    const config = loadMcpConfig(root, this.where.userFolder, this.env);
     this.problems = config.problems;
     const wanted = new Map(config.servers.map((server) => [server.name, server]));
     for (const [name, entry] of [...this.entries]) {
@@ -137,8 +150,9 @@ export class McpHub {
     for (const server of config.servers) {
       if (this.entries.has(server.name)) continue;
       const entry = this.add(server);
-      if (server.source === 'project' && !(await this.allowed(root, server))) continue;
-      this.spawn(entry);
+      if (server.source === 'user') this.spawn(entry);
+      // Asking may take the user a while: nothing waits for the answer but this server.
+      else entry.settled = this.allowed(root, server).then((ok) => (ok && this.entries.get(server.name) === entry ? this.spawn(entry) : undefined));
     }
   }
 
@@ -158,7 +172,7 @@ export class McpHub {
   private async allowed(root: string, server: McpServerConfig): Promise<boolean> {
     const entry = this.entries.get(server.name)!;
     if (this.trust.isTrusted(root, server)) return true;
-    if (this.env.REIKA_MCP_TRUST_PROJECT === '1') return true;
+    if (this.where.trustProject) return true;
     if (this.options.headless) {
       this.set(entry, 'declined', `the project's .mcp.json starts it and reika runs headless: approve it once in interactive reika, or set REIKA_MCP_TRUST_PROJECT=1`);
       return false;
@@ -166,7 +180,7 @@ export class McpHub {
     const request: ApprovalRequest = { type: 'approve', tool: `MCP server ${server.name}`, reason: `this project's .mcp.json starts it (approved once, remembered for this project)`, command: commandLine(server) };
     let reply: ApprovalReply;
     try {
-      reply = await this.options.supervisor.request<ApprovalReply>(APPROVER, request);
+      reply = await client(this.options.supervisor, APPROVER).request(request);
     } catch (error) {
       this.set(entry, 'declined', `asking for approval failed: ${error instanceof Error ? error.message : String(error)}`);
       return false;
@@ -179,7 +193,7 @@ export class McpHub {
     return true;
   }
 
-  private spawn(entry: Entry): void {
+  private spawn(entry: Entry): Promise<void> {
     const generation = ++entry.generation;
     const name = mcpAddress(entry.config.name);
     const spawned = this.options.supervisor.spawn({ name, kind: 'process', module: actorModule, options: { server: entry.config } });
@@ -192,12 +206,13 @@ export class McpHub {
         this.set(entry, 'failed', failureLine(error));
       },
     );
+    return entry.settled;
   }
 
   /** Asks a (re)started actor what its server offers; queued by the supervisor until it is up. */
   private async greet(entry: Entry, generation: number): Promise<void> {
     try {
-      const hello = await this.options.supervisor.request<McpHello>(mcpAddress(entry.config.name), { type: 'hello' });
+      const hello = await client(this.options.supervisor, mcpAddress(entry.config.name)).request({ type: 'hello' });
       if (entry.generation !== generation) return;
       entry.definitions = hello.tools.map((tool) => mcpToolDefinition(tool, entry.config));
       entry.status.tools = hello.tools.map((tool) => tool.name);

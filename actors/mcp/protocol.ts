@@ -1,3 +1,4 @@
+import { actorAddress, type ActorAddress, type Protocol } from '../../runtime/actor.js';
 import type { ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executor/protocol.js';
 
 /**
@@ -7,9 +8,12 @@ import type { ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executo
  */
 
 /** The actor's address for a server (the name as configured, before any renaming for tools). */
-export function mcpAddress(server: string): string {
-  return `mcp/${server}`;
+export function mcpAddress(server: string): ActorAddress<McpProtocol> {
+  return actorAddress<McpProtocol>(`${MCP_PREFIX}${server}`);
 }
+
+/** Every MCP actor's address starts with this. */
+export const MCP_PREFIX = 'mcp/';
 
 /** One tool as the server lists it, with the name models will call. */
 export interface McpToolInfo {
@@ -35,8 +39,7 @@ export interface McpHello {
 
 export type McpRequest = { type: 'hello' } | ToolExecutorRequest;
 
-export type McpProtocol = {
-  request: McpRequest;
-  reply: McpHello | ToolResult;
+export interface McpProtocol extends Protocol<McpRequest> {
+  replies: { hello: McpHello; run: ToolResult };
   delta: ToolDelta;
-};
+}

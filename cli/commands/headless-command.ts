@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     // The runtime starts as soon as its module is in (the model-io thread boots meanwhile), then
     // the session's modules finish loading.
     const { startRuntime } = await loadingRuntime;
-    const runtime = startRuntime({ approve: declineHeadless, cwd });
+    const runtime = startRuntime({ approve: declineHeadless, cwd, headless: true });
     traceStartup('headless: runtime started');
     const { Session } = await import('../../actors/agent/session.js');
     traceStartup('headless: session loaded');
@@ -78,6 +78,8 @@ export async function run(argv: string[]): Promise<number> {
       }
     });
 
+    // An MCP server that failed or was declined is one line on stderr (JSON modes stay clean).
+    if (args.output === 'text') void tellMcp(runtime);
     // Said once, on stderr, while the first request is under way.
     void import('../../actors/tool-executor/safety/status.js')
       .then(({ sandboxNotice }) => sandboxNotice(cwd))
@@ -110,6 +112,16 @@ function report(result: TurnResult | undefined, output: 'text' | 'json' | 'strea
   if (result.error) process.stderr.write(`reika: ${result.error.message}\n`);
   else if (code === 130 && output === 'text' && !interrupted) process.stderr.write('reika: the turn was aborted\n');
   return code;
+}
+
+async function tellMcp(runtime: { mcp(): Promise<import('../../actors/mcp/hub.js').McpHub> }): Promise<void> {
+  const [hub, { describeChange }] = await Promise.all([runtime.mcp(), import('../../actors/mcp/describe-status.js')]);
+  for (const problem of hub.configProblems()) process.stderr.write(`reika: MCP config ${problem}\n`);
+  hub.onChange((change) => {
+    if (change.state !== 'failed' && change.state !== 'declined') return;
+    const line = describeChange(change, false);
+    if (line) process.stderr.write(`reika: ${line}\n`);
+  });
 }
 
 function writeLine(text: string): void {

@@ -137,7 +137,18 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
       .then(({ sandboxNotice }) => sandboxNotice(cwd))
       .then((line) => line && app.note(`reika: ${line}`, style.yellow));
   });
-  session.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
+  // MCP servers are announced as they settle (their tools join at /mcp reload if they come late).
+  void Promise.all([runtime.mcp(), import('../../actors/mcp/describe-status.js')]).then(([hub, { describeChange }]) => {
+    hub.onChange((change) => {
+      const joined = change.state === 'ready' && session.toolNames().some((name) => hub.status().find((s) => s.name === change.server)?.tools.includes(name));
+      const line = describeChange(change, joined);
+      if (line) app.note(`reika: ${line}`, change.state === 'ready' ? style.dim : style.yellow);
+    });
+  });
+  session.ready.then(
+    () => runtime.mcp().then((hub) => hub.configProblems().forEach((problem) => app.note(`reika: MCP config ${problem}`, style.yellow))),
+    (error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red),
+  );
   runtime.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
-  return new SessionAdapter(session, config, () => runtime.close());
+  return new SessionAdapter(session, config, () => runtime.close(), runtime.mcp);
 }

@@ -132,6 +132,22 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'mcp',
+    args: '[reload]',
+    help: 'MCP servers, their state and tools; reload reads the config again and adds tools that came late',
+    async run(context, arg) {
+      const sub = arg.toLowerCase();
+      if (sub !== '' && sub !== 'reload') return context.error(`usage: /mcp [reload] (got "${arg}")`);
+      if (sub === 'reload') {
+        if (context.busy()) return context.error('/mcp reload waits until the turn ends (Esc interrupts it)');
+        if (!context.session.reloadMcp) return context.error('MCP servers are not available in this session');
+        return context.print(...(await context.session.reloadMcp()));
+      }
+      if (!context.session.mcpStatus) return context.error('MCP servers are not available in this session');
+      context.print(...(await context.session.mcpStatus()));
+    },
+  },
+  {
     name: 'new',
     help: 'start a fresh conversation (same index and repo map)',
     idleOnly: true,

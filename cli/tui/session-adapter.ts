@@ -5,6 +5,7 @@ import { describeCompaction } from '../../actors/context/describe-compaction.js'
 import type { Image } from '../../actors/images/image.js';
 import type { Usage } from '../../actors/model-io/protocol.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
+import type { McpHub } from '../../actors/mcp/hub.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
 import { formatTokens } from './status-line.js';
 
@@ -23,6 +24,7 @@ export class SessionAdapter implements SessionPort {
     private readonly session: Session,
     private readonly config: Config,
     private readonly closeRuntime: () => Promise<void>,
+    private readonly mcp?: () => Promise<McpHub>,
   ) {}
 
   facts(): SessionFacts {
@@ -112,6 +114,20 @@ export class SessionAdapter implements SessionPort {
 
   setApprovals(mode: 'safe' | 'off'): void {
     this.session.setApprovals(mode);
+  }
+
+  async mcpStatus(): Promise<string[]> {
+    if (!this.mcp) return ['MCP servers are not available in this session'];
+    const [hub, { describeServers }] = await Promise.all([this.mcp(), import('../../actors/mcp/describe-status.js')]);
+    return describeServers(hub.status(), hub.configProblems(), new Set(this.session.toolNames()));
+  }
+
+  async reloadMcp(): Promise<string[]> {
+    const { added, removed } = await this.session.reloadTools();
+    const lines = await this.mcpStatus();
+    if (added.length === 0 && removed.length === 0) return [...lines, 'the tools are unchanged'];
+    const change = [added.length > 0 ? `${added.length} tool${added.length === 1 ? '' : 's'} joined` : '', removed.length > 0 ? `${removed.length} left` : ''].filter(Boolean).join(', ');
+    return [...lines, `${change}: the tools array changed, so the server's prefix cache starts over with the next request`];
   }
 
   async close(): Promise<void> {

@@ -75,5 +75,9 @@ export interface SessionPort {
   /** Changing the mode changes the system prompt and tools: the prefix cache starts over. */
   setMode(mode: SessionMode): Promise<void> | void;
   setApprovals(mode: 'safe' | 'off'): void;
+  /** `/mcp`: the MCP servers, their state and tools, as lines. */
+  mcpStatus?(): Promise<string[]>;
+  /** `/mcp reload`: reads the MCP config again and takes the tools anew; lines to show. */
+  reloadMcp?(): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -3,9 +3,9 @@ import { McpHub, type McpChange } from '../../../actors/mcp/hub.js';
 import { mcpAddress } from '../../../actors/mcp/protocol.js';
 import { McpTrust } from '../../../actors/mcp/trust.js';
 import type { ToolResult } from '../../../actors/tool-executor/protocol.js';
-import { Supervisor } from '../../../runtime/index.js';
+import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
-import { everythingEntry, filesystemEntry, isolatedEnv, TAP, writeUserConfig } from './servers.js';
+import { everythingEntry, filesystemEntry, isolatedEnv, TAP, whereOf, writeUserConfig } from './servers.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,7 +17,7 @@ function hubWith(t: { teardown(fn: () => Promise<void>): void }, env: NodeJS.Pro
 }
 
 function run(supervisor: Supervisor, server: string, name: string, args: Record<string, unknown>, root: string): Promise<ToolResult> {
-  return supervisor.request<ToolResult>(mcpAddress(server), { type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent' } });
+  return client(supervisor, mcpAddress(server)).request({ type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent' } });
 }
 
 test('a user server over stdio lists its tools as mcp__server__tool and answers a call', async (t) => {
@@ -25,7 +25,7 @@ test('a user server over stdio lists its tools as mcp__server__tool and answers 
   writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
   const { supervisor, hub } = hubWith(t, env);
   const root = tempDir();
-  await hub.start(root);
+  await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   const [status] = hub.status();
   t.is(status?.state, 'ready', status?.reason);
@@ -43,7 +43,7 @@ test('error results, images, resources and structured content come back through 
   writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
   const { supervisor, hub } = hubWith(t, env);
   const root = tempDir();
-  await hub.start(root);
+  await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   const bad = await run(supervisor, 'everything', 'mcp__everything__get-sum', { a: 'x' }, root);
   t.is(bad.status, 'error');
@@ -71,13 +71,12 @@ test('an aborted long-running call ends cancelled and the server is sent notific
   writeUserConfig(env, { everything: { command: process.execPath, args: [TAP, log, process.execPath, everythingEntry(), 'stdio'] } });
   const { supervisor, hub } = hubWith(t, env);
   const root = tempDir();
-  await hub.start(root);
+  await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   t.is(hub.status()[0]?.state, 'ready', hub.status()[0]?.reason);
   let progressed!: () => void;
   const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
-  const call = supervisor.request<ToolResult>(
-    mcpAddress('everything'),
+  const call = client(supervisor, mcpAddress('everything')).request(
     { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent' } },
     { scope: 'turn-a', onDelta: (delta: { text: string }) => /progress 1\/60/.test(delta.text) && progressed() },
   );
@@ -100,7 +99,7 @@ test('a server killed mid-call fails that call with one sentence, restarts, and 
   writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
   const { supervisor, hub } = hubWith(t, env);
   const root = tempDir();
-  await hub.start(root);
+  await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   const changes: McpChange[] = [];
   let readyAgain!: () => void;
@@ -111,8 +110,7 @@ test('a server killed mid-call fails that call with one sentence, restarts, and 
   });
   let progressed!: () => void;
   const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
-  const call = supervisor.request<ToolResult>(
-    mcpAddress('everything'),
+  const call = client(supervisor, mcpAddress('everything')).request(
     { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent' } },
     { onDelta: () => progressed() },
   );
@@ -140,7 +138,7 @@ test('a server that never starts is one line in its status, and the other server
   });
   const { supervisor, hub } = hubWith(t, env);
   const root = writeTree(tempDir(), { 'notes.txt': 'one\ntwo\n' });
-  await hub.start(root);
+  await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   const byName = Object.fromEntries(hub.status().map((s) => [s.name, s]));
   t.is(byName.missing?.state, 'failed');
@@ -159,7 +157,7 @@ test('a project server is declined headless unless REIKA_MCP_TRUST_PROJECT=1 or 
   const root = writeTree(tempDir(), { '.mcp.json': JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everythingEntry(), 'stdio'] } } }) });
   const env = isolatedEnv();
   const declined = hubWith(t, env);
-  await declined.hub.start(root);
+  await declined.hub.start(root, whereOf(env));
   const [status] = declined.hub.status();
   t.is(status?.state, 'declined');
   t.is(status?.source, 'project');
@@ -168,14 +166,14 @@ test('a project server is declined headless unless REIKA_MCP_TRUST_PROJECT=1 or 
   t.false(declined.supervisor.has(mcpAddress('proj')));
 
   const trusted = hubWith(t, { ...env, REIKA_MCP_TRUST_PROJECT: '1' });
-  await trusted.hub.start(root);
+  await trusted.hub.start(root, whereOf({ ...env, REIKA_MCP_TRUST_PROJECT: '1' }));
   await trusted.hub.settled(30_000);
   t.is(trusted.hub.status()[0]?.state, 'ready');
 
   const trust = new McpTrust(join(env.XDG_STATE_HOME!, 'trust.json'));
-  const [server] = (await import('../../../actors/mcp/config.js')).loadMcpConfig(root, env).servers;
+  const [server] = (await import('../../../actors/mcp/config.js')).loadMcpConfig(root, whereOf(env).userFolder, env).servers;
   trust.remember(root, server!);
   const remembered = hubWith(t, env);
-  await remembered.hub.start(root);
+  await remembered.hub.start(root, whereOf(env));
   t.is(remembered.hub.status()[0]?.state, 'starting');
 });

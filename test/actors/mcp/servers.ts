@@ -34,3 +34,8 @@ export function writeUserConfig(env: NodeJS.ProcessEnv, servers: Record<string, 
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'mcp.json'), JSON.stringify({ mcpServers: servers }));
 }
+
+/** Where a hub started for an isolated env looks (as the session passes it from the config). */
+export function whereOf(env: NodeJS.ProcessEnv): { userFolder: string; trustProject: boolean } {
+  return { userFolder: join(env.XDG_CONFIG_HOME!, 'reika'), trustProject: env.REIKA_MCP_TRUST_PROJECT === '1' };
+}
