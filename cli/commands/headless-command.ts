@@ -6,6 +6,7 @@ import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
+import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
 
 /**
  * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
@@ -56,9 +57,19 @@ export async function run(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
-    const prompt = args.prompt ?? (await Promise.race([readStdin(), interruptedPromise.then(() => '')]));
+    let prompt = args.prompt ?? (await Promise.race([readStdin(), interruptedPromise.then(() => '')]));
     if (interrupted) return 130;
     if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
+    // `git diff | reika -p "review this"`: what is piped in goes after the prompt as attached context.
+    const piped = args.prompt === undefined ? undefined : await Promise.race([readPipedStdin(), interruptedPromise.then(() => undefined)]);
+    if (interrupted) return 130;
+    if (piped && piped.total > 0) {
+      const problem = binaryProblem(piped.bytes);
+      if (problem) return fail(problem);
+      const note = cutNote(piped);
+      if (note) process.stderr.write(`reika: ${note}\n`);
+      prompt = withPipedInput(prompt, piped);
+    }
 
     const cwd = process.cwd();
     // The runtime starts as soon as its module is in (the model-io thread boots meanwhile), then

@@ -16,7 +16,7 @@ export interface Run {
 export interface RunOptions {
   cwd: string;
   env?: Record<string, string>;
-  stdin?: string;
+  stdin?: string | Buffer;
   /** Called with each stdout line as it arrives; may send a signal to the child. */
   onLine?(line: string, child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
 }
