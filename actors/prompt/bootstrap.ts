@@ -1,5 +1,6 @@
 import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
+import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import { INDEXER, type FileIndex, type RepoMap } from '../indexer/protocol.js';
 import { collectAgentsMd, type AgentsFile } from './agents-md.js';
 import { summarizeProject, type ProjectSummary } from './project-summary.js';
@@ -40,6 +41,8 @@ export async function bootstrap(router: Router, options: BootstrapOptions): Prom
     (map): { map: RepoMap; error?: string } => ({ map }),
     (error: unknown) => {
       // A map is a help, not a requirement: without one the model still has list/glob/grep.
+      // A turn's abort, or a runtime that is closing: no session is left to help, and their words are not for the user.
+      if (isCancelled(error) || (ReikaError.isInstance(error) && error.code === 'REIKA_ERR_CLOSED')) throw error;
       return { map: { text: '', files: [], omitted: 0, budgetTokens } satisfies RepoMap, error: error instanceof Error ? error.message : String(error) };
     },
   );

@@ -1,6 +1,7 @@
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import { visible } from '../visible-text.js';
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
+import { shownSummary } from '../tool-summary.js';
 
 /** The `--json` object (also the last line of `--stream`); docs/headless.md is its schema. */
 export interface HeadlessResult {
@@ -44,14 +45,14 @@ export function progressLine(event: AgentEvent): string | undefined {
         const mark = state.status === 'done' ? '✓' : state.status === 'cancelled' ? '⊘' : '✗';
         // One line per call: a subagent's summary is the first 2,400 characters of its report.
         // stderr may be a terminal: names from tools are shown escaped, never acted on.
-        return visible(`${mark} ${state.call.name} ${target(state.call.arguments)}— ${state.result.summary.split('\n')[0]}`);
+        return visible(`${mark} ${state.call.name} ${target(state.call.arguments)}— ${shownSummary(state.call.name, state.call.arguments, state.result.summary)}`);
       }
       return undefined;
     }
     case 'compaction':
       return `reika: context compacted: ${describeCompaction(event)} (${event.beforeTokens} → ${event.afterTokens} tokens)`;
     case 'retry':
-      return `reika: the server failed (${event.reason}); retry ${event.attempt} in ${event.delayMs} ms`;
+      return `reika: ${event.reason.replace(/[.\s]+$/, '')}; retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s`;
     case 'notice':
       return `reika: ${visible(event.message)}`;
     case 'nudge':

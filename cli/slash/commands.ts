@@ -2,6 +2,7 @@ import { IMAGE_TOKENS } from '../../actors/images/image.js';
 import { formatTokens, cacheHitRate } from '../tui/status-line.js';
 import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
+import { lastCommand } from './last-command.js';
 import { closest } from './suggest.js';
 
 const MODES: SessionMode[] = ['agent', 'plan'];
@@ -131,6 +132,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       context.print(...describeCheckpoints(await CheckpointStore.for(context.session.facts().root).list(checkpointSession())));
     },
   },
+  lastCommand,
   {
     name: 'mcp',
     args: '[reload]',

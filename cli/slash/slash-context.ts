@@ -1,5 +1,6 @@
 import type { SessionPort } from '../tui/session-port.js';
 import type { Style } from '../tui/style.js';
+import type { ToolView } from '../tui/tool-line.js';
 
 /** What a slash command may do: talk to the session and print to the transcript. */
 export interface SlashContext {
@@ -17,6 +18,10 @@ export interface SlashContext {
   forgetApprovals(): void;
   /** Images pasted (Ctrl+V) and waiting for the next message. */
   pendingImages(): number;
+  /** The finished tool call `back` calls ago (1 = the last), for `/last`. */
+  finishedTool?(back: number): ToolView | undefined;
+  /** The terminal's width. */
+  columns?(): number;
 }
 
 export interface SlashCommand {

@@ -16,6 +16,7 @@ import { statusLine } from './status-line.js';
 import { StreamText } from './stream-text.js';
 import { stripAnsi, type Style } from './style.js';
 import { truncate } from './text-width.js';
+import type { ToolView } from './tool-line.js';
 import { TurnView } from './turn-view.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
@@ -23,6 +24,8 @@ export const EXIT_WINDOW_MS = 2_000;
 const MODES: SessionMode[] = ['agent', 'plan'];
 /** How long leaving waits for the runtime to close before handing the terminal back anyway. */
 const CLOSE_WAIT_MS = 3_000;
+/** Finished tool calls `/last N` can reach back to. */
+const KEEP_FINISHED = 50;
 
 export interface AppOptions {
   output: TerminalOutput;
@@ -56,6 +59,8 @@ export class InteractiveApp {
   private sessionError: string | undefined;
   private turn: TurnView | undefined;
   private readonly queue: { text: string; images: Image[] }[] = [];
+  /** Finished tool calls, newest last, for `/last`. */
+  private readonly finished: ToolView[] = [];
   /** Pasted images waiting for the next message. */
   private images: Image[] = [];
   private readonly approvals: ApprovalQueue;
@@ -213,7 +218,10 @@ export class InteractiveApp {
 
   private async runTurn(text: string, images: Image[] = []): Promise<void> {
     const { style } = this.options;
-    const turn = new TurnView(this.screen, this.stream, style, this.now, !this.session);
+    const turn = new TurnView(this.screen, this.stream, style, this.now, !this.session, (view) => {
+      this.finished.push(view);
+      if (this.finished.length > KEEP_FINISHED) this.finished.shift();
+    });
     this.turn = turn;
     this.screen.commit(...text.split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
     this.startSpinner();
@@ -328,6 +336,8 @@ export class InteractiveApp {
       busy: () => this.turn !== undefined,
       forgetApprovals: () => this.options.onForgetApprovals?.(),
       pendingImages: () => this.images.length,
+      finishedTool: (back) => this.finished.at(-back),
+      columns: () => this.screen.columns,
     };
   }
 
@@ -363,7 +373,7 @@ export class InteractiveApp {
     const lines: string[] = [];
     const streaming = this.stream.liveLine();
     if (streaming !== undefined) lines.push(streaming);
-    if (this.turn) lines.push(...this.turn.liveLines(columns, !this.approvals.current));
+    if (this.turn) lines.push(...this.turn.liveLines(columns, this.approvals.current?.request));
     const approval = this.approvals.current;
     if (approval) {
       lines.push(...approval.menu(style, columns), statusLine(this.facts, columns, style));

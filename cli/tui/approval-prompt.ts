@@ -43,11 +43,12 @@ export class ApprovalPrompt {
 
   /** The menu drawn in the live area. */
   menu(style: Style, columns: number): string[] {
+    // The marker shows the choice without colour too (NO_COLOR drops the reverse video).
     const items = CHOICES.map((choice, i) => {
       const label = `${choice.label} (${choice.key})`;
-      return i === this.selected ? style.inverse(` ${label} `) : ` ${label} `;
+      return i === this.selected ? style.inverse(`› ${label} `) : `  ${label} `;
     });
-    return [`  ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc interrupts the turn', columns - 1))];
+    return [` ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc interrupts the turn', columns - 1))];
   }
 
   /** Handles one key; returns true when the prompt is finished. */

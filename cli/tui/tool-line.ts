@@ -1,6 +1,7 @@
 import { visible } from '../visible-text.js';
+import { shownSummary } from '../tool-summary.js';
 import { stripAnsi, type Style } from './style.js';
-import { truncate } from './text-width.js';
+import { splitRow, textWidth, truncate } from './text-width.js';
 
 /** What the UI keeps about one tool call while it runs and after. */
 export interface ToolView {
@@ -13,10 +14,16 @@ export interface ToolView {
   outputLines: number;
   tail: string[];
   partial: string;
+  /** The whole output (up to {@link OUTPUT_KEEP_CHARS}), for `/last`. */
+  output: string;
+  /** Characters of output past what `output` keeps. */
+  outputDropped: number;
   startedAt: number;
 }
 
 const TAIL_LINES = 3;
+/** Output kept per call for `/last`; more is counted, not kept (the model's payload has its own cap). */
+export const OUTPUT_KEEP_CHARS = 256 * 1024;
 
 /** The one-word-ish target of a call: the path, pattern, command or task. */
 export function toolTarget(name: string, args: Record<string, unknown>): string {
@@ -47,11 +54,14 @@ export function toolTarget(name: string, args: Record<string, unknown>): string 
 }
 
 export function newToolView(id: string, name: string, args: Record<string, unknown>, now: number): ToolView {
-  return { id, name, args, state: 'running', outputLines: 0, tail: [], partial: '', startedAt: now };
+  return { id, name, args, state: 'running', outputLines: 0, tail: [], partial: '', output: '', outputDropped: 0, startedAt: now };
 }
 
 /** Adds streamed output: counts lines and keeps the last few for the live tail. */
 export function addToolOutput(view: ToolView, text: string): void {
+  const room = OUTPUT_KEEP_CHARS - view.output.length;
+  view.output += text.slice(0, Math.max(0, room));
+  view.outputDropped += Math.max(0, text.length - Math.max(0, room));
   const parts = (view.partial + text).split('\n');
   view.partial = parts.pop()!;
   for (const line of parts) {
@@ -70,19 +80,39 @@ const MARK: Record<ToolView['state'], string> = {
   cancelled: '■',
 };
 
-/** `✓ bash npm test — exit 0, 12 lines (output folded)`, cut to the width. */
-export function toolLine(view: ToolView, columns: number, style: Style): string {
+/**
+ * `✓ bash npm test — exit 0, 12 lines (output folded)`. A running call's line is cut to the width
+ * (it is redrawn in the live area); a finished one is word-wrapped under its mark, so the summary
+ * is whole on a narrow terminal too.
+ */
+export function toolLine(view: ToolView, columns: number, style: Style, wrap = false): string {
   const mark = MARK[view.state];
   const colored =
     view.state === 'done' ? style.green(mark) : view.state === 'error' ? style.red(mark) : view.state === 'running' ? style.cyan(mark) : style.yellow(mark);
   // Names from tools may hold control or bidi characters: shown escaped, never acted on.
   const head = visible(`${view.name} ${toolTarget(view.name, view.args)}`);
   const output = view.outputLines + (view.partial ? 1 : 0);
-  const folded = view.state !== 'running' && output > 0 ? ` (${output} line${output === 1 ? '' : 's'} of output folded)` : '';
-  const summary = view.summary ? ` — ${visible(view.summary.split('\n')[0]!)}` : view.state === 'cancelled' ? ' — cancelled' : '';
-  const plain = truncate(`${head}${summary}${folded}`, columns - 3);
-  const split = Math.min(head.length, plain.length);
-  return `${colored} ${style.bold(plain.slice(0, split))}${style.dim(plain.slice(split))}`;
+  const folded = view.state !== 'running' && output > 0 ? ` (${output} line${output === 1 ? '' : 's'} of output folded · /last shows it)` : '';
+  const summary = view.summary ? ` — ${visible(shownSummary(view.name, view.args, view.summary))}` : view.state === 'cancelled' ? ' — cancelled' : '';
+  const text = `${head}${summary}${folded}`;
+  const paint = (row: string, from: number) => {
+    const split = Math.max(0, Math.min(head.length - from, row.length));
+    return `${style.bold(row.slice(0, split))}${style.dim(row.slice(split))}`;
+  };
+  if (!wrap) return `${colored} ${paint(truncate(text, columns - 3), 0)}`;
+  const rows: string[] = [];
+  let rest = text;
+  let from = 0;
+  while (true) {
+    if (textWidth(rest) <= columns - 3) {
+      rows.push(`${rows.length === 0 ? `${colored} ` : '  '}${paint(rest, from)}`);
+      return rows.join('\n');
+    }
+    const [row, tail] = splitRow(rest, columns - 3);
+    rows.push(`${rows.length === 0 ? `${colored} ` : '  '}${paint(row, from)}`);
+    from += rest.length - tail.length;
+    rest = tail;
+  }
 }
 
 /** The dimmed last lines of a running tool's output, indented under its line. */

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { visible } from '../visible-text.js';
 import type { Screen } from './screen.js';
 import type { TurnOutcome, UiEvent } from './session-port.js';
@@ -27,6 +28,8 @@ export class TurnView {
     private readonly style: Style,
     private readonly now: () => number,
     starting: boolean,
+    /** Each finished call, for `/last`. */
+    private readonly onFinished: (view: ToolView) => void = () => {},
   ) {
     this.startedAt = now();
     this.phase = starting ? 'starting' : 'thinking';
@@ -58,7 +61,8 @@ export class TurnView {
         this.tools.delete(event.id);
         view.state = event.status;
         view.summary = event.summary;
-        this.screen.commit(toolLine(view, this.screen.columns, style));
+        this.screen.commit(toolLine(view, this.screen.columns, style, true));
+        this.onFinished(view);
         if (event.meta?.diff && event.status === 'done') this.screen.commit(...this.diffLines(event.meta.diff));
         this.phase = 'thinking';
         break;
@@ -86,7 +90,8 @@ export class TurnView {
     this.stream.end();
     for (const view of this.tools.values()) {
       view.state = 'cancelled';
-      this.screen.commit(toolLine(view, this.screen.columns, style));
+      this.screen.commit(toolLine(view, this.screen.columns, style, true));
+      this.onFinished(view);
     }
     this.tools.clear();
     if (outcome.status === 'aborted' || this.aborted) this.screen.commit(style.yellow('■ interrupted'), '');
@@ -96,12 +101,18 @@ export class TurnView {
     }
   }
 
-  /** Running tools with their output tails, then the spinner (unless a question is open). */
-  liveLines(columns: number, spinner: boolean): string[] {
+  /**
+   * Running tools with their output tails, then the spinner. While a question is open the spinner
+   * goes, and so does the line of the call it asks about (the question shows the command already).
+   */
+  liveLines(columns: number, question?: ApprovalRequest): string[] {
     const { style } = this;
     const lines: string[] = [];
-    for (const view of this.tools.values()) lines.push(toolLine(view, columns, style), ...toolTail(view, columns, style));
-    if (spinner) lines.push(style.cyan(truncate(spinnerLine(this.phase, this.now(), this.startedAt), columns - 1)));
+    for (const view of this.tools.values()) {
+      if (question && view.name === question.tool && (question.command === undefined || view.args.command === question.command)) continue;
+      lines.push(toolLine(view, columns, style), ...toolTail(view, columns, style));
+    }
+    if (!question) lines.push(style.cyan(truncate(spinnerLine(this.phase, this.now(), this.startedAt), columns - 1)));
     return lines;
   }
 

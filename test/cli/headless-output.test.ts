@@ -12,3 +12,19 @@ test('progress lines are one line each and count their nouns right', (t) => {
   } as never);
   t.is(line, '✓ subagent — Report line one');
 });
+
+test('a finished call reads once: the summary does not repeat the tool and its target', (t) => {
+  const line = (name: string, args: Record<string, unknown>, summary: string) =>
+    progressLine({ type: 'tool-call', turn: 't', state: { status: 'done', call: { id: 'c', name, arguments: args, source: 'native' }, result: { callId: 'c', name, status: 'done', summary, payload: '' } } } as never);
+  t.is(line('read', { path: 'README.md' }, 'read README.md: all 5 lines'), '✓ read README.md — all 5 lines');
+  t.is(line('glob', { pattern: '*.ts' }, 'glob "*.ts": 3 paths'), '✓ glob *.ts — 3 paths');
+  t.is(line('read', { path: 'empty.txt' }, 'empty.txt is empty (0 lines)'), '✓ read empty.txt — is empty (0 lines)');
+  t.is(line('bash', { command: 'npm test' }, 'exit code 0 after 2.1 s'), '✓ bash npm test — exit code 0 after 2.1 s');
+});
+
+test('a retry says what failed once, in the server error\'s own words', (t) => {
+  t.is(
+    progressLine({ type: 'retry', turn: 't', attempt: 1, delayMs: 1000, reason: 'The model server failed with HTTP 500: boom.' } as never),
+    'reika: The model server failed with HTTP 500: boom; retry 1 in 1.0 s',
+  );
+});

@@ -130,7 +130,7 @@ test('Esc aborts a running turn, declines its open approval, and the prompt come
   await h.until('■ interrupted');
   t.deepEqual(h.session.calls, ['abort']);
   t.is(answered, 'decline');
-  t.regex(h.vt.all(), /■ bash sleep 100 — killed after abort \(2 lines of output folded\)/);
+  t.regex(h.vt.all(), /■ bash sleep 100 — killed after abort \(2 lines of output folded · \/last shows\n  it\)/);
   h.type('again');
   await h.until('› again');
 });
