@@ -11,14 +11,21 @@ import { takeModelOption } from './model-option.js';
 const HELP = `reika — a terminal coding agent for local and hosted LLMs
 
 Usage:
-  reika                       interactive session in the current folder
-  reika -p "PROMPT"           headless: run one task, print the answer (prompt may come on stdin)
+  reika [FLAGS]               interactive session in the current folder
+  reika -p "PROMPT" [FLAGS]   headless: run one task, print the answer as it streams
+                              (the prompt may come on stdin; with -p, piped stdin is attached)
         [--json | --stream]   one JSON result object, or JSON lines of events
   reika index [DIR] [--json]  print the file index (no model server needed)
   reika map [DIR] [--json]    print the repo map (no model server needed)
   reika undo [--list] [N]     undo the last N steps of the last session here (files only)
   reika --help | --version
+
+Flags (they win over the configuration):
   -m, --model NAME|FILE.gguf  the model for this run (REIKA_MODEL); a .gguf file runs inside reika
+  --profile NAME              start on this profile (REIKA_PROFILES)
+  --mode agent|plan           plan only reads
+  --approvals safe|off        off confirms every action (bypass: REIKA_AUTO_APPROVE only)
+  --cwd DIR                   work in DIR instead of the current folder
 
 Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_BASE_URL        OpenAI-compatible server (default http://localhost:8080/v1)
@@ -64,10 +71,6 @@ async function main(input: string[]): Promise<number> {
   checkpointSession();
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {
     return (await import('./commands/headless-command.js')).run(argv);
-  }
-  if (first !== undefined && first.startsWith('-')) {
-    process.stderr.write(`reika: unknown option ${first} (see reika --help)\n`);
-    return 2;
   }
   return (await import('./commands/interactive-command.js')).run(argv);
 }

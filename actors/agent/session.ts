@@ -5,7 +5,7 @@ import { actorAddress, client, type ActorAddress } from '../../runtime/actor.js'
 import type { Router } from '../../runtime/calls.js';
 import { onAbort } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
-import { findProfile, type Config } from '../config.js';
+import { endpointOf, findProfile, type Config } from '../config.js';
 import { ContextManager, type Compaction, type TurnImage } from '../context/context-manager.js';
 import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
@@ -288,13 +288,28 @@ export class Session {
   /** `/model NAME`: another profile (or model name on the current server); the prefix cache restarts. */
   async switchProfile(name: string): Promise<Connection> {
     this.assertIdle();
-    const profile = findProfile(this.config, name) ?? { ...this.profile, model: name };
+    const named = findProfile(this.config, name);
+    if (!named) {
+      // A model name is checked against the server's list at once, not at the next message.
+      const models = await this.serverModels();
+      if (models.length > 0 && !models.includes(name)) {
+        const profiles = this.config.profiles.map((p) => p.name).join(', ');
+        throw new ReikaError('REIKA_ERR_MODEL_NOT_FOUND', `the server at ${this.profile.baseUrl} has no model "${name}"; it offers: ${models.slice(0, 20).join(', ')}${models.length > 20 ? ', …' : ''} (profiles: ${profiles})`);
+      }
+    }
+    const profile = named ?? { ...this.profile, model: name };
     this.profile = profile;
     this.dialect = undefined;
     this.connection = this.connect();
     const connection = await this.connection;
     this.context?.setWindow(connection.window);
     return connection;
+  }
+
+  /** The models the current profile's server lists (`/v1/models`); empty when it lists none. */
+  async serverModels(): Promise<string[]> {
+    const reply = await client(this.runtime.supervisor, MODEL_IO).request({ type: 'discover', endpoint: endpointOf(this.profile, this.config) });
+    return reply.models;
   }
 
   /** Why a pasted image cannot be used with the current profile (e.g. no OCR on Linux), if it cannot. */

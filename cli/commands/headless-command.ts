@@ -5,6 +5,7 @@ import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
+import { applySessionFlags, sessionFolder } from '../session-flags.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
 
@@ -31,7 +32,9 @@ export async function run(argv: string[]): Promise<number> {
   let config: Config;
   try {
     args = parseHeadlessArgs(argv);
-    config = loadConfig({ cwd: process.cwd() });
+    // `--cwd DIR` is as if reika had been started there (its .env, its index).
+    process.chdir(sessionFolder(args.flags));
+    config = applySessionFlags(loadConfig({ cwd: process.cwd() }), args.flags);
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) return fail(error.message);
     throw error;
@@ -79,7 +82,7 @@ export async function run(argv: string[]): Promise<number> {
     traceStartup('headless: runtime started');
     const { Session } = await import('../../actors/agent/session.js');
     traceStartup('headless: session loaded');
-    session = new Session({ runtime, config, cwd, headless: true });
+    session = new Session({ runtime, config, cwd, headless: true, ...(args.flags.mode ? { mode: args.flags.mode } : {}) });
     session.subscribe((event) => {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));

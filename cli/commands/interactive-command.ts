@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import { applySessionFlags, parseInteractiveArgs, sessionFolder, UsageError, type SessionFlags } from '../session-flags.js';
 import { InteractiveApp } from '../tui/app.js';
 import { SessionApprovals } from '../tui/approver.js';
 import { BackgroundPriority } from '../tui/background-priority.js';
@@ -17,25 +18,29 @@ import { enterRawMode } from '../tui/terminal.js';
 /** After the session closed, a process still held open by a stray handle is ended this much later. */
 const EXIT_GRACE_MS = 500;
 
-export async function run(_argv: string[]): Promise<number> {
-  const cwd = process.cwd();
+export async function run(argv: string[]): Promise<number> {
   let config: Config;
+  let flags: SessionFlags;
   try {
-    config = loadConfig({ cwd });
+    flags = parseInteractiveArgs(argv);
+    // `--cwd DIR` is as if reika had been started there (its .env, its index).
+    process.chdir(sessionFolder(flags));
+    config = applySessionFlags(loadConfig({ cwd: process.cwd() }), flags);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
       process.stderr.write(`reika: ${error.message}\n`);
-      return 1;
+      return error instanceof UsageError ? 2 : 1;
     }
     throw error;
   }
+  const cwd = process.cwd();
   const style = createStyle(!colorDisabled());
   const initialFacts: SessionFacts = {
     root: cwd,
     model: config.active.model ?? '',
     profile: config.active.name,
     profiles: config.profiles.map((p) => p.name),
-    mode: 'agent',
+    mode: flags.mode ?? 'agent',
     approvals: config.approvals,
     contextWindow: config.active.contextWindow,
     contextTokens: 0,
@@ -95,7 +100,7 @@ export async function run(_argv: string[]): Promise<number> {
 
     // Only now load and start the runtime: the prompt is already on screen and reading keys.
     setImmediate(() => {
-      startSession(config, cwd, approvals!, app).then(resolveSession, (error: unknown) => {
+      startSession(config, cwd, approvals!, app, () => initialFacts.mode).then(resolveSession, (error: unknown) => {
         rejectSession(error);
       });
     });
@@ -105,7 +110,7 @@ export async function run(_argv: string[]): Promise<number> {
 /** Lets pending keys be handled between two pieces of start-up work. */
 const yieldToKeys = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp): Promise<SessionPort> {
+async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode']): Promise<SessionPort> {
   // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.
   await stat(cwd).catch(() => undefined);
   new BackgroundPriority().snapshot().watch();
@@ -125,7 +130,8 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   await yieldToKeys();
   const runtime = startRuntime({ approve: approvals.approve, cwd });
   await yieldToKeys();
-  const session = new Session({ runtime, config, cwd });
+  // `--mode`, or what Shift+Tab chose while the runtime started.
+  const session = new Session({ runtime, config, cwd, mode: mode() });
   const style = createStyle(!colorDisabled());
   // The first bootstrap is announced here; `/cd` prints its own.
   const unsubscribe = session.subscribe((event) => {

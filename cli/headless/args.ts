@@ -1,20 +1,26 @@
-/** `reika -p "PROMPT" [--json | --stream]`, or the prompt on stdin. */
+import { readSessionFlag, UsageError, type SessionFlags } from '../session-flags.js';
+
+export { UsageError };
+
+/** `reika -p "PROMPT" [--json | --stream] [session flags]`, or the prompt on stdin. */
 export interface HeadlessArgs {
   /** Undefined: read the prompt from stdin. */
   prompt?: string;
   output: 'text' | 'json' | 'stream';
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
+  /** `--model`, `--profile`, `--mode`, `--approvals`, `--cwd`. */
+  flags: SessionFlags;
 }
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   let prompt: string | undefined;
   let output: HeadlessArgs['output'] = 'text';
+  const flags: SessionFlags = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '-p' || arg === '--prompt') {
+    const taken = readSessionFlag(argv, i, flags);
+    if (taken > 0) {
+      i += taken - 1;
+    } else if (arg === '-p' || arg === '--prompt') {
       const next = argv[i + 1];
       if (next !== undefined && !(next.startsWith('-') && next.length > 1)) {
         prompt = next;
@@ -34,5 +40,5 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
       throw new UsageError(`unexpected argument "${arg}": quote the whole prompt`);
     }
   }
-  return { prompt, output };
+  return { prompt, output, flags };
 }

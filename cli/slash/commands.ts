@@ -61,7 +61,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const facts = context.session.facts();
       if (!arg) {
         const profiles = facts.profiles.map((p) => (p === facts.profile ? context.style.bold(`${p} (active)`) : p)).join(', ');
-        return context.print(`model: ${facts.model || '(not chosen yet)'} · profile: ${facts.profile}`, `profiles: ${profiles}`);
+        const listed = await (context.session.serverModels?.() ?? Promise.resolve([])).then(
+          (models) => (models.length > 0 ? `the server's models: ${models.map((m) => (m === facts.model ? context.style.bold(`${m} (active)`) : m)).join(', ')}` : 'the server lists no models'),
+          (error: unknown) => `the server's models: unknown (${error instanceof Error ? error.message : String(error)})`,
+        );
+        return context.print(`model: ${facts.model || '(not chosen yet)'} · profile: ${facts.profile}`, `profiles: ${profiles}`, listed, context.style.dim('/model NAME switches to a profile or to one of the server\'s models'));
       }
       context.print(await context.session.switchModel(arg));
     },

@@ -102,6 +102,10 @@ export class SessionAdapter implements SessionPort {
     return describeBootstrap(bootstrapFacts(boot));
   }
 
+  serverModels(): Promise<string[]> {
+    return this.session.serverModels();
+  }
+
   async switchModel(name: string): Promise<string> {
     const connection = await this.session.switchProfile(name);
     const window = connection.window ? `, ${formatTokens(connection.window)} window` : '';

@@ -70,6 +70,8 @@ export interface SessionPort {
   reset(): Promise<void> | void;
   /** Re-bootstraps in another folder (`.` re-indexes); returns a line to show. */
   cd(path: string): Promise<string>;
+  /** The models the current server lists (`/model` shows them); may reject with a sentence. */
+  serverModels?(): Promise<string[]>;
   /** Switches to a profile or model name; returns a line to show. */
   switchModel(name: string): Promise<string>;
   /** Changing the mode changes the system prompt and tools: the prefix cache starts over. */

@@ -1,0 +1,93 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, findProfile, type Config } from '../actors/config.js';
+
+/** A command line the user can fix: one sentence, exit 2 (interactive) or 1 (headless). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/**
+ * The flags every session takes, interactive or headless: `--profile NAME`, `--mode agent|plan`,
+ * `--approvals safe|off`, `--cwd DIR` (`--model`/`-m` is read first, in main: `model-option.ts`).
+ * They win over the environment and the `.env` files. `bypass` stays environment-only
+ * (REIKA_AUTO_APPROVE), never a flag.
+ */
+export interface SessionFlags {
+  profile?: string;
+  mode?: 'agent' | 'plan';
+  approvals?: 'safe' | 'off';
+  cwd?: string;
+}
+
+const VALUED: Record<string, keyof SessionFlags> = { '--profile': 'profile', '--mode': 'mode', '--approvals': 'approvals', '--cwd': 'cwd', '-C': 'cwd' };
+
+/**
+ * Reads the session flag at `argv[i]` into `flags`; returns how many arguments it took (0 when
+ * `argv[i]` is not a session flag). Throws {@link UsageError} for a missing or bad value.
+ */
+export function readSessionFlag(argv: readonly string[], i: number, flags: SessionFlags): number {
+  const arg = argv[i]!;
+  const eq = arg.indexOf('=');
+  const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+  const key = VALUED[name];
+  if (!key) return 0;
+  const inline = name !== arg ? arg.slice(eq + 1) : undefined;
+  const value = inline ?? argv[i + 1];
+  if (value === undefined || value === '' || (inline === undefined && value.startsWith('-'))) throw new UsageError(`${name} needs a value (see reika --help)`);
+  switch (key) {
+    case 'mode':
+      if (value !== 'agent' && value !== 'plan') throw new UsageError(`--mode must be agent or plan, not "${value}"`);
+      flags.mode = value;
+      break;
+    case 'approvals': {
+      const mode = value.toLowerCase();
+      if (mode === 'bypass' || mode === 'yolo') throw new UsageError('--approvals takes safe or off; bypass is only available through the environment: REIKA_AUTO_APPROVE=bypass');
+      if (mode !== 'safe' && mode !== 'off') throw new UsageError(`--approvals must be safe or off, not "${value}"`);
+      flags.approvals = mode;
+      break;
+    }
+    default:
+      flags[key] = value;
+  }
+  return inline === undefined ? 2 : 1;
+}
+
+/** `reika [flags]`: the interactive command line, session flags only. */
+export function parseInteractiveArgs(argv: readonly string[]): SessionFlags {
+  const flags: SessionFlags = {};
+  for (let i = 0; i < argv.length; ) {
+    const taken = readSessionFlag(argv, i, flags);
+    if (taken === 0) {
+      const arg = argv[i]!;
+      throw new UsageError(arg.startsWith('-') ? `unknown option ${arg} (see reika --help)` : `unexpected argument "${arg}" (reika -p "PROMPT" runs one task; see reika --help)`);
+    }
+    i += taken;
+  }
+  return flags;
+}
+
+/** `--cwd DIR`: the folder the session works in, checked (one sentence when it is not a folder). */
+export function sessionFolder(flags: SessionFlags, cwd = process.cwd()): string {
+  if (flags.cwd === undefined) return cwd;
+  const folder = resolve(cwd, flags.cwd);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(folder).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDirectory) throw new UsageError(`--cwd ${flags.cwd}: no such folder`);
+  return folder;
+}
+
+/** The configuration with the flags applied: `--profile` picks the active profile, `--approvals` the mode. */
+export function applySessionFlags(config: Config, flags: SessionFlags): Config {
+  let active = config.active;
+  if (flags.profile !== undefined) {
+    const found = findProfile(config, flags.profile);
+    if (!found) throw new ConfigError(`--profile ${flags.profile}: no such profile (profiles: ${config.profiles.map((p) => p.name).join(', ')}; add one with REIKA_PROFILES)`);
+    active = found;
+  }
+  return { ...config, active, ...(flags.approvals ? { approvals: flags.approvals } : {}) };
+}
