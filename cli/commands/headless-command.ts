@@ -6,7 +6,9 @@ import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { applySessionFlags, sessionFolder } from '../session-flags.js';
+import { AnswerStream } from '../headless/answer-stream.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
+import { sessionSummary, summaryFigures } from '../session-summary.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
 
 /**
@@ -75,6 +77,8 @@ export async function run(argv: string[]): Promise<number> {
     }
 
     const cwd = process.cwd();
+    // Plain output: the answer streams to stdout as it arrives.
+    const answer = new AnswerStream((text) => process.stdout.write(text));
     // The runtime starts as soon as its module is in (the model-io thread boots meanwhile), then
     // the session's modules finish loading.
     const { startRuntime } = await loadingRuntime;
@@ -87,6 +91,7 @@ export async function run(argv: string[]): Promise<number> {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));
       else if (args.output === 'text') {
+        answer.handle(event);
         const line = progressLine(event);
         if (line !== undefined) process.stderr.write(`${line}\n`);
       }
@@ -103,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
     const info = session.info();
     await runtime.close();
     setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
-    return report(result, args.output, info.model, Date.now() - started, interrupted);
+    return report(result, args.output, info.model, Date.now() - started, interrupted, answer);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -112,19 +117,26 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean): number {
+function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream): number {
   if (!result) {
     // The turn did not wind down in time after an interrupt; the runtime is closed regardless.
     if (output !== 'text') writeLine(JSON.stringify({ type: 'result', status: 'aborted', answer: '', durationMs }));
+    else answer.finish({ answered: false, partial: true });
     return 130;
   }
   const code = interrupted || result.status === 'aborted' ? 130 : result.status === 'answered' ? 0 : 1;
   const summary = toHeadlessResult(result, model, durationMs);
   if (output === 'json') writeLine(JSON.stringify(summary));
   else if (output === 'stream') writeLine(JSON.stringify({ type: 'result', ...summary }));
-  else if (result.status === 'answered') writeLine(result.answer.trimEnd());
+  else {
+    // What streamed is the answer; an answer that came from an earlier reply is printed whole.
+    const wrote = answer.finish({ answered: result.status === 'answered', partial: code === 130 });
+    if (!wrote && result.status === 'answered') writeLine(result.answer.trimEnd());
+  }
   if (result.error) process.stderr.write(`reika: ${result.error.message}\n`);
   else if (code === 130 && output === 'text' && !interrupted) process.stderr.write('reika: the turn was aborted\n');
+  // stderr is the progress channel in plain mode: the session's figures close it.
+  if (output === 'text' && !result.error && result.requests > 0) process.stderr.write(`reika: ${sessionSummary(summaryFigures(result, durationMs))}\n`);
   return code;
 }
 

@@ -31,7 +31,7 @@ test('a tool line shows a bidi-named path and its summary escaped, and the outpu
   view.summary = `read src/invoice${RLO}fdp.exe: all 3 lines`;
   const line = toolLine(view, 200, plain);
   t.notRegex(line, RAW);
-  t.is(line, '✓ read src/invoice\\u202Efdp.exe — read src/invoice\\u202Efdp.exe: all 3 lines');
+  t.is(line, '✓ read src/invoice\\u202Efdp.exe — all 3 lines');
   const running = newToolView('c2', 'bash', { command: 'ls' }, 0);
   addToolOutput(running, `evil${RLO}txt.sh\nnext\n`);
   const tail = toolTail(running, 200, plain).join('\n');
@@ -52,7 +52,7 @@ test('headless progress on stderr shows names from tools escaped', (t) => {
     turn: 't',
     state: { status: 'done', call: { id: 'c', name: 'read', arguments: { path: `a${RLO}b` }, source: 'native' }, result: { callId: 'c', name: 'read', status: 'done', summary: `read a${RLO}b: all 1 lines`, payload: 'x' } },
   } as never)!;
-  t.is(line, '✓ read a\\u202Eb — read a\\u202Eb: all 1 lines');
+  t.is(line, '✓ read a\\u202Eb — all 1 lines');
   t.is(progressLine({ type: 'notice', turn: 't', message: `skipped ${RLO}x` }), 'reika: skipped \\u202Ex');
 });
 
