@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import { applySessionFlags, parseInteractiveArgs, sessionFolder, UsageError, type SessionFlags } from '../session-flags.js';
+import { sessionSummary } from '../session-summary.js';
 import { InteractiveApp } from '../tui/app.js';
 import { SessionApprovals } from '../tui/approver.js';
 import { BackgroundPriority } from '../tui/background-priority.js';
@@ -73,6 +74,9 @@ export async function run(argv: string[]): Promise<number> {
       },
       onExit: (code) => {
         terminal.restore();
+        // The session's figures, once, on stderr (the terminal is the user's again).
+        const figures = app.summaryFigures();
+        if (figures.turns! > 0) process.stderr.write(`reika: ${sessionSummary(figures)}\n`);
         for (const signal of SIGNALS) process.off(signal, onSignal);
         process.stdout.off('resize', onResize);
         setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

@@ -2,6 +2,7 @@ import type { Image } from '../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
+import type { SummaryFigures } from '../session-summary.js';
 import { ApprovalQueue } from './approval-queue.js';
 import { attachFiles } from './attachments.js';
 import { completePath } from './completion.js';
@@ -70,9 +71,13 @@ export class InteractiveApp {
   private spinner: NodeJS.Timeout | undefined;
   private exiting = false;
   private readonly now: () => number;
+  private readonly startedAt: number;
+  /** Messages sent this session, for the summary at exit. */
+  private turns = 0;
 
   constructor(private readonly options: AppOptions) {
     this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
     this.screen = new Screen(options.output, () => this.liveArea());
     this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now);
     this.approvals = new ApprovalQueue(this.screen, this.stream, options.style);
@@ -168,8 +173,12 @@ export class InteractiveApp {
         this.options.onSuspend(() => this.screen.show());
         return;
       case 'ctrl-l':
+        // The banner goes back on the first row, so the live area is never redrawn from the
+        // top-left corner: there, `ESC[J` clears the whole screen, and tmux keeps a copy of the
+        // screen in its scrollback for every such clear (one prompt per keystroke).
         this.options.output.write('\x1b[H\x1b[2J');
         this.screen.resetPosition();
+        this.screen.commit(this.options.style.dim(`reika · ${this.facts.root} · /help for commands`));
         break;
       default:
         break;
@@ -195,7 +204,6 @@ export class InteractiveApp {
     this.images = [];
     if (this.turn) {
       this.queue.push({ text, images });
-      this.hint = [(`queued ${this.queue.length} message${this.queue.length === 1 ? '' : 's'}: sent when this turn ends`)];
       return this.screen.render();
     }
     void this.runTurn(text, images);
@@ -204,10 +212,11 @@ export class InteractiveApp {
   private async pasteImage(): Promise<void> {
     const { style } = this.options;
     try {
-      const problem = this.session?.imageProblem?.();
-      if (problem) throw new Error(problem);
+      // The clipboard first: with no display or no image, that is what the user needs to hear.
       const read = this.options.readClipboardImage ?? (async () => (await import('../clipboard.js')).readClipboardImage());
       const image = await read();
+      const problem = this.session?.imageProblem?.();
+      if (problem) throw new Error(problem);
       this.images.push(image);
       this.screen.commit(style.dim(`image pasted (${image.mime.replace('image/', '')}, ${Math.max(1, Math.round(image.bytes.length / 1024))} KB): it goes with your next message`));
     } catch (error) {
@@ -218,6 +227,7 @@ export class InteractiveApp {
 
   private async runTurn(text: string, images: Image[] = []): Promise<void> {
     const { style } = this.options;
+    this.turns++;
     const turn = new TurnView(this.screen, this.stream, style, this.now, !this.session, (view) => {
       this.finished.push(view);
       if (this.finished.length > KEEP_FINISHED) this.finished.shift();
@@ -350,6 +360,12 @@ export class InteractiveApp {
     this.spinner = undefined;
   }
 
+  /** What the session did, for the line printed on leaving. */
+  summaryFigures(): SummaryFigures {
+    const facts = this.facts;
+    return { turns: this.turns, requests: facts.requests, promptTokens: facts.promptTokens, cachedTokens: facts.cachedTokens, completionTokens: facts.completionTokens, durationMs: this.now() - this.startedAt };
+  }
+
   /** Leaves: aborts a running turn, clears the live area, closes the session. */
   async exit(code = 0): Promise<void> {
     if (this.exiting) return;
@@ -380,9 +396,11 @@ export class InteractiveApp {
       return { lines };
     }
     if (this.images.length > 0) lines.push(style.dim(`[${this.images.length} image${this.images.length === 1 ? '' : 's'} attached]`));
+    // Drawn from the queue itself, so the notice goes when the message leaves it.
+    if (this.queue.length > 0) lines.push(style.dim(truncate(`queued ${this.queue.length} message${this.queue.length === 1 ? '' : 's'}: sent when this turn ends`, columns - 1)));
     lines.push(...this.hint.map((line) => style.dim(truncate(line, columns - 1))));
     const placeholder = this.turn ? undefined : 'type a message · /help for commands';
-    const prompt = promptView(this.editor, style, Math.max(3, this.screen.rows - 8), placeholder);
+    const prompt = promptView(this.editor, style, Math.max(3, this.screen.rows - 8), placeholder, columns);
     const first = lines.length;
     lines.push(...prompt.lines, statusLine(this.facts, columns, style));
     return { lines, cursor: { line: first + prompt.cursor.line, column: prompt.cursor.column } };

@@ -222,14 +222,22 @@ test('a failed paste says why in one line and the prompt keeps working', async (
 });
 
 test('a paste the session cannot use (no OCR on Linux) says what to set, and attaches nothing', async (t) => {
-  let read = 0;
-  const h = await harness(t, [], 80, 24, { readClipboardImage: async () => (read++, Promise.reject(new Error('unreachable'))) });
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+  const h = await harness(t, [], 80, 24, { readClipboardImage: async () => ({ bytes: png, mime: 'image/png', source: 'clipboard' }) });
   h.session.imageProblem = () => 'OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native';
   h.type('\x16');
   // Word-wrapped at 80 columns.
   await h.until(/! paste: OCR unavailable on Linux — set REIKA_VISION_MODEL or\s+REIKA_VISION=native/);
-  t.is(read, 0);
   t.notRegex(h.vt.text(), /image attached/);
+});
+
+test('Ctrl+V with no display says there is no clipboard to read, not that OCR is missing', async (t) => {
+  const { readClipboardImage } = await import('../../../cli/clipboard.js');
+  const h = await harness(t, [], 80, 24, { readClipboardImage: () => readClipboardImage('linux', { PATH: process.env.PATH }) });
+  h.session.imageProblem = () => 'OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native';
+  h.type('\x16');
+  const screen = await h.until(/! paste: no display to read the clipboard from/);
+  t.notRegex(screen, /OCR/);
 });
 
 test('Ctrl+O folds reasoning into one line and shows it again on demand', async (t) => {

@@ -299,7 +299,8 @@ maybe('resizing the terminal redraws the prompt without eating the lines above i
   term.type(draft);
   await term.waitFor(', yes');
   term.resize(40, 24);
-  await term.waitFor((screen) => /› a draft long enough to wrap twice once\n ?the terminal is only forty columns wide/.test(screen));
+  // reika wraps the draft at words itself, continuation rows indented under the prompt.
+  await term.waitFor((screen) => /› a draft long enough to wrap twice\n  once the terminal is only forty\n  columns wide, yes/.test(screen));
   term.resize(120, 24);
   const wide = await term.waitFor(`› ${draft}`);
   t.regex(wide, /an answer above the prompt/);
