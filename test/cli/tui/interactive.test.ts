@@ -96,6 +96,8 @@ maybe('Ctrl+A and Ctrl+E edit the start and the end of the line', async (t) => {
   term.keys('Enter');
   await term.waitFor('edited fine');
   t.is(lastUser(server, 0), 'start middle end');
+  // Shift+Tab changes the mode only between turns: wait for the turn to end (the placeholder is back).
+  await term.waitFor('› type a message');
   term.keys('BTab');
   await term.waitFor(/scripted-model · plan · approvals/);
 });
