@@ -268,8 +268,12 @@ export class Session {
     this.context = undefined;
   }
 
-  /** `/cd PATH` (and `/cd .`): a new root, re-bootstrapped; the conversation starts over. */
-  async cd(path: string): Promise<Bootstrap> {
+  /**
+   * `/cd PATH` (and `/cd .`): a new root, re-bootstrapped; the conversation starts over. The tools
+   * are taken anew too, so MCP servers that became ready since join here; `added` and `removed`
+   * say which tool names changed.
+   */
+  async cd(path: string): Promise<{ boot: Bootstrap } & ToolChange> {
     this.assertIdle();
     const root = resolve(this.root, path);
     let isDirectory = false;
@@ -279,10 +283,12 @@ export class Session {
       // reported below
     }
     if (!isDirectory) throw new ReikaError('REIKA_ERR_NO_SUCH_FOLDER', `${root} is not a folder`);
+    const before = this.frozenValue?.tools;
     this.root = root;
     this.context = undefined;
     this.frozen = this.boot();
-    return (await this.frozen).boot;
+    const frozen = await this.frozen;
+    return { boot: frozen.boot, ...(before ? toolChange(before, frozen.tools) : { added: [], removed: [] }) };
   }
 
   /** `/model NAME`: another profile (or model name on the current server); the prefix cache restarts. */
@@ -421,7 +427,7 @@ export class Session {
    * ready now. The system prompt stays; the tools change, so the prefix cache restarts once.
    * Returns the tool names that joined and left.
    */
-  async reloadTools(): Promise<{ added: string[]; removed: string[] }> {
+  async reloadTools(): Promise<ToolChange> {
     this.assertIdle();
     const before = await this.frozen;
     const mcp = await this.runtime.mcp?.();
@@ -430,9 +436,7 @@ export class Session {
     this.frozen = this.tools.then((tools) => this.freeze(before.boot, tools));
     const frozen = await this.frozen;
     this.context?.rebase(frozen.system, frozen.tools);
-    const names = (tools: ToolSchema[]) => new Set(tools.map((tool) => tool.function.name));
-    const [was, now] = [names(before.tools), names(frozen.tools)];
-    return { added: [...now].filter((name) => !was.has(name)), removed: [...was].filter((name) => !now.has(name)) };
+    return toolChange(before.tools, frozen.tools);
   }
 
   private freeze(boot: Bootstrap, tools: ToolRegistry): Frozen {
@@ -474,6 +478,18 @@ export class Session {
     this.emit({ type: 'turn-end', turn, result });
     return result;
   }
+}
+
+/** Tool names that joined and left the tools array (`/cd`, `/mcp reload`). */
+export interface ToolChange {
+  added: string[];
+  removed: string[];
+}
+
+function toolChange(before: readonly ToolSchema[], after: readonly ToolSchema[]): ToolChange {
+  const was = new Set(before.map((tool) => tool.function.name));
+  const now = new Set(after.map((tool) => tool.function.name));
+  return { added: [...now].filter((name) => !was.has(name)), removed: [...was].filter((name) => !now.has(name)) };
 }
 
 /** The actor a foreign tool runs in (an MCP server's), or undefined for the tool executor. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { safeToolPart } from './tool-names.js';
 
 /**
  * MCP server configuration: `~/.config/reika/mcp.json` (the user's, trusted) and the project's
@@ -56,7 +57,21 @@ export function loadMcpConfig(root: string, userFolder: string, env: NodeJS.Proc
   for (const [source, file] of [['user', join(userFolder, 'mcp.json')], ['project', join(root, '.mcp.json')]] as const) {
     for (const server of readFile(file, source, root, env, problems)) byName.set(server.name, server);
   }
-  return { servers: [...byName.values()], problems };
+  // Tool names carry the server's name made safe (`.` → `_`): two servers that read alike there
+  // would offer tools of the same name, so the later one is left out with a line.
+  const servers: McpServerConfig[] = [];
+  const bySafeName = new Map<string, string>();
+  for (const server of byName.values()) {
+    const safe = safeToolPart(server.name);
+    const other = bySafeName.get(safe);
+    if (other !== undefined) {
+      problems.push(`${server.file}: server "${server.name}": its tools would be named like those of "${other}" (mcp__${safe}__…); rename one of them`);
+      continue;
+    }
+    bySafeName.set(safe, server.name);
+    servers.push(server);
+  }
+  return { servers, problems };
 }
 
 function readFile(file: string, source: McpSource, root: string, env: NodeJS.ProcessEnv, problems: string[]): McpServerConfig[] {

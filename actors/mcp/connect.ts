@@ -24,7 +24,7 @@ export interface Connection {
 /** Connects (stdio, streamable HTTP, or SSE), then lists every tool. Throws one sentence. */
 export async function connectServer(server: McpServerConfig): Promise<Connection> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  let client = new Client(CLIENT_INFO, { capabilities: {} });
   let transport: Transport;
   let stdio: GroupStdioTransport | undefined;
   if (server.type === 'stdio') {
@@ -36,7 +36,8 @@ export async function connectServer(server: McpServerConfig): Promise<Connection
       throw new Error(stdioFailure(stdio, error));
     }
   } else {
-    transport = await connectHttp(client, server, () => new Client(CLIENT_INFO, { capabilities: {} }));
+    // The fallback to SSE connects a fresh client: the one that tried streamable HTTP is spent.
+    ({ client, transport } = await connectHttp(client, server, () => new Client(CLIENT_INFO, { capabilities: {} })));
   }
   let closing = false;
   const alive = () => (stdio ? stdio.exited === undefined : true);
@@ -65,7 +66,7 @@ export async function connectServer(server: McpServerConfig): Promise<Connection
   };
 }
 
-async function connectHttp(client: Client, server: HttpServerConfig, fresh: () => Client): Promise<Transport> {
+async function connectHttp(client: Client, server: HttpServerConfig, fresh: () => Client): Promise<{ client: Client; transport: Transport }> {
   const url = new URL(server.url);
   const requestInit = { headers: server.headers };
   if (server.type === 'http') {
@@ -73,11 +74,12 @@ async function connectHttp(client: Client, server: HttpServerConfig, fresh: () =
     const transport = new StreamableHTTPClientTransport(url, { requestInit });
     try {
       await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
-      return transport;
+      return { client, transport };
     } catch (error) {
       await transport.close().catch(() => {});
-      // A server of the older HTTP+SSE protocol answers the POST with 4xx: try its transport.
-      if (!/\b40[45]\b/.test(messageOf(error))) throw new Error(`${server.url}: ${messageOf(error)}`);
+      // A server of the older HTTP+SSE protocol answers the POST with 404 or 405 (the SDK's
+      // StreamableHTTPError carries the status as `code`): try its transport.
+      if (!refusesPost(error)) throw new Error(`${server.url}: ${messageOf(error)}`);
       client = fresh();
     }
   }
@@ -92,7 +94,7 @@ async function connectHttp(client: Client, server: HttpServerConfig, fresh: () =
     await transport.close().catch(() => {});
     throw new Error(`${server.url}: ${messageOf(error)}`);
   }
-  return transport;
+  return { client, transport };
 }
 
 async function listTools(client: Client, server: string): Promise<McpToolInfo[]> {
@@ -129,6 +131,11 @@ function describeExit(stdio: GroupStdioTransport, when = ''): string {
   if (!exit || exit.signal) return `${how}${when}`;
   const last = stdio.stderrTail.trim().split('\n').filter((line) => line.trim() !== '').at(-1)?.trim();
   return last ? `${how}${when} (its last words: ${last.slice(0, 200)})` : `${how}${when}`;
+}
+
+function refusesPost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 404 || code === 405 || /\b40[45]\b/.test(messageOf(error));
 }
 
 function messageOf(error: unknown): string {

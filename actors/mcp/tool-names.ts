@@ -13,13 +13,14 @@ const MAX_NAME = 64;
 const HASH_CHARS = 6;
 
 export function mcpToolName(server: string, tool: string, taken: ReadonlySet<string> = new Set()): string {
-  const plain = `mcp__${safe(server)}__${safe(tool)}`;
+  const plain = `mcp__${safeToolPart(server)}__${safeToolPart(tool)}`;
   if (plain.length <= MAX_NAME && !taken.has(plain)) return plain;
   const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, HASH_CHARS);
   return `${plain.slice(0, MAX_NAME - HASH_CHARS - 1)}_${hash}`;
 }
 
-function safe(name: string): string {
+/** A server's or tool's name as it appears in tool names: other characters than letters, digits, `_` and `-` become `_`. */
+export function safeToolPart(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 

@@ -97,9 +97,10 @@ export class SessionAdapter implements SessionPort {
   }
 
   async cd(path: string): Promise<string> {
-    const boot = await this.session.cd(path);
+    const { boot, added, removed } = await this.session.cd(path);
     this.requests = 0;
-    return describeBootstrap(bootstrapFacts(boot));
+    const tools = describeToolChange(added, removed);
+    return `${describeBootstrap(bootstrapFacts(boot))}${tools ? `; ${tools}` : ''}`;
   }
 
   serverModels(): Promise<string[]> {
@@ -129,9 +130,7 @@ export class SessionAdapter implements SessionPort {
   async reloadMcp(): Promise<string[]> {
     const { added, removed } = await this.session.reloadTools();
     const lines = await this.mcpStatus();
-    if (added.length === 0 && removed.length === 0) return [...lines, 'the tools are unchanged'];
-    const change = [added.length > 0 ? `${added.length} tool${added.length === 1 ? '' : 's'} joined` : '', removed.length > 0 ? `${removed.length} left` : ''].filter(Boolean).join(', ');
-    return [...lines, `${change}: the tools array changed, so the server's prefix cache starts over with the next request`];
+    return [...lines, describeToolChange(added, removed) ?? 'the tools are unchanged'];
   }
 
   async close(): Promise<void> {
@@ -181,6 +180,20 @@ export class SessionAdapter implements SessionPort {
         return [];
     }
   }
+}
+
+/**
+ * `13 MCP tools joined (everything): …` when `/cd` or `/mcp reload` changed the tools array, or
+ * undefined when it did not.
+ */
+export function describeToolChange(added: readonly string[], removed: readonly string[]): string | undefined {
+  if (added.length === 0 && removed.length === 0) return undefined;
+  const servers = (names: readonly string[]) => [...new Set(names.map((name) => /^mcp__(.+?)__/.exec(name)?.[1] ?? name))].join(', ');
+  const parts = [
+    added.length > 0 ? `${added.length} tool${added.length === 1 ? '' : 's'} joined (${servers(added)})` : '',
+    removed.length > 0 ? `${removed.length} left (${servers(removed)})` : '',
+  ].filter(Boolean);
+  return `${parts.join(', ')}: the tools array changed, so the server's prefix cache starts over with the next request`;
 }
 
 /** What a bootstrap produced, as the `bootstrap` event and `/cd` report it. */

@@ -107,3 +107,19 @@ test('aborting the turn during a long MCP call ends it aborted and the server is
   const sent = readFileSync(log, 'utf8');
   t.regex(sent, /"method":"notifications\/cancelled"/);
 });
+
+test('a server that is not ready at the first request joins at /cd ., which says so', async (t) => {
+  const { session, model, runtime } = await sessionWith(t, [{ content: 'one' }, { content: 'two' }], everything);
+  t.is((await session.run('first')).status, 'answered');
+  const hub = await runtime.mcp();
+  await hub.settled(60_000);
+  const { SessionAdapter } = await import('../../../cli/tui/session-adapter.js');
+  const adapter = new SessionAdapter(session, loadConfig({ cwd: tempDir(), home: tempDir(), env: {} }), async () => {}, runtime.mcp);
+  const line = await adapter.cd('.');
+  t.regex(line, /^now in .*; \d+ tools joined \(everything\): the tools array changed, so the server's prefix cache starts over with the next request$/);
+  await session.run('second');
+  const [one, two] = model.chatRequests().map((request) => JSON.stringify(request.json.tools));
+  t.false(one!.includes('mcp__everything__'));
+  t.true(two!.includes('mcp__everything__echo'));
+  t.deepEqual((await session.cd('.')), { boot: session.bootstrap!, added: [], removed: [] }, 'a second /cd . changes nothing');
+});
