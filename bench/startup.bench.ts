@@ -1,26 +1,37 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startScriptedServer } from '../test/helpers/scripted-server.js';
-import { gitRepo } from '../test/helpers/temp.js';
+import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
- * `reika -p` startup: time from spawning the binary to the first chat request reaching the
- * server (bootstrap, actor spawning, system prompt), in a tiny repo and in the 150k-file tree;
- * peak RSS of the whole process tree; the first request's size. The reference is a bare
- * `node -e ""` spawn measured in the same run.
+ * `reika -p` startup, side by side with a bare Node client in the same run: the time from spawning
+ * a process to its first chat request reaching the scripted server, and the peak RSS of the
+ * process tree.
  *
- * Every run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where the
- * time goes: the median moment of each startup milestone, in ms since the process started.
+ * - The reference is `node -e` doing one streamed `fetch` to the same server (what any Node client
+ *   pays before its first byte leaves: the binary, then undici).
+ * - reika runs in a tiny git repo and in the 150k-file tree (`fixtures/big-tree.ts`, used through
+ *   a hard-link copy of its own so the bench may add files to it), each cold (the first run after
+ *   the tree changed: a file was added, so the bootstrap cache misses) and warm (the next run, the
+ *   tree unchanged: a cache hit). The state folder (the cache) is a temp folder of the bench.
+ * - Each round measures the reference and the four reika runs one after another; figures are
+ *   medians over the rounds and the ratios compare medians of the same run.
+ *
+ * Every reika run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where
+ * the time goes: the median moment of each startup milestone, in ms since the process started.
  */
 
 const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
-const RUNS = 5;
+const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 7;
 
-/** Startup milestones (REIKA_TRACE_STARTUP lines) shown in the breakdown, by the end of their label. */
-const MILESTONES: [label: string, ending: string][] = [
+/** Startup milestones (REIKA_TRACE_STARTUP lines) shown in the breakdown, by the start of their label. */
+const MILESTONES: [label: string, start: string][] = [
   ['arguments read, indexer thread started', 'headless: arguments read'],
+  ['bootstrap cache checked', 'bootstrap cache:'],
   ['runtime started (model-io thread spawned)', 'headless: runtime started'],
   ['indexer thread booted', 'indexer thread: modules loaded'],
   ['scan done (in the indexer thread)', 'indexer thread: scanned'],
@@ -28,6 +39,16 @@ const MILESTONES: [label: string, ending: string][] = [
   ['model-io thread ready', 'runtime: model-io ready'],
   ['first request handed to model-io', 'session: request'],
 ];
+
+/** The reference client: one streamed chat request, read to the end. */
+const BARE_CLIENT = `(async () => {
+  const response = await fetch(process.env.BENCH_URL + '/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'scripted-model', stream: true, messages: [{ role: 'user', content: 'say ok' }] }),
+  });
+  for await (const chunk of response.body) void chunk;
+})();`;
 
 /** Sum of VmRSS over `pid` and all its descendants, in bytes (0 once it is gone). */
 function treeRss(pid: number): number {
@@ -50,49 +71,49 @@ interface Sample {
   firstMs: number;
   peakRss: number;
   firstBytes: number;
-  repoMapLines: number;
-  /** Milliseconds since the process started, by milestone ending. */
+  system: string;
+  /** Milliseconds since the process started, by milestone label. */
   marks: Map<string, number>;
 }
 
 function milestones(stderr: string): Map<string, number> {
   const marks = new Map<string, number>();
   for (const line of stderr.split('\n')) {
-    const match = /^\[startup (\d+\.\d) ms t\d+\] (.*?)(?: \(.*\))?$/.exec(line);
-    if (match && !marks.has(match[2]!)) marks.set(match[2]!, Number(match[1]));
+    const match = /^\[startup (\d+\.\d) ms t\d+\] (.*)$/.exec(line);
+    if (!match) continue;
+    const start = MILESTONES.find(([, prefix]) => match[2]!.startsWith(prefix))?.[1];
+    if (start && !marks.has(start)) marks.set(start, Number(match[1]));
   }
   return marks;
 }
 
-async function once(cwd: string): Promise<Sample> {
-  let spawnedAt = 0;
+/** Spawns `args` in `cwd` against a fresh scripted server; times spawn → first chat request. */
+async function once(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
   let firstAt = 0;
   const server = await startScriptedServer(() => {
     firstAt ||= performance.now();
     return { content: 'ok' };
   });
   try {
-    spawnedAt = performance.now();
-    const child = spawn(process.execPath, [mainJs, '-p', 'say ok'], {
+    const spawnedAt = performance.now();
+    const child = spawn(process.execPath, args, {
       cwd,
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', REIKA_TRACE_STARTUP: '1' },
+      env: { ...process.env, ...env, BENCH_URL: server.url, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', REIKA_TRACE_STARTUP: '1' },
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(child.pid!))), 5);
-    await new Promise((resolve) => child.on('close', resolve));
+    const code = await new Promise((resolve) => child.on('close', resolve));
     clearInterval(sampler);
     const first = server.chatRequests()[0];
-    if (!first) throw new Error(`reika made no request in ${cwd}`);
-    const system = String(first.json.messages[0].content);
-    const map = system.split('# Repo map')[1] ?? '';
+    if (!first || code !== 0) throw new Error(`${args[0]} made no request in ${cwd} (exit ${code}): ${stderr.slice(-500)}`);
     return {
       firstMs: firstAt - spawnedAt,
       peakRss,
       firstBytes: Buffer.byteLength(first.body),
-      repoMapLines: map.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line)).length,
+      system: String(first.json.messages[0].content),
       marks: milestones(stderr),
     };
   } finally {
@@ -100,39 +121,80 @@ async function once(cwd: string): Promise<Sample> {
   }
 }
 
-async function bareNode(): Promise<number> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
-  await new Promise((resolve) => child.on('close', resolve));
-  return performance.now() - started;
+function repoMapLines(system: string): number {
+  const map = system.split('# Repo map')[1] ?? '';
+  return map.split('\n').filter((line) => /^[\w./-]+\.\w+(: .*)?$/.test(line)).length;
 }
+
+/** A tree the bench may change: `change()` adds one new file (and drops the one added before). */
+function changer(root: string, folder: string): () => void {
+  let n = 0;
+  return () => {
+    rmSync(join(root, folder, `bench-cold-${n}.ts`), { force: true });
+    n++;
+    mkdirSync(join(root, folder), { recursive: true });
+    writeFileSync(join(root, folder, `bench-cold-${n}.ts`), `export const cold${n} = ${n};\n`);
+  };
+}
+
+type Case = 'tinyCold' | 'tinyWarm' | 'bigCold' | 'bigWarm';
 
 export default async function (): Promise<void> {
   const tiny = gitRepo({ 'package.json': '{"name":"tiny","scripts":{"test":"node --test"}}\n', 'src/index.ts': 'export function main() {}\n', 'README.md': '# tiny\n' });
-  const big = await ensureBigTree();
-  const reference: number[] = [];
-  const results: Record<'tiny' | 'big', Sample[]> = { tiny: [], big: [] };
-  await once(tiny); // warm the file cache and the compile cache once; not counted
+  const source = await ensureBigTree();
+  // A hard-link copy: the bench adds and removes files in it, never writes a file in place.
+  const big = join(tempDir('reika-bench-startup-'), 'tree');
+  execFileSync('cp', ['-al', source, big]);
+  const env = { XDG_STATE_HOME: tempDir('reika-bench-state-') };
+  const changeTiny = changer(tiny, 'src');
+  const changeBig = changer(big, 'packages/pkg-07/src');
+  const reika = [mainJs, '-p', 'say ok'];
+
+  // Warm the file cache and any compile cache once; not counted.
+  await once(['-e', BARE_CLIENT], tiny, env);
+  await once(reika, tiny, env);
+  await once(reika, big, env);
+
+  const reference: Sample[] = [];
+  const results: Record<Case, Sample[]> = { tinyCold: [], tinyWarm: [], bigCold: [], bigWarm: [] };
   for (let i = 0; i < RUNS; i++) {
-    reference.push(await bareNode());
-    results.tiny.push(await once(tiny));
-    results.big.push(await once(big));
+    reference.push(await once(['-e', BARE_CLIENT], tiny, env));
+    changeTiny();
+    results.tinyCold.push(await once(reika, tiny, env));
+    results.tinyWarm.push(await once(reika, tiny, env));
+    changeBig();
+    results.bigCold.push(await once(reika, big, env));
+    results.bigWarm.push(await once(reika, big, env));
   }
-  const ref = summarize(reference).p50;
-  const tinyMs = summarize(results.tiny.map((s) => s.firstMs)).p50;
-  const bigMs = summarize(results.big.map((s) => s.firstMs)).p50;
-  const peak = Math.max(...[...results.tiny, ...results.big].map((s) => s.peakRss)) / 1024 / 1024;
-  const bigFirst = results.big[0]!;
-  row('spawn → first request, tiny repo (median ms)', fmt(tinyMs), `${fmt(ref)} node -e`, tinyMs / ref, '≤ 300');
-  row('spawn → first request, 150k tree (median ms)', fmt(bigMs), `${fmt(ref)} node -e`, bigMs / ref, '≤ 300');
-  row('150k tree − tiny repo (ms)', fmt(bigMs - tinyMs), `${fmt(tinyMs)} tiny`, bigMs / tinyMs, '≤ +100');
-  row('peak RSS of the process tree (MB)', fmt(peak), '160 target', peak / 160, '≤ 160');
+  rmSync(big, { recursive: true, force: true });
+
+  const median = (samples: Sample[]) => summarize(samples.map((s) => s.firstMs)).p50;
+  const peak = (samples: Sample[]) => Math.max(...samples.map((s) => s.peakRss)) / 1024 / 1024;
+  const ref = median(reference);
+  const refText = `${fmt(ref)} node fetch`;
+  const ratio = (name: Case) => median(results[name]) / ref;
+  row('spawn → first request, tiny repo, warm (median ms)', fmt(median(results.tinyWarm)), refText, ratio('tinyWarm'), '≤ ×2.0');
+  row('spawn → first request, tiny repo, cold (median ms)', fmt(median(results.tinyCold)), refText, ratio('tinyCold'), '≤ ×2.0');
+  row('spawn → first request, 150k tree, warm (median ms)', fmt(median(results.bigWarm)), refText, ratio('bigWarm'), '≤ ×2.5');
+  row('spawn → first request, 150k tree, cold (median ms)', fmt(median(results.bigCold)), refText, ratio('bigCold'), '≤ ×3.5');
+  const bigPeak = Math.max(peak(results.bigCold), peak(results.bigWarm));
+  row('peak RSS of the process tree, 150k tree (MB)', fmt(bigPeak), `${fmt(peak(reference))} node fetch`, bigPeak / peak(reference), '≤ 110 MB');
+  const tinyPeak = Math.max(peak(results.tinyCold), peak(results.tinyWarm));
+  row('peak RSS of the process tree, tiny repo (MB)', fmt(tinyPeak), `${fmt(peak(reference))} node fetch`, tinyPeak / peak(reference));
+  const bigFirst = results.bigWarm[0]!;
   row('first request, 150k tree (KB)', fmt(bigFirst.firstBytes / 1024), '30 target', bigFirst.firstBytes / 1024 / 30, '≤ 30');
-  row('repo-map lines in the first request (150k tree)', String(bigFirst.repoMapLines), `${results.tiny[0]!.repoMapLines} tiny`, undefined);
-  process.stdout.write('where the time goes (median ms since the process started)      tiny      150k tree\n');
-  const at = (samples: Sample[], ending: string) => {
-    const values = samples.map((s) => s.marks.get(ending)).filter((v): v is number => v !== undefined);
+  row('repo-map lines in the first request (150k tree)', String(repoMapLines(bigFirst.system)), `${repoMapLines(results.tinyWarm[0]!.system)} tiny`, undefined);
+  // A warm run must send what a cold run of the same tree sends (the cache is invisible).
+  const sameBytes = results.bigWarm.every((s, i) => s.system === results.bigCold[i]!.system) && results.tinyWarm.every((s, i) => s.system === results.tinyCold[i]!.system);
+  process.stdout.write(`system prompt of each warm run identical to the cold run before it: ${sameBytes ? 'yes' : 'NO'}\n`);
+
+  process.stdout.write(`where the time goes (median ms since the process started)   tiny cold  tiny warm  150k cold  150k warm\n`);
+  const at = (samples: Sample[], start: string) => {
+    const values = samples.map((s) => s.marks.get(start)).filter((v): v is number => v !== undefined);
     return values.length === samples.length ? fmt(summarize(values).p50) : '–';
   };
-  for (const [label, ending] of MILESTONES) process.stdout.write(`  ${label.padEnd(56)} ${at(results.tiny, ending).padStart(8)} ${at(results.big, ending).padStart(14)}\n`);
+  for (const [label, start] of MILESTONES) {
+    const cells = (['tinyCold', 'tinyWarm', 'bigCold', 'bigWarm'] as const).map((name) => at(results[name], start).padStart(10));
+    process.stdout.write(`  ${label.padEnd(56)} ${cells.join(' ')}\n`);
+  }
 }

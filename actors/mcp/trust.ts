@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stateFolder } from '../tool-executor/safety/checkpoint-store.js';
+import { stateFolder } from '../state-dir.js';
 import type { McpServerConfig } from './config.js';
 
 /**

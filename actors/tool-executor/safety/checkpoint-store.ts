@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { projectStateDir, stateFolder } from '../../state-dir.js';
 import { storeGit, type StorePaths } from './store-git.js';
 import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } from './store-seed.js';
 
@@ -25,11 +24,7 @@ export const MAX_CHECKPOINT_FILES = 250_000;
 const KEEP_SESSIONS = 30;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 
-/** `$XDG_STATE_HOME/reika`, default `~/.local/state/reika`. */
-export function stateFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(base, 'reika');
-}
+export { stateFolder };
 
 /** One step's snapshot: the project as it was just before the step ran. */
 export interface Checkpoint {
@@ -109,8 +104,7 @@ export class CheckpointStore {
 
   private constructor(root: string, options: StoreOptions) {
     this.root = root;
-    const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
-    this.dir = join(options.stateHome ?? stateFolder(), 'checkpoints', hash);
+    this.dir = projectStateDir('checkpoints', root, options.stateHome ?? stateFolder());
     this.paths = { gitDir: join(this.dir, 'git'), index: join(this.dir, 'index'), root };
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
   }

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { loadConfig } from '../../config.js';
-import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES, stateFolder } from './checkpoint-store.js';
+import { stateFolder } from '../../state-dir.js';
+import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES } from './checkpoint-store.js';
 import { sandboxState, type SandboxState } from './sandbox.js';
 
 /**
