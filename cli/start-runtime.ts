@@ -103,7 +103,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   let executorStarted!: (spawned: Promise<void>) => void;
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
   const watch = { heartbeatMs: HEARTBEAT_MS, hangAfterMs: HANG_AFTER_MS };
-  const modelIo = supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule, ...watch });
+  const modelIo = supervisor.spawn({ name: MODEL_IO, title: 'the thread that talks to the model', kind: 'thread', module: modelIoModule, ...watch });
   let prewarmed = false;
   const prewarm = () => {
     if (prewarmed) return;
@@ -112,7 +112,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     const start = () =>
       setImmediate(() => {
         traceStartup('runtime: tool executor starting');
-        executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
+        executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, title: 'the process that runs the tools', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
       });
     modelIo.then(start, start);
   };

@@ -40,7 +40,7 @@ export async function runHost(
   const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<any> = {}, parent?: InFlight): Promise<R> => {
     const id = nanoid();
     const scope = requestOptions.scope;
-    if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError(`scope ${scope} was aborted`));
+    if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError('its turn was aborted already'));
     const promise = calls.start<R>(id, requestOptions, cancel);
     port.post({ type: 'request', id, from: name, to, scope, body });
     if (!parent) return promise;
@@ -55,7 +55,7 @@ export async function runHost(
     if (closing) return;
     closing = true;
     for (const work of inFlight.values()) work.controller.abort('shutting down');
-    calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'the runtime is shutting down'));
+    calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
     try {
       await definition.dispose?.();
     } finally {
@@ -67,7 +67,7 @@ export async function runHost(
     const controller = new AbortController();
     // A handler may have many requests in flight, each listening to this signal.
     setMaxListeners(0, controller.signal);
-    if (message.scope !== undefined && abortedScopes.has(message.scope)) controller.abort(`scope ${message.scope} was aborted`);
+    if (message.scope !== undefined && abortedScopes.has(message.scope)) controller.abort('its turn was aborted already');
     const work: InFlight = { controller, scope: message.scope, children: new Set() };
     inFlight.set(message.id, work);
     const context: RequestContext = {

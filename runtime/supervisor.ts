@@ -114,15 +114,15 @@ export class Supervisor extends EventEmitter implements Router {
     slot.state = 'stopped';
     slot.heartbeat?.();
     clearTimeout(slot.restartTimer);
-    slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', `${name} was stopped`));
+    slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', `${titleOf(slot.spec)} was stopped`));
     await slot.transport?.terminate();
   }
 
   request<P extends AnyProtocol>(to: ActorAddress<P>, body: P['request'], options?: RequestOptions<DeltaOf<P>>): Promise<ReplyOf<P>>;
   request(to: string, body: unknown, options: RequestOptions<any> = {}): Promise<unknown> {
-    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
     if (options.scope !== undefined && this.abortedScopes.has(options.scope)) {
-      return Promise.reject(cancelledError(`scope ${options.scope} was aborted`));
+      return Promise.reject(cancelledError('its turn was aborted already'));
     }
     const id = nanoid();
     const promise = this.calls.start(id, options, (gone) => this.cancelRoute(gone));
@@ -159,7 +159,7 @@ export class Supervisor extends EventEmitter implements Router {
     if (this.closed) return;
     this.closed = true;
     for (const stop of this.graces) stop();
-    this.calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    this.calls.failAll(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.all(
@@ -167,7 +167,7 @@ export class Supervisor extends EventEmitter implements Router {
         slot.state = 'stopped';
         slot.heartbeat?.();
         clearTimeout(slot.restartTimer);
-        slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+        slot.ready?.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
         await slot.transport?.terminate();
       }),
     );
@@ -175,7 +175,7 @@ export class Supervisor extends EventEmitter implements Router {
 
   private add(slot: Slot): Promise<void> {
     const name = slot.spec.name;
-    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'the supervisor is closed'));
+    if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
     if (this.slots.has(name)) return Promise.reject(new Error(`an actor named ${name} already exists`));
     this.slots.set(name, slot);
     const ready = this.start(slot);
@@ -268,11 +268,11 @@ export class Supervisor extends EventEmitter implements Router {
   private route(message: RequestEnvelope, caller: string): void {
     const fail = (error: ReikaError) => this.reply({ type: 'fail', id: message.id, error: error.toRecord() }, caller);
     if (message.scope !== undefined && this.abortedScopes.has(message.scope)) {
-      return fail(cancelledError(`scope ${message.scope} was aborted`));
+      return fail(cancelledError('its turn was aborted already'));
     }
     const slot = this.slots.get(message.to);
     if (!slot) return fail(new ReikaError('REIKA_ERR_NO_SUCH_ACTOR', `no actor is named ${message.to}`));
-    if (slot.state === 'failed') return fail(crashLoopError(message.to));
+    if (slot.state === 'failed') return fail(crashLoopError(slot.spec));
     this.routes.set(message.id, { caller, callee: message.to, scope: message.scope });
     this.deliver(message.to, message);
   }
@@ -322,7 +322,7 @@ export class Supervisor extends EventEmitter implements Router {
     const queued = new Set(slot.queue.flatMap((envelope) => (envelope.type === 'request' ? [envelope.id] : [])));
     for (const [id, route] of [...this.routes]) {
       if (route.callee === name && !queued.has(id)) {
-        const error = new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`, { retryable: true });
+        const error = new ReikaError('REIKA_ERR_ACTOR_CRASHED', `${titleOf(slot.spec)} ${detail}`, { retryable: true });
         this.reply({ type: 'fail', id, error: error.toRecord() });
       } else if (route.caller === name) {
         this.routes.delete(id);
@@ -332,7 +332,7 @@ export class Supervisor extends EventEmitter implements Router {
     if (this.closed || slot.state === 'stopped') return;
     if (slot.state === 'starting' && slot.deaths.length === 0 && info.code !== 0) {
       // It never came up: a broken module, not a crash to retry forever.
-      slot.ready?.reject(new ReikaError('REIKA_ERR_ACTOR_FAILED', `the ${name} actor failed to start: ${info.detail ?? detail}`));
+      slot.ready?.reject(new ReikaError('REIKA_ERR_ACTOR_FAILED', `${titleOf(slot.spec)} failed to start: ${info.detail ?? detail}`));
     }
     const now = this.clock.now();
     slot.deaths = slot.deaths.filter((t) => now - t < CRASH_LOOP_WINDOW_MS);
@@ -343,7 +343,7 @@ export class Supervisor extends EventEmitter implements Router {
     this.emit('exit', { name, info, next } satisfies ActorExitEvent);
     if (next !== 'restart') {
       slot.state = next === 'crash-loop' ? 'failed' : 'stopped';
-      const error = next === 'crash-loop' ? crashLoopError(name) : new ReikaError('REIKA_ERR_ACTOR_CRASHED', `the ${name} actor ${detail}`);
+      const error = next === 'crash-loop' ? crashLoopError(slot.spec) : new ReikaError('REIKA_ERR_ACTOR_CRASHED', `${titleOf(slot.spec)} ${detail}`);
       for (const queued of slot.queue) if (queued.type === 'request') this.reply({ type: 'fail', id: queued.id, error: error.toRecord() });
       slot.queue = [];
       if (next === 'crash-loop') this.emit('crash-loop', name, error.message);
@@ -371,9 +371,14 @@ function lastLine(text: string): string {
   return first.trim().slice(0, 300);
 }
 
-function crashLoopError(name: string): ReikaError {
+/** How errors name an actor: its title, or `the NAME actor`. */
+function titleOf(spec: { name: string; title?: string }): string {
+  return spec.title ?? `the ${spec.name} actor`;
+}
+
+function crashLoopError(spec: { name: string; title?: string }): ReikaError {
   return new ReikaError(
     'REIKA_ERR_ACTOR_FAILED',
-    `the ${name} actor crashed ${CRASH_LOOP_DEATHS} times within ${CRASH_LOOP_WINDOW_MS / 1000} s; it is not restarted again`,
+    `${titleOf(spec)} crashed ${CRASH_LOOP_DEATHS} times within ${CRASH_LOOP_WINDOW_MS / 1000} s; it is not restarted again`,
   );
 }

@@ -36,6 +36,12 @@ export interface HostPort {
 export interface ActorSpec {
   /** The address, e.g. `model-io`, `tool-executor`, `subagent/3`. */
   name: string;
+  /**
+   * What a user reads in a sentence about it (`the process that runs the tools`): crash and
+   * restart errors reach the model and the terminal, where an actor name means nothing.
+   * Default: `the NAME actor`.
+   */
+  title?: string;
   kind: 'thread' | 'process';
   /** Absolute path or file URL of a module whose default export is an ActorDefinition. */
   module: string | URL;

@@ -62,7 +62,7 @@ export function createIndexerActor(): ActorDefinition<IndexerProtocol, IndexerPo
     },
 
     async handle(request, context) {
-      if (!pool) throw new ReikaError('REIKA_ERR_CLOSED', 'the indexer is not running');
+      if (!pool) throw new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down');
       switch (request.type) {
         case 'scan': {
           traceStartup('indexer: scan requested');

@@ -108,13 +108,15 @@ export class IndexerPool {
    * once, whether the task was queued or running.
    */
   async run<R>(name: string, task: unknown, signal?: AbortSignal, transferList?: TransferListItem[]): Promise<R> {
-    if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'the indexer pool is closed');
+    if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down');
     if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
     try {
       return (await this.piscina.run(task, { name, ...(signal ? { signal } : {}), ...(transferList ? { transferList } : {}) })) as R;
     } catch (error) {
       if (signal?.aborted) throw cancelledError(String(signal.reason ?? 'cancelled'));
       if (ReikaError.isInstance(error)) throw error;
+      // Piscina's own words for a pool closed under the task ('Terminating worker thread').
+      if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down');
       throw new ReikaError('REIKA_ERR_INDEXER', error instanceof Error ? error.message : String(error));
     }
   }

@@ -43,7 +43,7 @@ export function startupThread(work: StartupWork): PreparedWork {
     else fail(new ReikaError('REIKA_ERR_INDEXER', message.message));
   });
   worker.on('error', (error) => fail(new ReikaError('REIKA_ERR_INDEXER', error.message)));
-  worker.on('exit', () => fail(new ReikaError('REIKA_ERR_INDEXER', 'the indexer thread ended before the repo map was ranked')));
+  worker.on('exit', () => fail(new ReikaError('REIKA_ERR_INDEXER', 'indexing stopped before the repo map was ranked')));
   return {
     index,
     ranked,

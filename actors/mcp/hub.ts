@@ -196,7 +196,7 @@ export class McpHub {
   private spawn(entry: Entry): Promise<void> {
     const generation = ++entry.generation;
     const name = mcpAddress(entry.config.name);
-    const spawned = this.options.supervisor.spawn({ name, kind: 'process', module: actorModule, options: { server: entry.config } });
+    const spawned = this.options.supervisor.spawn({ name, title: `the MCP server ${entry.config.name}`, kind: 'process', module: actorModule, options: { server: entry.config } });
     entry.settled = spawned.then(
       () => this.greet(entry, generation),
       (error: unknown) => {
@@ -245,7 +245,7 @@ export class McpHub {
 /** The actor's one line (its stderr's last), without the supervisor's "failed to start:" frame. */
 function failureLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const detail = message.replace(/^the mcp\/\S+ actor failed to start: /, '');
+  const detail = message.replace(/^the MCP server \S+ failed to start: /, '');
   return lastLine(detail) ?? detail;
 }
 

@@ -53,7 +53,7 @@ export function subagentDispatcher(supervisor: Spawner, options: DispatcherOptio
       const name = subagentAddress(options.prefix ?? 'subagent/', ++next);
       const lines: string[] = [];
       const reads: string[] = [];
-      const spawned = supervisor.spawn({ name, kind: 'thread', module: options.module ?? subagentModule, restart: false });
+      const spawned = supervisor.spawn({ name, title: `subagent ${next}`, kind: 'thread', module: options.module ?? subagentModule, restart: false });
       spawned.catch(() => {});
       try {
         const { endpoint, window } = await settle(request.brief, context);

@@ -29,7 +29,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'cd',
     args: 'PATH',
-    help: 're-bootstrap in another folder (/cd . re-indexes this one)',
+    help: 'work in another folder: index it and start over there (/cd . re-indexes this one)',
     idleOnly: true,
     async run(context, arg) {
       if (!arg) return context.error('usage: /cd PATH (/cd . re-indexes the current folder)');

@@ -45,7 +45,7 @@ test('a tool executor that stops answering misses its heartbeats, is restarted, 
   clock.advance(HANG_AFTER_MS + HEARTBEAT_MS);
   const error = (await t.throwsAsync(stuck)) as ReikaError;
   t.is(error.code, 'REIKA_ERR_ACTOR_CRASHED');
-  t.is(error.message, `the tool-executor actor stopped answering for ${(HANG_AFTER_MS / 1000).toFixed(1)} s and was restarted`);
+  t.is(error.message, `the process that runs the tools stopped answering for ${(HANG_AFTER_MS / 1000).toFixed(1)} s and was restarted`);
   const next = await executor.request(grep(root, 'plain'));
   t.is(next.status, 'done');
   t.regex(next.payload, /a\.txt:1/);

@@ -215,17 +215,17 @@ test('a hung actor misses its heartbeats, is killed and restarted, and its reque
   }, clock);
 });
 
-test('a thread actor that blocks its event loop for good is killed by its heartbeat', async (t) => {
+test('a thread actor that blocks its event loop for good is killed by its heartbeat, and the error names it by its title', async (t) => {
   const clock = new ManualClock();
   await withSupervisor(async (supervisor) => {
-    await supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule, heartbeatMs: 1_000, hangAfterMs: 3_000 });
+    await supervisor.spawn({ name: 'thread', title: 'the thread that blocks', kind: 'thread', module: actorModule, heartbeatMs: 1_000, hangAfterMs: 3_000 });
     let hung!: () => void;
     const hanging = new Promise<void>((resolve) => (hung = resolve));
     const pending = to(supervisor, 'thread').request({ type: 'hang' }, { onDelta: () => hung() });
     await hanging;
     clock.advance(4_000);
     const error = (await t.throwsAsync(pending)) as ReikaError;
-    t.is(error.message, 'the thread actor stopped answering for 3.0 s and was restarted');
+    t.is(error.message, 'the thread that blocks stopped answering for 3.0 s and was restarted');
     t.is(await to(supervisor, 'thread').request({ type: 'echo', value: 'back' }), 'back');
   }, clock);
 });

@@ -24,7 +24,7 @@ test('a subagent whose thread crashes still yields a report of what it streamed,
   t.is(result.status, 'error');
   t.is(result.errorCode, 'REIKA_ERR_ACTOR_CRASHED');
   t.regex(result.summary, /^subagent report \(error; 1 file read; not covered: src\/b\.ts\):/);
-  t.regex(result.summary, /stopped before its report: it failed: the subagent\/1 actor crashed .*boom in the subagent/);
+  t.regex(result.summary, /stopped before its report: it failed: subagent 1 crashed .*boom in the subagent/);
   t.regex(result.summary, /Tool calls it made:\n- read src\/a\.ts — 1 line/);
   t.false(supervisor.has('subagent/1'));
 });
