@@ -2,10 +2,18 @@ import type { RepoMapFile } from '../protocol.js';
 import type { FileSymbols } from './extract.js';
 import { ROLE_WEIGHT, roleOf } from './file-role.js';
 import { hashIdentifier, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
+import { ModuleIndex } from './imports.js';
 
 /**
  * Ranks the repo map's files, in an indexer worker: a reference graph (file A mentions an
- * identifier that file B defines → edge A→B) scored by personalised PageRank.
+ * identifier that file B defines → edge A→B; file A imports file B → a strong edge A→B) scored by
+ * personalised PageRank.
+ *
+ * An import (`Language.imports`, resolved by `ModuleIndex` against the mapped files' paths) weighs
+ * IMPORT_VOTE: for the languages with import rules the graph is then close to the one a parser
+ * computes (measured against the TypeScript compiler's and Python's `ast` import graphs on
+ * excalidraw, vuejs/core and scrapy: 98–100% of their edges, 96–99.9% of ours theirs), and the
+ * identifier edges below order what imports leave open, and carry the languages without them.
  *
  * An edge's weight is the sum over the identifiers behind it of:
  * - specificity: ((length − 2) / 6)², at most 1, so `get` weighs 1/36 of `loadUser`; compound
@@ -33,6 +41,11 @@ const PRIVATE_WEIGHT = 0.25;
 const FULL_EVIDENCE = 2;
 /** Names that never stand for one definition (the anonymous `export default`). */
 const UNLINKED = new Set(['default']);
+/**
+ * What one import weighs (split between the files it may name): an import says for sure what a
+ * shared name only suggests, so it outweighs dozens of mentions.
+ */
+const IMPORT_VOTE = 64;
 
 function specificity(name: string): number {
   const base = Math.min(1, Math.max(0.02, ((name.length - 2) / 6) ** 2));
@@ -153,6 +166,8 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(definerCount) / Math.max(total, 1);
   }
 
+  const modules = new ModuleIndex(files.map((file) => file.path));
+
   // Out-edges, normalised per file, in one flat list: file i's edges are `edgeStart[i]` up to
   // `edgeStart[i + 1]` (a few thousand small typed arrays cost milliseconds to allocate cold).
   const scratch = new Float64Array(count);
@@ -168,6 +183,15 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
         const file = definers.file[row]!;
         if (scratch[file] === 0) touched.push(file);
         scratch[file]! += votes[id]! * definers.weight[row]!;
+      }
+    }
+    const from = files[index]!.path;
+    for (const specifier of words(files[index]!.imports ?? '')) {
+      const named = modules.resolve(specifier, from);
+      for (const file of named) {
+        if (file === index) continue;
+        if (scratch[file] === 0) touched.push(file);
+        scratch[file]! += IMPORT_VOTE / named.length;
       }
     }
     let total = 0;

@@ -117,7 +117,8 @@ function moduleSource(module: Module, sibling: Module, next: () => number): stri
   const lines: string[] = [];
   const uses = next() < 0.9;
   if (module.language === 'ts') {
-    lines.push(`import { registerService, ServiceRegistry } from '../../core/src/service-registry.js';`, `import { get, set, run, map } from '../../core/src/common.js';`, '');
+    // `get`, `set`, `run`, `map` are said, never imported from common.ts: short names that mean little.
+    lines.push(`import { registerService, ServiceRegistry } from '../../core/src/service-registry.js';`, '');
     for (const name of module.exports) {
       const helper = sibling.exports[Math.floor(next() * sibling.exports.length)]!;
       lines.push(

@@ -77,6 +77,13 @@ export interface Language {
   prepare?(text: string): string;
   /** Runs after the rules, in source order, e.g. Python's `__all__` decides what is exported. */
   finish?(found: Found[], text: string): Found[];
+  /**
+   * The modules the file imports, as specifiers `resolveImports` (`map/imports.ts`) matches
+   * against the mapped files: `/`-separated, `./x` and `../x` relative to the file's folder, any
+   * other from some root of the tree (`pkg/mod`, `@scope/pkg/mod`); `a|b` stands for the first of
+   * `a`, `b` that names a file. Found by regular expressions like the definitions.
+   */
+  imports?(text: string): string[];
 }
 
 /** An identity function that checks the entry's type. */

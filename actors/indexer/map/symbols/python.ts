@@ -21,6 +21,44 @@ function namesInAll(text: string): { names: string[]; at: number } | undefined {
   return first === undefined ? undefined : { names, at: first };
 }
 
+/** `from M import a, b` (also parenthesised over lines) and `import a.b, c as d`, at any indent. */
+const IMPORT = /^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))/gm;
+
+/** `../`-style prefix for `level` leading dots: `.` is the file's own folder. */
+const relative = (level: number): string => (level <= 1 ? './' : '../'.repeat(level - 1));
+
+/** Names of an import list: `a as b` → `a`; `*` and line continuations dropped. */
+const importNames = (list: string): string[] =>
+  list
+    .replace(/[()\\]/g, ' ')
+    .split(',')
+    .map((part) => part.trim().split(/\s+/)[0]!)
+    .filter((name) => /^[A-Za-z_][\w.]*$/.test(name));
+
+function imports(text: string): string[] {
+  const found: string[] = [];
+  IMPORT.lastIndex = 0;
+  for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) {
+    if (match[4] !== undefined) {
+      // `import a.b.c`: the longest of a/b/c, a/b, a that is a module.
+      for (const name of importNames(match[4])) {
+        const parts = name.split('.');
+        found.push(parts.map((_, k) => parts.slice(0, parts.length - k).join('/')).join('|'));
+      }
+      continue;
+    }
+    const level = match[1]!.length;
+    const module = match[2]!.split('.').filter(Boolean).join('/');
+    if (level === 0 && module === '') continue;
+    const base = level === 0 ? module : `${relative(level)}${module}`;
+    // `from M import n`: the submodule M/n when there is one, else M itself (`import *`: M).
+    const names = importNames(match[3]!);
+    if (names.length === 0) found.push(base);
+    for (const name of names) found.push(`${base.endsWith('/') ? base : `${base}/`}${name}|${base}`);
+  }
+  return found;
+}
+
 export default defineLanguage({
   name: 'python',
   extensions: ['.py', '.pyi'],
@@ -39,4 +77,5 @@ export default defineLanguage({
       .map((name) => ({ name, kind: 'variable', exported: true, at: all.at }));
     return [...found.map((definition) => ({ ...definition, exported: listed.has(definition.name) })), ...added].sort((a, b) => a.at - b.at);
   },
+  imports,
 });

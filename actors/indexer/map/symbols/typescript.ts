@@ -30,6 +30,23 @@ function objectKeys(list: string): string[] {
   return keys;
 }
 
+/**
+ * `from 'm'` (imports, re-exports), `import 'm'`, `import('m')`, `require('m')`. Also inside a
+ * comment or a string now and then: a stray edge, not a wrong definition.
+ */
+const IMPORT = /\b(?:from|import|require)\s*\(?\s*(["'])([^"'\n]{1,300})\1/g;
+
+function imports(text: string): string[] {
+  const found: string[] = [];
+  IMPORT.lastIndex = 0;
+  for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) {
+    // `./x?raw`, `./x.js` (TypeScript's ESM spelling of `./x.ts`): the path without the suffixes.
+    const specifier = match[2]!.replace(/[?#].*$/, '').replace(/\.(?:[cm]?[jt]sx?)$/, '');
+    if (specifier !== '' && !/\s/.test(specifier)) found.push(specifier);
+  }
+  return found;
+}
+
 export default defineLanguage({
   name: 'typescript',
   extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
@@ -95,4 +112,5 @@ export default defineLanguage({
     if (found.some((definition) => definition.exported) || MODULE_SYNTAX.test(text)) return found;
     return found.map((definition) => ({ ...definition, exported: true }));
   },
+  imports,
 });

@@ -74,3 +74,37 @@ test('tests and generated files do not outrank the core they use', (t) => {
   ];
   t.deepEqual(order(files).slice(0, 2), ['src/totals.ts', 'src/cli.ts']);
 });
+
+test('a file others import outranks one that only shares the names they mention', (t) => {
+  // Both define `createStore`; only one is imported, as a parser would see.
+  const importer = (i: number): FileSymbols => ({ ...file(`src/view${i}.ts`, `View${i}`, 'createStore'), imports: './store/index' });
+  const files = [...Array.from({ length: 4 }, (_, i) => importer(i)), file('src/store/index.ts', 'createStore', ''), file('legacy/store.ts', 'createStore', '')];
+  const ranked = order(files);
+  t.is(ranked[0], 'src/store/index.ts');
+  t.true(ranked.indexOf('src/store/index.ts') < ranked.indexOf('legacy/store.ts'));
+});
+
+test('a barrel that re-exports passes its rank on to the modules behind it', (t) => {
+  const users = Array.from({ length: 5 }, (_, i): FileSymbols => ({ ...file(`app/page${i}.ts`, `Page${i}`, ''), imports: '@acme/common' }));
+  const files = [
+    ...users,
+    { ...file('packages/common/src/index.ts', '', ''), imports: './color ./point' },
+    file('packages/common/src/color.ts', 'mixColors', ''),
+    file('packages/common/src/point.ts', 'pointDistance', ''),
+    file('packages/common/src/unused.ts', 'neverImported', ''),
+  ];
+  const ranked = order(files);
+  // As PageRank over the real import graph has it: the barrel first, then what it re-exports.
+  t.deepEqual(ranked.slice(0, 3), ['packages/common/src/index.ts', 'packages/common/src/color.ts', 'packages/common/src/point.ts']);
+  t.true(ranked.indexOf('packages/common/src/unused.ts') > 3);
+});
+
+test('imports keep the ranking deterministic: the same files in any order give the same scores', (t) => {
+  const files = [
+    { ...file('a/x.py', 'load_config', 'parse_value'), imports: 'a/y|a' },
+    { ...file('a/y.py', 'parse_value', ''), imports: '. ./z|./' },
+    { ...file('a/z.py', 'ZONE', 'load_config'), imports: 'a/x' },
+    file('a/__init__.py', '', ''),
+  ];
+  t.deepEqual(rankFiles([...files].reverse()), rankFiles(files));
+});

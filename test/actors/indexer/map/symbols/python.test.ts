@@ -1,4 +1,5 @@
 import test from 'ava';
+import { languageOf } from '../../../../../actors/indexer/map/symbols/languages.js';
 import { definitionsOf } from './definitions-of.js';
 
 test('a Python module lists top-level functions, classes and constants; underscores are private', (t) => {
@@ -76,5 +77,32 @@ def helper():
     '+ VERSION constant',
     '+ build function',
     '- helper function',
+  ]);
+});
+
+test('Python imports give module specifiers, a from-import trying the submodule before the module', (t) => {
+  const python = languageOf('pkg/a.py')!;
+  const source = `import os.path, json as j
+from scrapy.http import Request, Response as R
+from . import signals
+from ..utils.misc import (
+    load_object,
+    walk_modules,
+)
+from .mod import *
+
+def f():
+    from twisted.internet import reactor
+`;
+  t.deepEqual(python.imports!(source), [
+    'os/path|os',
+    'json',
+    'scrapy/http/Request|scrapy/http',
+    'scrapy/http/Response|scrapy/http',
+    './signals|./',
+    '../utils/misc/load_object|../utils/misc',
+    '../utils/misc/walk_modules|../utils/misc',
+    './mod',
+    'twisted/internet/reactor|twisted/internet',
   ]);
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { languageOf } from '../../../../../actors/indexer/map/symbols/languages.js';
 import { definitionsOf } from './definitions-of.js';
 
 const moduleSource = `import { readFile } from 'node:fs/promises';
@@ -142,4 +143,22 @@ test('CRLF line ends and a byte-order mark change nothing', (t) => {
   const lf = `export default Store;\nexport const a = 1;\nexport {\n  b as c,\n} from './b.js';\n`;
   t.deepEqual(definitionsOf('src/x.ts', lf.replace(/\n/g, '\r\n')), definitionsOf('src/x.ts', lf));
   t.deepEqual(definitionsOf('src/x.ts', lf), ['+ Store variable', '+ a variable', '+ c variable']);
+});
+
+test('imports, re-exports, require and import() give the modules a file imports, without ESM extensions', (t) => {
+  const typescript = languageOf('src/app.ts')!;
+  const source = `import React from "react";
+import type { Store } from './store.js';
+import {
+  a,
+  b,
+} from '../shared/util';
+import './styles.css';
+export * from "./types";
+export { Debug } from '../debug';
+const lazy = () => import('./lazy/Panel.tsx');
+const fs = require('node:fs');
+import raw from './shader.glsl?raw';
+`;
+  t.deepEqual(typescript.imports!(source), ['react', './store', '../shared/util', './styles.css', './types', '../debug', './lazy/Panel', 'node:fs', './shader.glsl']);
 });

@@ -1,0 +1,43 @@
+import test from 'ava';
+import { ModuleIndex } from '../../../../actors/indexer/map/imports.js';
+
+/** The paths `specifier` names from `from`, in a tree of `paths`. */
+function resolve(paths: string[], specifier: string, from: string): string[] {
+  return new ModuleIndex(paths).resolve(specifier, from).map((file) => paths[file]!);
+}
+
+test('a relative specifier names the file at that path, or the folder’s index or __init__.py', (t) => {
+  const paths = ['src/app.ts', 'src/db.ts', 'src/ui/index.tsx', 'pkg/__init__.py', 'pkg/mod.py', 'pkg/sub/run.py'];
+  t.deepEqual(resolve(paths, './db', 'src/app.ts'), ['src/db.ts']);
+  t.deepEqual(resolve(paths, './ui', 'src/app.ts'), ['src/ui/index.tsx']);
+  t.deepEqual(resolve(paths, './ui/index', 'src/app.ts'), ['src/ui/index.tsx']);
+  t.deepEqual(resolve(paths, '../app', 'src/ui/index.tsx'), ['src/app.ts']);
+  t.deepEqual(resolve(paths, '../mod', 'pkg/sub/run.py'), ['pkg/mod.py']);
+  t.deepEqual(resolve(paths, '../', 'pkg/sub/run.py'), ['pkg/__init__.py']);
+  t.deepEqual(resolve(paths, './missing', 'src/app.ts'), []);
+  t.deepEqual(resolve(paths, '../../../etc', 'src/app.ts'), [], 'above the root names nothing');
+});
+
+test('a package specifier names the files whose path ends with it, workspace src folders and scopes dropped', (t) => {
+  const paths = ['packages/shared/src/index.ts', 'packages/shared/src/general.ts', 'packages/element/src/binding.ts', 'scrapy/http/__init__.py', 'scrapy/http/headers.py'];
+  t.deepEqual(resolve(paths, '@vue/shared', 'packages/core/src/a.ts'), ['packages/shared/src/index.ts']);
+  t.deepEqual(resolve(paths, '@excalidraw/element/binding', 'x.ts'), ['packages/element/src/binding.ts']);
+  t.deepEqual(resolve(paths, 'scrapy/http', 'tests/test_a.py'), ['scrapy/http/__init__.py']);
+  t.deepEqual(resolve(paths, 'scrapy/http/headers|scrapy/http', 'tests/test_a.py'), ['scrapy/http/headers.py']);
+  t.deepEqual(resolve(paths, 'scrapy/http/Headers|scrapy/http', 'tests/test_a.py'), ['scrapy/http/__init__.py'], 'a name, not a module: the package');
+});
+
+test('one bare segment names only a folder, so the standard library and registry packages link nothing', (t) => {
+  const paths = ['src/json.py', 'src/path.ts', 'src/react/hooks.ts', 'utils/__init__.py'];
+  t.deepEqual(resolve(paths, 'json', 'src/a.py'), []);
+  t.deepEqual(resolve(paths, 'path', 'src/a.ts'), []);
+  t.deepEqual(resolve(paths, 'react', 'src/a.ts'), []);
+  t.deepEqual(resolve(paths, 'utils', 'src/a.py'), ['utils/__init__.py']);
+});
+
+test('of several matches the shortest paths win, and a TypeScript importer prefers TypeScript', (t) => {
+  const paths = ['packages/vue/index.js', 'packages/vue/index.mjs', 'packages/vue/src/index.ts', 'a/b/util/index.ts', 'c/util/index.ts', 'd/util/index.ts'];
+  t.deepEqual(resolve(paths, 'vue', 'packages/runtime/src/a.ts'), ['packages/vue/src/index.ts']);
+  t.deepEqual(resolve(paths, 'vue', 'scripts/build.js'), ['packages/vue/index.js', 'packages/vue/index.mjs']);
+  t.deepEqual(resolve(paths, 'util', 'x.ts'), ['c/util/index.ts', 'd/util/index.ts'], 'a shared edge');
+});
