@@ -11,7 +11,7 @@ import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
 import { pasteProblem } from '../images/recognize.js';
 import { repoMapBudget } from '../indexer/budget.js';
-import { MODEL_IO, type ToolSchema } from '../model-io/protocol.js';
+import { MODEL_IO, type EngineInfo, type ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import type { AgentMode } from '../agent-mode.js';
 import { buildSystemPrompt } from '../prompt/system-prompt.js';
@@ -118,6 +118,9 @@ export class Session {
   private readonly windowProbed = new WeakSet<Connection>();
   /** The window of the current connection, once settled. */
   private window: number | undefined;
+  /** What the engine said of itself (detected beside the bootstrap scan, never before a request). */
+  private engineValue: EngineInfo | undefined;
+  private engineDetection: Promise<EngineInfo | undefined> = Promise.resolve(undefined);
 
   constructor(options: SessionOptions) {
     this.config = options.config;
@@ -134,6 +137,16 @@ export class Session {
   /** Settles when the bootstrap is done and the model is settled; rejects with a one-sentence error. */
   get ready(): Promise<void> {
     return Promise.all([this.frozen, this.connection]).then(() => undefined);
+  }
+
+  /** The engine record, once detection answered (undefined before, or when it could not run). */
+  get engine(): EngineInfo | undefined {
+    return this.engineValue;
+  }
+
+  /** Settles with the engine record when detection is done (`reika doctor` waits for it). */
+  engineDetected(): Promise<EngineInfo | undefined> {
+    return this.engineDetection;
   }
 
   /** The frozen bootstrap (index paths for completion, repo map…), once it is built. */
@@ -378,7 +391,32 @@ export class Session {
       },
       () => {},
     );
+    this.engineValue = undefined;
+    const detection: Promise<EngineInfo | undefined> = promise.then(
+      (connection) => this.detect(connection, () => this.engineDetection === detection),
+      () => undefined,
+    );
+    this.engineDetection = detection;
     return promise;
+  }
+
+  /**
+   * Asks model-io which engine serves the connection, once it is settled: beside the bootstrap
+   * scan, so the first request never waits for it. The embedded engine's record came with the connection.
+   */
+  private async detect(connection: Connection, current: () => boolean): Promise<EngineInfo | undefined> {
+    let engine: EngineInfo | undefined = connection.engine;
+    if (!engine) {
+      try {
+        engine = await client(this.runtime.supervisor, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint });
+      } catch {
+        return undefined;
+      }
+    }
+    // A later /model may have started another detection meanwhile: only the newest one counts.
+    if (current()) this.engineValue = engine;
+    connection.engine = engine;
+    return engine;
   }
 
   /** A failed connection is tried again by the next turn (the server may have come up since). */

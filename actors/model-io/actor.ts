@@ -1,4 +1,5 @@
 import { defineActor } from '../../runtime/actor.js';
+import { detectEngine } from './detect-engine.js';
 import { discover } from './discover.js';
 import type { ModelIoProtocol } from './protocol.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -19,7 +20,7 @@ const loadEmbedded = () => (embedded ??= import('./embedded/index.js'));
  * The model-IO actor. Runs in a worker thread:
  * `supervisor.spawn({ name: 'model-io', kind: 'thread', module: new URL('../actors/model-io/actor.js', import.meta.url) })`.
  * `chat` streams {@link ModelEvent} deltas and ends with a `ChatReply` (`finishReason: 'aborted'`
- * when the request's signal fired); `discover` answers a `DiscoverReply`. An endpoint with
+ * when the request's signal fired); `discover` answers a `DiscoverReply`, `detect` the engine's `EngineInfo`. An endpoint with
  * `engine: 'embedded'` is served by llama.cpp inside this thread (embedded/), others over HTTP.
  */
 export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
@@ -34,6 +35,9 @@ export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
       case 'discover':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedDiscover(request.endpoint);
         return discover(request.endpoint, request.contextWindow, context.signal);
+      case 'detect':
+        if (request.endpoint.engine === 'embedded') return (await (await loadEmbedded()).embeddedDiscover(request.endpoint)).engine!;
+        return detectEngine(request.endpoint, context.signal);
       default:
         throw new Error(`model-io: unknown request type ${(request as { type?: unknown }).type}`);
     }

@@ -113,7 +113,12 @@ export type ModelIoRequest =
    * Asks the server for its models and context window. `contextWindow` is the configured
    * REIKA_CONTEXT_WINDOW (or the profile's): it wins over what the server says.
    */
-  | { type: 'discover'; endpoint: Endpoint; contextWindow?: number };
+  | { type: 'discover'; endpoint: Endpoint; contextWindow?: number }
+  /**
+   * Which engine serves the endpoint and what it says of itself (`detect-engine.ts`); the embedded
+   * engine answers its own record. Never fails: what could not be learnt stays unset.
+   */
+  | { type: 'detect'; endpoint: Endpoint };
 
 /** Final reply of a `chat` request: the whole assistant turn, assembled. */
 export interface ChatReply {
@@ -141,11 +146,68 @@ export interface DiscoverReply {
   /** Context window of the configured model, when the server exposes it. */
   contextWindow?: number;
   /** The embedded engine, when it runs the model (what `reika doctor` shows). */
-  engine?: EngineInfo;
+  engine?: EmbeddedEngineInfo;
+}
+
+/**
+ * What reika knows of the engine that runs the model: one record, for `reika doctor`, the status
+ * line, slots, prefill progress and the template check. `embedded` is llama.cpp inside reika;
+ * `server` is whatever answers at REIKA_BASE_URL (see `detect-engine.ts`).
+ */
+export type EngineInfo = EmbeddedEngineInfo | ServerEngineInfo;
+
+/** The engine behind an HTTP endpoint, as it described itself at session start. */
+export interface ServerEngineInfo {
+  kind: 'server';
+  engine: 'llama.cpp' | 'vllm' | 'sglang' | 'ollama' | 'lmstudio' | 'mlx' | 'hosted' | 'unknown';
+  baseUrl: string;
+  /** Hosted APIs: the provider, from the host name. */
+  provider?: string;
+  /** The engine's version (llama.cpp `build_info`, vLLM/SGLang/Ollama `version`). */
+  version?: string;
+  /** The model id the server names. */
+  model?: string;
+  /** The file or repository the server loaded (llama.cpp `model_path`, vLLM `root`, SGLang `model_path`). */
+  modelPath?: string;
+  architecture?: string;
+  /** LM Studio: `gguf` or `mlx`. */
+  format?: string;
+  /** The window the server runs the model with, and which answer said so. */
+  window?: number;
+  windowSource?: 'props' | 'models' | 'server-info';
+  /** The model's training window, when the server says and it differs. */
+  trainedWindow?: number;
+  /** Why the window is unknown, when the engine explains it (Ollama before the model loads). */
+  windowNote?: string;
+  /** llama.cpp: parallel slots (`-np`), each slot's window, slots busy at detection, `/slots` served. */
+  totalSlots?: number;
+  slotWindow?: number;
+  busySlots?: number;
+  slotsEndpoint?: boolean;
+  /** llama.cpp `/props`: the chat template it renders with (Jinja source), and the tool-use variant. */
+  chatTemplate?: string;
+  chatTemplateToolUse?: string;
+  bosToken?: string;
+  eosToken?: string;
+  /** llama.cpp `chat_template_caps` (supports_tools, supports_system_role, supports_preserve_reasoning…). */
+  templateCaps?: Record<string, boolean>;
+  vision?: boolean;
+  /** The engine says the model takes native tool calls (Ollama `capabilities`, LM Studio `tool_use`). */
+  nativeTools?: boolean;
+  /** SGLang's parsers for calls and reasoning, when it was started with them. */
+  toolCallParser?: string;
+  reasoningParser?: string;
+  /** Ollama's prompt template (Go template syntax, not rendered by reika). */
+  ollamaTemplate?: string;
+  /** Nothing answered at the base URL / the key was refused. */
+  unreachable?: boolean;
+  authFailed?: boolean;
+  /** The paths that answered 200, in order (what the record is based on). */
+  answered: string[];
 }
 
 /** What the embedded engine runs and how: one record, for `reika doctor` and the status line. */
-export interface EngineInfo {
+export interface EmbeddedEngineInfo {
   kind: 'embedded';
   /** Absolute path of the GGUF file. */
   model: string;
@@ -178,7 +240,7 @@ export interface EngineInfo {
 }
 
 export interface ModelIoProtocol extends Protocol<ModelIoRequest> {
-  replies: { chat: ChatReply; discover: DiscoverReply };
+  replies: { chat: ChatReply; discover: DiscoverReply; detect: EngineInfo };
   /** Streamed by `chat` only. */
   delta: ModelEvent;
 }

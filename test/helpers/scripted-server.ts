@@ -44,6 +44,10 @@
  *   given (see {@link vllmModel}, {@link llamaCppModel}, {@link lmStudioModel}); `options.props`
  *   serves llama.cpp's `GET /props` (see {@link llamaCppProps}); `options.modelsStatus` fails it;
  *   `options.ollamaPs` serves Ollama's `GET /api/ps` (the loaded models and their context_length).
+ * - `options.routes` serves any other path, keyed `'GET /version'`, `'POST /api/show'`: a value
+ *   is sent as JSON with status 200, a {@link Route} as it says, a function sees the request.
+ *   `options.serverHeader` sets the `Server` header of every answer (llama-server sends
+ *   `llama.cpp`, mlx_lm.server Python's `BaseHTTP/0.6 Python/3.12`).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -122,7 +126,15 @@ export interface ScriptedRequest {
 
 export type Script = ScriptedReply[] | ((request: ScriptedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>);
 
+/** An answer to one path (see `options.routes`). */
+export interface Route {
+  status: number;
+  body: unknown;
+}
+
 export interface ServerOptions {
+  routes?: Record<string, unknown | Route | ((request: ScriptedRequest) => unknown | Route)>;
+  serverHeader?: string;
   models?: Array<string | Record<string, unknown>>;
   modelsStatus?: number;
   props?: Record<string, unknown>;
@@ -375,9 +387,17 @@ export async function startScriptedServer(script: Script, options: ServerOptions
       const record: ScriptedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, json, outcome };
       requests.push(record);
       const socket = req.socket;
+      if (options.serverHeader) res.setHeader('server', options.serverHeader);
+      const route = options.routes?.[`${req.method} ${path}`];
       void (async () => {
         try {
-          if (req.method === 'POST' && path === '/v1/chat/completions') {
+          if (route !== undefined) {
+            const answer = typeof route === 'function' ? route(record) : route;
+            const isRoute = answer !== null && typeof answer === 'object' && 'status' in answer && 'body' in answer && Object.keys(answer).length === 2;
+            const status = isRoute ? (answer as Route).status : 200;
+            const body = isRoute ? (answer as Route).body : answer;
+            res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+          } else if (req.method === 'POST' && path === '/v1/chat/completions') {
             const index = chatCount++;
             record.index = index;
             const reply = typeof script === 'function' ? await script(record, index) : script[index];

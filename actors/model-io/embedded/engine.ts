@@ -1,7 +1,7 @@
 import { mintCallId } from '../call-id.js';
 import type { WireDelta } from '../map-chunk.js';
 import type { ChatRequest } from '../stream-chat.js';
-import type { ChatReply, DiscoverReply, EmbeddedSettings, EngineInfo, ModelEvent } from '../protocol.js';
+import type { ChatReply, DiscoverReply, EmbeddedSettings, EmbeddedEngineInfo, ModelEvent } from '../protocol.js';
 import { toolIndex } from '../tool-index.js';
 import { TurnAssembler } from '../turn-assembler.js';
 import { outOfMemory } from './errors.js';
@@ -60,7 +60,7 @@ export class EmbeddedEngine {
     return new EmbeddedEngine(await loadEngine(path, settings));
   }
 
-  get info(): EngineInfo {
+  get info(): EmbeddedEngineInfo {
     return this.loaded.info;
   }
 

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { EmbeddedSettings, EngineInfo } from '../protocol.js';
+import type { EmbeddedSettings, EmbeddedEngineInfo } from '../protocol.js';
 import { modelMissing, noBinary, notGguf, outOfMemory, packageMissing, unsupportedModel } from './errors.js';
 import type { ChatWrapperLike, ContextLike, LlamaLike, ModelLike, NodeLlamaCpp } from './llama-api.js';
 
@@ -18,7 +18,7 @@ export interface LoadedEngine {
   main: ContextLike;
   wrapper: ChatWrapperLike;
   threads: number;
-  info: EngineInfo;
+  info: EmbeddedEngineInfo;
 }
 
 /** Keeps llama.cpp's last log lines: a failed load says why only there. */
@@ -131,7 +131,7 @@ export async function loadEngine(path: string, settings: EmbeddedSettings = {}):
   const general = model.fileInfo.metadata?.general ?? {};
   const version = (await api.getModuleVersion?.().catch(() => undefined)) ?? 'unknown';
   const release = (llama as { llamaCppRelease?: { release?: string } }).llamaCppRelease?.release;
-  const info: EngineInfo = {
+  const info: EmbeddedEngineInfo = {
     kind: 'embedded',
     model: path,
     ...(general.name ? { name: general.name } : {}),

@@ -34,6 +34,7 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
     defineActor<ModelIoProtocol>({
       handle(request) {
         if (request.type === 'discover') return { models: fakes.models, contextWindow: 100_000 };
+        if (request.type === 'detect') return { kind: 'server', engine: 'unknown', baseUrl: request.endpoint.baseUrl, answered: [] };
         fakes.chats.push({ messages: request.messages, tools: request.tools, model: request.endpoint.model });
         return { text: `answer ${fakes.chats.length}`, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 50, completionTokens: 5, cachedTokens: 40 }, notices: [] };
       },
