@@ -9,6 +9,7 @@ import { completePath } from './completion.js';
 import { KeyDecoder, type KeyEvent } from './keys.js';
 import { editKey } from './editor-keys.js';
 import { LineEditor } from './line-editor.js';
+import { hyperlinksSupported } from './markdown/hyperlinks.js';
 import { promptView } from './prompt-view.js';
 import { Screen, type LiveArea, type TerminalOutput } from './screen.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome } from './session-port.js';
@@ -79,7 +80,7 @@ export class InteractiveApp {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.screen = new Screen(options.output, () => this.liveArea());
-    this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now);
+    this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now, hyperlinksSupported(), (fallback) => this.screen.reserve(fallback));
     this.approvals = new ApprovalQueue(this.screen, this.stream, options.style);
     options.session.then(
       (session) => {
@@ -387,8 +388,7 @@ export class InteractiveApp {
     const { style } = this.options;
     const columns = this.screen.columns;
     const lines: string[] = [];
-    const streaming = this.stream.liveLine();
-    if (streaming !== undefined) lines.push(streaming);
+    lines.push(...this.stream.liveLines());
     if (this.turn) lines.push(...this.turn.liveLines(columns, this.approvals.current?.request));
     const approval = this.approvals.current;
     if (approval) {

@@ -24,8 +24,14 @@ export interface LiveArea {
  * an explicit wrap, so each line of width w always takes ⌊w / columns⌋ + 1 rows and the cursor
  * arithmetic stays exact.
  */
+/** A place kept in the transcript for lines that are not ready yet; `fallback` if it must be drawn before. */
+interface Reserved {
+  lines?: string[];
+  fallback: string[];
+}
+
 export class Screen {
-  private committed: string[] = [];
+  private committed: (string | Reserved)[] = [];
   /** Row of the terminal cursor within the live area drawn last. */
   private cursorRow = 0;
   private scheduled: NodeJS.Timeout | undefined;
@@ -55,6 +61,35 @@ export class Screen {
     this.schedule();
   }
 
+  /**
+   * Keeps the next place in the transcript for lines that come later (code waiting for its
+   * highlighter): what is committed after it waits behind it, so the order never changes. Call
+   * the returned function once with the lines; `fallback` is printed if the screen closes first.
+   */
+  reserve(fallback: string[]): (lines: string[]) => void {
+    const place: Reserved = { fallback };
+    this.committed.push(place);
+    return (lines) => {
+      if (place.lines) return;
+      place.lines = lines;
+      this.schedule();
+    };
+  }
+
+  /** The committed lines that can be printed now, in order (all of them when `all`). */
+  private takeCommitted(all: boolean): string[] {
+    let count = 0;
+    const out: string[] = [];
+    for (const entry of this.committed) {
+      if (typeof entry === 'string') out.push(entry);
+      else if (entry.lines || all) for (const line of entry.lines ?? entry.fallback) out.push(...line.split('\n'));
+      else break;
+      count++;
+    }
+    this.committed.splice(0, count);
+    return out;
+  }
+
   /** Commits plain text word-wrapped to the width, each row painted (so colour never spans a break). */
   note(text: string, paint: (row: string) => string = (row) => row): void {
     this.commit(...text.split('\n').flatMap((line) => wrapLine(line, this.columns)).map(paint));
@@ -76,8 +111,7 @@ export class Screen {
     const columns = this.columns;
     let frame = '\x1b[?25l';
     frame += this.cursorRow > 0 ? `\x1b[${this.cursorRow}A\r\x1b[J` : '\r\x1b[J';
-    for (const line of this.committed) frame += `${line}\x1b[0m\r\n`;
-    this.committed = [];
+    for (const line of this.takeCommitted(false)) frame += `${line}\x1b[0m\r\n`;
     const area = this.fit(this.live());
     const rowsOf = area.lines.map((line) => Math.floor(textWidth(line) / columns) + 1);
     area.lines.forEach((line, i) => {
@@ -106,8 +140,7 @@ export class Screen {
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = undefined;
     let frame = this.cursorRow > 0 ? `\x1b[${this.cursorRow}A\r\x1b[J` : '\r\x1b[J';
-    for (const line of this.committed) frame += `${line}\x1b[0m\r\n`;
-    this.committed = [];
+    for (const line of this.takeCommitted(true)) frame += `${line}\x1b[0m\r\n`;
     this.out.write(`${frame}\x1b[?25h`);
     this.disposed = true;
   }

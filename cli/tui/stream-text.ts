@@ -1,4 +1,5 @@
-import { MarkdownLines } from './markdown-line.js';
+import { hyperlinksSupported } from './markdown/hyperlinks.js';
+import { MarkdownLines } from './markdown/markdown-lines.js';
 import type { Style } from './style.js';
 import { splitRow, textWidth, wrapLine } from './text-width.js';
 
@@ -6,9 +7,10 @@ export type StreamKind = 'text' | 'reasoning';
 
 /**
  * Turns streamed deltas into finished lines for the transcript plus one unfinished line for the
- * live area. Long lines are word-wrapped at the terminal width as they stream, so a paragraph
- * without line breaks never grows the live area past one row. Reasoning is dimmed, or folded into
- * a counter when collapsed.
+ * live area. The answer's lines go through its Markdown ({@link MarkdownLines}); a long prose line
+ * is committed a row at a time as it streams, so a paragraph without line breaks never grows the
+ * live area past one row (code and tables wait for their whole line, which the live area shows
+ * meanwhile). Reasoning is dimmed, or folded into a counter when collapsed.
  */
 export class StreamText {
   private kind: StreamKind | undefined;
@@ -25,8 +27,16 @@ export class StreamText {
     private readonly columns: () => number,
     private readonly collapsed: () => boolean,
     private readonly now: () => number = Date.now,
+    /** Links as OSC 8 hyperlinks (default: when the terminal says it shows them). */
+    hyperlinks: boolean = hyperlinksSupported(),
+    /**
+     * Keeps a place in the transcript for rows that come later ({@link Screen.reserve}): code
+     * still waiting for the highlighter when its segment ends. Without it they are shown plain.
+     */
+    private readonly reserve?: (fallback: string[]) => (lines: string[]) => void,
   ) {
-    this.markdown = new MarkdownLines(style);
+    // Code held for the highlighter (a few ms on the first fence) is committed when it is ready.
+    this.markdown = new MarkdownLines({ style, hyperlinks, onReady: () => this.kind === 'text' && this.commit(...this.markdown.take(this.columns())) });
   }
 
   write(kind: StreamKind, text: string): void {
@@ -47,12 +57,21 @@ export class StreamText {
     }
     const parts = (this.partial + sanitize(text)).split('\n');
     this.partial = parts.pop()!;
-    for (const line of parts) for (const row of wrapLine(line, this.columns())) this.emit(row);
-    // Commit full rows of the unfinished line so it stays one row tall.
     const width = this.columns();
+    for (const line of parts) this.line(line, width);
+    if (this.kind === 'text') {
+      // Commit full rows of an unfinished prose line so it stays one row tall.
+      let room: number | undefined;
+      while ((room = this.markdown.streamable(this.partial, width)) !== undefined && textWidth(this.partial) > room) {
+        const [row, rest] = splitRow(this.partial, room);
+        this.commit(...this.markdown.pushRow(row, width));
+        this.partial = rest;
+      }
+      return;
+    }
     while (textWidth(this.partial) > width - 1) {
       const [row, rest] = splitRow(this.partial, width - 1);
-      this.emit(row);
+      this.commit(this.style.dim(row));
       this.partial = rest;
     }
   }
@@ -63,8 +82,9 @@ export class StreamText {
       const seconds = ((this.now() - this.reasoningStarted) / 1000).toFixed(1);
       this.commit(this.style.dim(`∴ thought for ${seconds}s (${this.reasoningWords} words; Ctrl+O shows reasoning)`));
     } else if (this.partial !== '') {
-      this.emit(this.partial);
+      this.line(this.partial, this.columns());
     }
+    if (this.kind === 'text') this.flushMarkdown();
     if (this.kind === 'text' || (this.kind === 'reasoning' && !this.collapsed() && this.lastReasoning.trim() !== '')) this.commit('');
     this.partial = '';
     this.kind = undefined;
@@ -74,15 +94,24 @@ export class StreamText {
     return this.kind;
   }
 
-  /** The unfinished line for the live area, if any. */
-  liveLine(): string | undefined {
-    if (this.kind === 'reasoning' && this.collapsed()) return this.style.dim(`∴ thinking… ${this.reasoningWords} words (Ctrl+O shows reasoning)`);
-    if (this.partial === '') return undefined;
-    return this.kind === 'reasoning' ? this.style.dim(this.partial) : this.partial;
+  /** The live area's part: the unfinished line, after the finished lines held back (a table that may go on). */
+  liveLines(): string[] {
+    if (this.kind === 'reasoning' && this.collapsed()) return [this.style.dim(`∴ thinking… ${this.reasoningWords} words (Ctrl+O shows reasoning)`)];
+    if (this.kind === 'reasoning') return this.partial === '' ? [] : [this.style.dim(this.partial)];
+    const held = this.kind === 'text' ? this.markdown.pending() : [];
+    return [...held, ...(this.partial === '' ? [] : [this.partial])];
   }
 
-  private emit(line: string): void {
-    this.commit(this.kind === 'reasoning' ? this.style.dim(line) : this.markdown.format(line));
+  private flushMarkdown(): void {
+    const later = this.reserve ? this.markdown.defer(this.columns()) : undefined;
+    if (!later) return this.commit(...this.markdown.flush(this.columns()));
+    const fill = this.reserve!(later.written);
+    later.rows.then(fill, () => fill(later.written));
+  }
+
+  private line(line: string, width: number): void {
+    if (this.kind === 'text') this.commit(...this.markdown.push(line, width));
+    else for (const row of wrapLine(line, width)) this.commit(this.style.dim(row));
   }
 }
 

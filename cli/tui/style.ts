@@ -8,6 +8,7 @@ export interface Style {
   dim(text: string): string;
   bold(text: string): string;
   italic(text: string): string;
+  underline(text: string): string;
   inverse(text: string): string;
   red(text: string): string;
   green(text: string): string;
@@ -30,13 +31,14 @@ const plain = (text: string): string => text;
 
 export function createStyle(color: boolean): Style {
   if (!color) {
-    return { color, dim: plain, bold: plain, italic: plain, inverse: plain, red: plain, green: plain, yellow: plain, blue: plain, magenta: plain, cyan: plain };
+    return { color, dim: plain, bold: plain, italic: plain, underline: plain, inverse: plain, red: plain, green: plain, yellow: plain, blue: plain, magenta: plain, cyan: plain };
   }
   return {
     color,
     dim: wrap(2, 22),
     bold: wrap(1, 22),
     italic: wrap(3, 23),
+    underline: wrap(4, 24),
     inverse: wrap(7, 27),
     red: wrap(31, 39),
     green: wrap(32, 39),
@@ -47,8 +49,8 @@ export function createStyle(color: boolean): Style {
   };
 }
 
-/** Drops SGR and other CSI sequences (for width counting and plain output). */
+/** Drops SGR and other CSI sequences, and OSC ones (hyperlinks), for width counting and plain output. */
 export function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
+  return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '');
 }

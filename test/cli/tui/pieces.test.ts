@@ -6,7 +6,6 @@ import { closest, editDistance } from '../../../cli/slash/suggest.js';
 import { mentions } from '../../../actors/prompt/mentions.js';
 import { attachFiles } from '../../../cli/tui/attachments.js';
 import { completePath } from '../../../cli/tui/completion.js';
-import { MarkdownLines } from '../../../cli/tui/markdown-line.js';
 import { statusLine, formatTokens } from '../../../cli/tui/status-line.js';
 import { createStyle } from '../../../cli/tui/style.js';
 import { textWidth, truncate } from '../../../cli/tui/text-width.js';
@@ -76,14 +75,4 @@ test('a tool call line names its target', (t) => {
   t.is(toolTarget('read', { path: 'a.ts', offset: 300 }), 'a.ts:300');
   t.is(toolTarget('grep', { pattern: 'TODO', path: 'src' }), '/TODO/ in src');
   t.is(toolTarget('list', {}), '.');
-});
-
-test('answer lines get light Markdown with colour and stay verbatim without it', (t) => {
-  const colored = new MarkdownLines(createStyle(true));
-  t.is(colored.format('use **bold** and `code`'), 'use \x1b[1mbold\x1b[22m and \x1b[36mcode\x1b[39m');
-  t.is(colored.format('## Title'), '\x1b[1mTitle\x1b[22m');
-  colored.format('```ts');
-  t.is(colored.format('const **x** = `y`;'), 'const **x** = `y`;', 'fenced code is left alone');
-  colored.format('```');
-  t.is(new MarkdownLines(createStyle(false)).format('use **bold**'), 'use **bold**');
 });
