@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedServer } from '../test/helpers/scripted-server.js';
+import { reikaBin } from '../test/helpers/binary.js';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
@@ -18,14 +19,18 @@ import { fmt, row, summarize } from './stats.js';
  *   a hard-link copy of its own so the bench may add files to it), each cold (the first run after
  *   the tree changed: a file was added, so the bootstrap cache misses) and warm (the next run, the
  *   tree unchanged: a cache hit). The state folder (the cache) is a temp folder of the bench.
- * - Each round measures the reference and the four reika runs one after another; figures are
+ * - reika is the shipped binary (the bundle, `scripts/bundle.mjs`); the tiny warm case is also
+ *   run from tsc's unbundled output, to show what the bundle buys.
+ * - Each round measures the reference and the reika runs one after another; figures are
  *   medians over the rounds and the ratios compare medians of the same run.
  *
  * Every reika run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where
  * the time goes: the median moment of each startup milestone, in ms since the process started.
  */
 
-const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
+/** What ships (package.json `bin`: the bundle), and tsc's output it is made from, for comparison. */
+const mainJs = reikaBin;
+const tscMainJs = new URL('../cli/main.js', import.meta.url).pathname;
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 7;
 
 /** Startup milestones (REIKA_TRACE_STARTUP lines) shown in the breakdown, by the start of their label. */
@@ -137,7 +142,7 @@ function changer(root: string, folder: string): () => void {
   };
 }
 
-type Case = 'tinyCold' | 'tinyWarm' | 'bigCold' | 'bigWarm';
+type Case = 'tinyCold' | 'tinyWarm' | 'bigCold' | 'bigWarm' | 'tinyWarmTsc';
 
 export default async function (): Promise<void> {
   const tiny = gitRepo({ 'package.json': '{"name":"tiny","scripts":{"test":"node --test"}}\n', 'src/index.ts': 'export function main() {}\n', 'README.md': '# tiny\n' });
@@ -156,12 +161,13 @@ export default async function (): Promise<void> {
   await once(reika, big, env);
 
   const reference: Sample[] = [];
-  const results: Record<Case, Sample[]> = { tinyCold: [], tinyWarm: [], bigCold: [], bigWarm: [] };
+  const results: Record<Case, Sample[]> = { tinyCold: [], tinyWarm: [], bigCold: [], bigWarm: [], tinyWarmTsc: [] };
   for (let i = 0; i < RUNS; i++) {
     reference.push(await once(['-e', BARE_CLIENT], tiny, env));
     changeTiny();
     results.tinyCold.push(await once(reika, tiny, env));
     results.tinyWarm.push(await once(reika, tiny, env));
+    results.tinyWarmTsc.push(await once([tscMainJs, ...reika.slice(1)], tiny, env));
     changeBig();
     results.bigCold.push(await once(reika, big, env));
     results.bigWarm.push(await once(reika, big, env));
@@ -174,6 +180,7 @@ export default async function (): Promise<void> {
   const refText = `${fmt(ref)} node fetch`;
   const ratio = (name: Case) => median(results[name]) / ref;
   row('spawn → first request, tiny repo, warm (median ms)', fmt(median(results.tinyWarm)), refText, ratio('tinyWarm'), '≤ ×2.0');
+  row('  the same from tsc output, unbundled (median ms)', fmt(median(results.tinyWarmTsc)), refText, ratio('tinyWarmTsc'));
   row('spawn → first request, tiny repo, cold (median ms)', fmt(median(results.tinyCold)), refText, ratio('tinyCold'), '≤ ×2.0');
   row('spawn → first request, 150k tree, warm (median ms)', fmt(median(results.bigWarm)), refText, ratio('bigWarm'), '≤ ×2.5');
   row('spawn → first request, 150k tree, cold (median ms)', fmt(median(results.bigCold)), refText, ratio('bigCold'), '≤ ×3.5');

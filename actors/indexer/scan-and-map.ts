@@ -1,10 +1,12 @@
+import { relative, sep } from 'node:path';
+import { cacheEnabled, loadBootstrap, saveBootstrap, type CacheOptions } from './bootstrap-cache.js';
 import type { ScanCaps } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 import { mapFilesOf } from './repo-map.js';
 import { traceStartup } from './startup-trace.js';
 import { extractSymbols } from './map/extract.js';
 import { rankFiles } from './map/rank.js';
-import { scan } from './scan.js';
+import { scan, type ScanHooks } from './scan.js';
 
 /**
  * The scan, then the repo map's extraction and ranking of the scan's map candidates, in one
@@ -22,10 +24,12 @@ import { scan } from './scan.js';
 export interface ScanAndMapOptions {
   caps?: Partial<ScanCaps>;
   onIndex(index: FileIndex): void;
+  /** Told of each folder the scan reads (`scan.ts`). */
+  hooks?: ScanHooks;
 }
 
 export function scanAndMap(root: string, options: ScanAndMapOptions): RepoMapFile[] {
-  const index = scan(root, options.caps);
+  const index = scan(root, options.caps, options.hooks);
   traceStartup(`indexer thread: scanned (${index.paths.length} paths, ${index.mapCandidates?.length ?? 0} map candidates)`);
   options.onIndex(index);
   const files = extractSymbols({ root: index.root, paths: mapFilesOf(index.mapCandidates ?? index.paths) });
@@ -33,4 +37,48 @@ export function scanAndMap(root: string, options: ScanAndMapOptions): RepoMapFil
   const ranked = rankFiles(files);
   traceStartup('indexer thread: ranked');
   return ranked;
+}
+
+export interface CachedScanAndMapOptions {
+  onIndex(index: FileIndex): void;
+  onRanked(ranked: RepoMapFile[]): void;
+  /** Where the cache is, and which build it is for (tests); default the state folder and this build. */
+  cache?: CacheOptions;
+  /** The wall clock that dates the scan against the files' stamps (tests); default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * {@link scanAndMap} with default caps through the bootstrap cache (`bootstrap-cache.ts`): an
+ * entry for this tree as it is now answers both at once; otherwise the tree is scanned and ranked,
+ * `onRanked` gets the result, and only then is the entry written (off the way to the first
+ * request). Returns whether the cache answered.
+ */
+export function cachedScanAndMap(root: string, options: CachedScanAndMapOptions): boolean {
+  const enabled = cacheEnabled();
+  const hit = enabled ? loadBootstrap(root, options.cache) : undefined;
+  traceStartup(`bootstrap cache: ${!enabled ? 'off' : hit ? 'hit' : 'miss'}`);
+  if (hit) {
+    options.onIndex(hit.index);
+    options.onRanked(hit.ranked);
+    return true;
+  }
+  const startedAt = (options.now ?? Date.now)();
+  const folders: string[] = [''];
+  let index: FileIndex | undefined;
+  let mapFiles: string[] = [];
+  const ranked = scanAndMap(root, {
+    onIndex(scanned) {
+      index = scanned;
+      mapFiles = mapFilesOf(scanned.mapCandidates ?? scanned.paths);
+      options.onIndex(scanned);
+    },
+    hooks: { beforeRead: (dir) => folders.push(relative(root, dir).split(sep).join('/')) },
+  });
+  options.onRanked(ranked);
+  if (enabled && index) {
+    const saved = saveBootstrap(index.root, { index, ranked }, { startedAt, folders, mapFiles }, options.cache);
+    traceStartup(`bootstrap cache: ${saved ? 'saved' : 'not saved'}`);
+  }
+  return false;
 }

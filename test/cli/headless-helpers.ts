@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
+import { reikaBin } from '../helpers/binary.js';
 
 /** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
 
-export const mainJs = new URL('../../cli/main.js', import.meta.url).pathname;
+export const mainJs = reikaBin;
 
 export interface Run {
   code: number | null;

@@ -3,8 +3,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { gitEnv, gitListing, oracleRepo, TRICKY_REPOS } from '../helpers/git-oracle.js';
+import { reikaBin } from '../helpers/binary.js';
+import { pathToFileURL } from 'node:url';
 
-const binary = new URL('../../cli/main.js', import.meta.url);
+const binary = pathToFileURL(reikaBin);
 
 interface Run {
   code: number;

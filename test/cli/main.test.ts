@@ -3,8 +3,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { reikaBin } from '../helpers/binary.js';
 
-const main = new URL('../../cli/main.js', import.meta.url).pathname;
+const main = reikaBin;
 const run = promisify(execFile);
 
 test('reika --version prints the package version and --help the usage', async (t) => {

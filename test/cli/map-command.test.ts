@@ -2,8 +2,10 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { gitRepo, tempDir, writeTree } from '../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from '../actors/indexer/repo-map-sample.js';
+import { reikaBin } from '../helpers/binary.js';
+import { pathToFileURL } from 'node:url';
 
-const binary = new URL('../../cli/main.js', import.meta.url);
+const binary = pathToFileURL(reikaBin);
 
 interface Run {
   code: number;

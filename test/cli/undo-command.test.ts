@@ -7,12 +7,13 @@ import { runSlashCommand } from '../../cli/slash/commands.js';
 import type { SlashContext } from '../../cli/slash/slash-context.js';
 import { createStyle } from '../../cli/tui/style.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
+import { reikaBin } from '../helpers/binary.js';
 
 // Checkpoints go to a state folder of this test file's own.
 const stateHome = tempDir('reika-xdg-state-');
 process.env.XDG_STATE_HOME = stateHome;
 process.env.REIKA_SESSION_ID = 'slash-session';
-const binary = new URL('../../cli/main.js', import.meta.url).pathname;
+const binary = reikaBin;
 
 function reika(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

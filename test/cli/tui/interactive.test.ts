@@ -1,17 +1,17 @@
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startScriptedServer, type Script, type ScriptedServer, type ServerOptions } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { Tmux, tmuxMissing } from '../../helpers/tmux.js';
+import { reikaBin } from '../../helpers/binary.js';
 
 /**
  * The built `reika` binary in a real terminal (tmux, 80×24) against the scripted model server,
  * in real temporary git repositories.
  */
 
-const mainJs = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+const mainJs = reikaBin;
 const missing = tmuxMissing();
 const maybe = missing ? test.skip : test.serial;
 if (missing) console.log(`skipping the tmux tests: ${missing}`);

@@ -1,15 +1,15 @@
 import type { ExecutionContext } from 'ava';
-import { fileURLToPath } from 'node:url';
 import { startScriptedServer, type Script, type ScriptedServer, type ServerOptions } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { Tmux } from '../../helpers/tmux.js';
+import { reikaBin } from '../../helpers/binary.js';
 
 /**
  * The built `reika` binary in a real terminal (tmux) against the scripted model server, in a real
  * temporary git repository, at one of the sizes and colour settings the TUI tests cover.
  */
 
-export const mainJs = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+export const mainJs = reikaBin;
 
 export interface Terminal {
   width: number;

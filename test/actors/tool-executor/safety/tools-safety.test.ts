@@ -11,6 +11,7 @@ import { runReika } from '../../../cli/headless-helpers.js';
 import { startScriptedServer } from '../../../helpers/scripted-server.js';
 import { git, gitRepo } from '../../../helpers/temp.js';
 import { call } from '../harness.js';
+import { reikaBin } from '../../../helpers/binary.js';
 
 // The tools with the sandbox and checkpoints wired in. Projects and "outside" live under
 // /var/tmp: /tmp is writable inside the sandbox by design.
@@ -122,7 +123,7 @@ test('headless: a run that deletes src is undone by `reika undo`', async (t) => 
   t.is(run.code, 0, run.stderr);
   t.false(existsSync(join(root, 'src')));
   const undo = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
-    execFile(process.execPath, [new URL('../../../../cli/main.js', import.meta.url).pathname, 'undo'], { cwd: root }, (_error, stdout, stderr) => resolve({ stdout, stderr })),
+    execFile(process.execPath, [reikaBin, 'undo'], { cwd: root }, (_error, stdout, stderr) => resolve({ stdout, stderr })),
   );
   t.is(undo.stdout, 'undid 1 step: files are as they were before step 1 (bash: rm -rf src && echo gone)\n  back      src/index.js  (deleted since)\n', undo.stderr);
   t.is(readFileSync(join(root, 'src/index.js'), 'utf8'), 'console.log(1);\n');

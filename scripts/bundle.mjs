@@ -1,0 +1,88 @@
+// The last step of `npm run build` (after tsc): bundles tsc's output into dist/bundle/, which is
+// what ships (package.json `bin`), and writes the build's id.
+//
+// - One entry per thread and process reika starts (the CLI, the worker-thread and child-process
+//   actor hosts, the actors they load, the indexer threads), shared code in chunks, so a thread
+//   loads a few files instead of hundreds of modules (Node 20's ESM loader resolves, reads and
+//   links each one). Dependencies stay in node_modules (piscina starts its own worker file there;
+//   optional native modules load lazily).
+// - `import.meta.url` in a module means the module's own file; in a bundle it would mean the chunk
+//   it landed in. Each module's `import.meta.url` is replaced by the URL of its place in
+//   dist/bundle/ (the same layout as dist/), so `new URL('../../workers/startup-entry.js',
+//   import.meta.url)` still finds that entry — bundled.
+// - build-id.json (in dist/ and dist/bundle/): a hash of the emitted code, so a bootstrap cache
+//   written by other code is never used (actors/indexer/bootstrap-cache.ts).
+import { createHash } from 'node:crypto';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(process.argv[2] ?? 'dist');
+const out = join(root, 'bundle');
+const entries = [
+  'cli/main.js',
+  'runtime/thread-entry.js',
+  'runtime/process-entry.js',
+  'actors/model-io/actor.js',
+  'actors/tool-executor/actor.js',
+  'actors/indexer/actor.js',
+  'actors/subagent/actor.js',
+  'actors/mcp/actor.js',
+  'workers/startup-entry.js',
+  'workers/pool-entry.js',
+];
+const ROOT_PLACEHOLDER = '__REIKA_BUNDLE_ROOT__';
+
+rmSync(out, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: entries.map((entry) => join(root, entry)),
+  outbase: root,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  chunkNames: 'chunks/[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'module-urls',
+      setup(build) {
+        build.onLoad({ filter: /\.js$/ }, (args) => {
+          const source = readFileSync(args.path, 'utf8');
+          if (!source.includes('import.meta.url')) return undefined;
+          const place = relative(root, args.path).split(sep).join('/');
+          return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(place)}, new URL(${JSON.stringify(ROOT_PLACEHOLDER)}, import.meta.url)).href`), loader: 'js' };
+        });
+      },
+    },
+  ],
+});
+// Each output file finds the bundle's root from where it is.
+for (const file of Object.keys(result.metafile.outputs)) {
+  const path = resolve(root, file);
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(ROOT_PLACEHOLDER)) continue;
+  const up = relative(dirname(path), out).split(sep).join('/');
+  writeFileSync(path, text.replaceAll(ROOT_PLACEHOLDER, up === '' ? './' : `${up}/`));
+}
+chmodSync(join(out, 'cli', 'main.js'), 0o755);
+chmodSync(join(root, 'cli', 'main.js'), 0o755);
+
+const hash = createHash('sha256');
+const walk = (dir) => {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (path === out || (dir === root && (name === 'test' || name === 'bench'))) continue;
+    if (statSync(path).isDirectory()) walk(path);
+    else if (name.endsWith('.js')) hash.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
+  }
+};
+walk(root);
+const id = JSON.stringify({ id: hash.digest('hex').slice(0, 32) });
+writeFileSync(join(root, 'build-id.json'), id);
+writeFileSync(join(out, 'build-id.json'), id);
