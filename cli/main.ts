@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
+import { prespawnThread } from '../runtime/prespawn.js';
+import { MODEL_IO } from '../actors/model-io/protocol.js';
+import { MODEL_IO_MODULE } from './actor-modules.js';
 import { takeModelOption } from './model-option.js';
 
 /**
@@ -67,6 +70,8 @@ async function main(input: string[]): Promise<number> {
   if (first === 'index') return (await import('./commands/index-command.js')).run(rest);
   if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
   if (first === 'undo') return (await import('./commands/undo-command.js')).run(rest);
+  // A session needs the model-io thread first of all: it boots while the rest loads (the runtime adopts it).
+  prespawnThread(MODEL_IO, MODEL_IO_MODULE);
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
   checkpointSession();
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {

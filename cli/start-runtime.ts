@@ -6,9 +6,11 @@ import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 import type { McpHub } from '../actors/mcp/hub.js';
+import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-modules.js';
 
 /**
- * Spawns reika's actor tree: model-io in a worker thread, the tool executor in a child process,
+ * Spawns reika's actor tree: model-io in a worker thread (adopting the one `main.ts` started
+ * first, `runtime/prespawn.ts`), the tool executor in a child process,
  * the indexer (front of its piscina pool) and the approver in the main thread. Nothing here
  * waits: requests to an actor still starting are queued by the supervisor, so the caller can
  * start its bootstrap at once and spawning overlaps the scan.
@@ -60,9 +62,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-const modelIoModule = new URL('../actors/model-io/actor.js', import.meta.url);
-const toolExecutorModule = new URL('../actors/tool-executor/actor.js', import.meta.url);
-const indexerModule = new URL('../actors/indexer/actor.js', import.meta.url);
+const modelIoModule = MODEL_IO_MODULE;
+const toolExecutorModule = TOOL_EXECUTOR_MODULE;
+const indexerModule = INDEXER_MODULE;
 
 /**
  * The subagent dispatcher, registered at once but loaded after model-io has been spawned: its

@@ -23,3 +23,9 @@ test('an unknown option is one line and an error exit (headless here: stdin is n
   t.is(error.code, 1);
   t.is(error.stderr, 'reika: unknown option --frobnicate (see reika --help)\n');
 });
+
+test('the binary package.json names is the bundle the end-to-end tests run', (t) => {
+  const { bin } = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: { reika: string } };
+  t.is(bin.reika, 'dist/bundle/cli/main.js');
+  t.true(reikaBin.endsWith('/bundle/cli/main.js'));
+});

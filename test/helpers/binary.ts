@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
 /**
- * The `reika` binary as it ships: the file package.json's `bin` names (the bundle the build makes
- * from tsc's output, `scripts/bundle.mjs`). End-to-end tests run this one, not tsc's modules.
+ * The `reika` binary as it ships: the bundle the build makes from tsc's output
+ * (`scripts/bundle.mjs`), next to this compiled tree (`dist/bundle/cli/main.js`, the file
+ * package.json's `bin` names; test/cli/main.test.ts checks that they agree). End-to-end tests
+ * run this one, not tsc's modules.
  */
-const packageRoot = new URL('../../../', import.meta.url);
-const { bin } = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { bin: { reika: string } };
-
-export const reikaBin = fileURLToPath(new URL(bin.reika, packageRoot));
+export const reikaBin = new URL('../../bundle/cli/main.js', import.meta.url).pathname;
