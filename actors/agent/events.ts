@@ -1,6 +1,6 @@
 import type { Compaction } from '../context/context-manager.js';
 import type { Usage } from '../model-io/protocol.js';
-import type { ToolCallState } from './tool-call-state.js';
+import type { ToolCallState, ToolCallStatus } from './tool-call-state.js';
 
 /**
  * What a session reports while it works: the UI draws these, headless `--stream` prints them as
@@ -21,8 +21,11 @@ export type AgentEvent =
   | { type: 'retry'; turn: string; attempt: number; delayMs: number; reason: string }
   /** Usage the server reported for request n. */
   | { type: 'usage'; turn: string; n: number; usage: Usage }
-  /** A tool call changed state (see ToolCallState). */
-  | { type: 'tool-call'; turn: string; state: ToolCallState }
+  /**
+   * A tool call changed state (see ToolCallState); `previous` is the state it left (absent when
+   * the call appears, `pending`). Leaving `pending` is the call's start.
+   */
+  | { type: 'tool-call'; turn: string; state: ToolCallState; previous?: ToolCallStatus }
   | { type: 'tool-output'; turn: string; callId: string; stream: 'stdout' | 'stderr'; text: string }
   /** A note appended for the model (loop guard, empty reply…). */
   | { type: 'nudge'; turn: string; text: string }

@@ -2,9 +2,11 @@ import { client, type ActorAddress } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
-import { MODEL_IO, type ChatReply, type Endpoint, type ModelEvent, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
+import { MODEL_IO, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
-import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus, UsageTotals } from './events.js';
+import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
+import { agentEventOf } from './map-model-event.js';
+import { UsageLedger } from './usage-ledger.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 
@@ -63,7 +65,7 @@ const EMPTY_REPLY_NUDGE = 'Your last reply was empty. Continue with the task (ca
 export async function runTurn(prompt: string, options: TurnOptions): Promise<TurnResult> {
   const started = Date.now();
   const { context, emit, turn } = options;
-  const usage: UsageTotals = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 };
+  const usage = new UsageLedger();
   const requestUsage: TurnResult['requestUsage'] = [];
   const toolCalls: ToolCallRecord[] = [];
   const guard = new LoopGuard();
@@ -77,7 +79,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
     context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
-    const result: TurnResult = { status, answer, requests, toolCalls, usage, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}), ...(dialect ? { dialect } : {}) };
+    const result: TurnResult = { status, answer, requests, toolCalls, usage: usage.totals, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}), ...(dialect ? { dialect } : {}) };
     emit({ type: 'turn-end', turn, result });
     return result;
   };
@@ -114,7 +116,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     try {
       reply = await client(options.router, MODEL_IO).request(body, {
         scope: options.scope,
-        onDelta: (event) => forwardModelEvent(event, turn, emit),
+        onDelta: (event) => {
+          const mapped = agentEventOf(event, turn);
+          if (mapped) emit(mapped);
+        },
       });
     } catch (error) {
       if (options.signal.aborted || isCancelled(error)) return finish('aborted');
@@ -124,10 +129,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     if (reply.dialect) dialect = reply.dialect;
     context.recordUsage(reply.usage, reply.finishReason);
     if (reply.usage) {
-      usage.promptTokens += reply.usage.promptTokens;
-      usage.completionTokens += reply.usage.completionTokens;
-      usage.cachedTokens += reply.usage.cachedTokens;
-      usage.reported++;
+      usage.record(reply.usage);
       emit({ type: 'usage', turn, n: requests, usage: reply.usage });
     }
     const aborted = options.signal.aborted || reply.finishReason === 'aborted';
@@ -172,8 +174,9 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   const { emit, turn } = options;
   let state: ToolCallState = pendingCall(call);
   const change = (next: ToolCallChange) => {
+    const previous = state.status;
     state = transition(state, next);
-    emit({ type: 'tool-call', turn, state });
+    emit({ type: 'tool-call', turn, state, previous });
   };
   emit({ type: 'tool-call', turn, state });
   const skipped = notRunResult(call, options.signal);
@@ -228,21 +231,6 @@ function record(records: ToolCallRecord[], call: ToolCall, result: ToolResult): 
 
 function notRun(call: ToolCall, status: 'cancelled' | 'error', summary: string): ToolResult {
   return { callId: call.id, name: call.name, status, summary, payload: '' };
-}
-
-function forwardModelEvent(event: ModelEvent, turn: string, emit: (event: AgentEvent) => void): void {
-  switch (event.type) {
-    case 'text-delta':
-      return emit({ type: 'text-delta', turn, text: event.text });
-    case 'reasoning-delta':
-      return emit({ type: 'reasoning-delta', turn, text: event.text });
-    case 'notice':
-      return emit({ type: 'notice', turn, message: event.message });
-    case 'retry':
-      return emit({ type: 'retry', turn, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
-    default:
-      return;
-  }
 }
 
 /** A thrown error as one sentence with a stable code. */

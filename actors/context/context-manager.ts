@@ -7,8 +7,10 @@ import { shrinkArguments } from './huge-arguments.js';
 import { shedOrder } from './shed-order.js';
 import { TokenEstimate } from './token-estimate.js';
 import { cutPayload, renderToolEntry, shedPayload, type ToolEntry } from './tool-entry.js';
+import type { ContextSnapshot } from './context-snapshot.js';
 
 export type { TurnImage } from './conversation.js';
+export type { ContextSnapshot } from './context-snapshot.js';
 
 /**
  * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
@@ -66,8 +68,11 @@ export interface ContextOptions {
   system: string;
   /** The session's fixed tools array (counted in every estimate). */
   tools: readonly ToolSchema[];
-  /** Context window in tokens; undefined when neither configured nor discovered. */
-  window?: number;
+  /**
+   * Context window in tokens; undefined when neither configured nor discovered. A function asks
+   * the window's owner (the session's `ModelLink`) each time, so a window found later is used at once.
+   */
+  window?: number | (() => number | undefined);
   /** REIKA_MAX_TOKENS. */
   maxTokens?: number;
 }
@@ -106,9 +111,9 @@ export interface ToolResultInput {
 }
 
 export class ContextManager {
-  private readonly conversation: Conversation;
+  private conversation: Conversation;
   private toolsChars: number;
-  private readonly estimate = new TokenEstimate();
+  private estimate = new TokenEstimate();
   private requests = 0;
   private lastChars = 0;
   /** Completion tokens of the last few replies (Infinity: cut by max_tokens). */
@@ -120,16 +125,44 @@ export class ContextManager {
    * per id: a server may give two calls one id). Every id in the history is 9 letters and digits.
    */
   private historyIds = new Map<string, string[]>();
-  private windowValue: number | undefined;
+  /** The window's owner, asked each time (see {@link ContextOptions.window}). */
+  private windowOf: () => number | undefined = () => undefined;
   private readonly maxTokensSetting: number | undefined;
   /** Where the growth since the last event is measured from. */
   private pace: { requests: number; tokens: number } | undefined;
 
   constructor(options: ContextOptions) {
-    this.conversation = new Conversation(options.system);
+    this.conversation = new Conversation(options.system, () => this.windowValue !== undefined);
     this.toolsChars = options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
     this.setWindow(options.window);
     this.maxTokensSetting = options.maxTokens && options.maxTokens > 0 ? options.maxTokens : undefined;
+  }
+
+  /**
+   * A manager from a {@link snapshot}: the same conversation, calibration and pace. The system
+   * prompt is the snapshot's (a different one is set with {@link rebase}).
+   */
+  static restore(snapshot: ContextSnapshot, options: Omit<ContextOptions, 'system'>): ContextManager {
+    const manager = new ContextManager({ ...options, system: '' });
+    manager.conversation = Conversation.fromState(snapshot.conversation, () => manager.windowValue !== undefined);
+    manager.estimate = TokenEstimate.fromState(snapshot.estimate);
+    manager.requests = snapshot.requests;
+    manager.lastChars = snapshot.lastChars;
+    manager.replies.push(...snapshot.replies.map((reply) => reply ?? Infinity));
+    if (snapshot.pace) manager.pace = { ...snapshot.pace };
+    return manager;
+  }
+
+  /** The state between turns as plain data (JSON-safe); {@link restore} takes it back. */
+  snapshot(): ContextSnapshot {
+    return {
+      conversation: this.conversation.state(),
+      estimate: this.estimate.state(),
+      requests: this.requests,
+      lastChars: this.lastChars,
+      replies: this.replies.map((reply) => (Number.isFinite(reply) ? reply : null)),
+      ...(this.pace ? { pace: { ...this.pace } } : {}),
+    };
   }
 
   private get entries(): Entry[] {
@@ -138,6 +171,11 @@ export class ContextManager {
 
   get window(): number | undefined {
     return this.windowValue;
+  }
+
+  private get windowValue(): number | undefined {
+    const window = this.windowOf();
+    return window && window > 0 ? window : undefined;
   }
 
   /**
@@ -319,10 +357,9 @@ export class ContextManager {
     this.toolsChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
   }
 
-  /** Sets the window once it is discovered (or a profile switch changed it). */
-  setWindow(window: number | undefined): void {
-    this.windowValue = window && window > 0 ? window : undefined;
-    this.conversation.windowKnown = this.windowValue !== undefined;
+  /** Where the window comes from: a fixed number (a subagent's, a test's) or a function that asks its owner. */
+  setWindow(window: number | (() => number | undefined) | undefined): void {
+    this.windowOf = typeof window === 'function' ? window : () => window;
   }
 
   /** Figures for the status line and `/tokens`. */

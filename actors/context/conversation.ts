@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
-import { messageLine, Recap, roundLines } from './recap.js';
+import { messageLine, Recap, roundLines, type RecapState } from './recap.js';
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
@@ -39,6 +39,17 @@ export type Rendered = { withPayload: boolean; message: ChatMessage; size: numbe
 export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; turn: number };
 export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' | 'recap' };
 
+/** A conversation as plain data (see {@link Conversation.state}). */
+export interface ConversationState {
+  /** Entries without their render caches; the first is the system prompt. */
+  entries: Entry[];
+  recap: RecapState;
+  /** Index in `entries` of the message the recap rides in. */
+  recapHost?: number;
+  round: number;
+  turn: number;
+}
+
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
 export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
 /** About what one folded message costs in the recap (for sizing a batch of folds). */
@@ -53,10 +64,11 @@ export class Conversation {
   round = 0;
   /** Turns so far (a user's request opens one). */
   turn = 0;
-  /** With the window unknown, only the newest round's results carry payloads. */
-  windowKnown = false;
+  /** With the window unknown, only the newest round's results carry payloads (asks the context manager). */
+  private readonly windowIsKnown: () => boolean;
 
-  constructor(system: string) {
+  constructor(system: string, windowKnown: () => boolean = () => false) {
+    this.windowIsKnown = windowKnown;
     this.entries = [{ kind: 'message', message: { role: 'system', content: system }, turn: 0 }];
   }
 
@@ -73,7 +85,7 @@ export class Conversation {
       if (!entry.cache) entry.cache = renderMessage(entry, entry === this.recapHost ? this.recap.blocks(entry.turn) : undefined);
       return entry.cache;
     }
-    const withPayload = this.windowKnown || entry.round === this.round;
+    const withPayload = this.windowIsKnown() || entry.round === this.round;
     if (!entry.cache || entry.cache.withPayload !== withPayload) entry.cache = { ...sized(renderToolEntry(entry, withPayload)), withPayload };
     return entry.cache;
   }
@@ -109,6 +121,23 @@ export class Conversation {
     }
     if (from !== -1) return from;
     return task > 0 ? task : this.entries.length;
+  }
+
+  /** The conversation as plain data (render caches left out), and back with {@link Conversation.fromState}. */
+  state(): ConversationState {
+    const entries = this.entries.map(({ cache: _cache, ...entry }) => structuredClone(entry) as Entry);
+    const host = this.recapHost ? this.entries.indexOf(this.recapHost) : -1;
+    return { entries, recap: this.recap.state(), ...(host >= 0 ? { recapHost: host } : {}), round: this.round, turn: this.turn };
+  }
+
+  static fromState(state: ConversationState, windowKnown: () => boolean): Conversation {
+    const conversation = new Conversation('', windowKnown);
+    conversation.entries = state.entries.map((entry) => structuredClone(entry));
+    conversation.recap = Recap.fromState(state.recap);
+    conversation.recapHost = state.recapHost === undefined ? undefined : conversation.entries[state.recapHost];
+    conversation.round = state.round;
+    conversation.turn = state.turn;
+    return conversation;
   }
 
   /** A way back to this state, for a fold that turned out not to save anything. */

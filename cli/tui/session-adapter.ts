@@ -1,25 +1,21 @@
-import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
+import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
 import type { Config } from '../../actors/config.js';
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { Image } from '../../actors/images/image.js';
-import type { Usage } from '../../actors/model-io/protocol.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
 import type { McpHub } from '../../actors/mcp/hub.js';
+import { uiEventsOf } from './map-agent-event.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
 import { formatTokens } from './status-line.js';
 
 /**
- * The agent's {@link Session} as the terminal UI sees it: agent events become UI events, the
- * session's figures become status-line facts (with the running turn's usage added as it is
- * reported), and `/cd`, `/model`, `/compact` results become one line each.
+ * The agent's {@link Session} as the terminal UI sees it: agent events become UI events
+ * ({@link uiEventsOf}), the session's figures become status-line facts (the session's usage
+ * ledger sums each reply as it is reported), and `/cd`, `/model`, `/compact` results become one
+ * line each.
  */
 export class SessionAdapter implements SessionPort {
-  private turnUsage = { promptTokens: 0, cachedTokens: 0, completionTokens: 0 };
-  private requests = 0;
-  private lastUsage: Usage | undefined;
-  private readonly started = new Set<string>();
-
   constructor(
     private readonly session: Session,
     private readonly config: Config,
@@ -39,11 +35,11 @@ export class SessionAdapter implements SessionPort {
       contextWindow: info.window,
       contextTokens: info.estimateTokens,
       imageTokens: info.imageTokens,
-      promptTokens: info.usage.promptTokens + this.turnUsage.promptTokens,
-      cachedTokens: info.usage.cachedTokens + this.turnUsage.cachedTokens,
-      completionTokens: info.usage.completionTokens + this.turnUsage.completionTokens,
-      requests: this.requests,
-      lastUsage: this.lastUsage,
+      promptTokens: info.usage.promptTokens,
+      cachedTokens: info.usage.cachedTokens,
+      completionTokens: info.usage.completionTokens,
+      requests: info.requests,
+      lastUsage: info.lastUsage,
       ...(info.dialect ? { dialect: info.dialect } : {}),
     };
   }
@@ -62,9 +58,8 @@ export class SessionAdapter implements SessionPort {
 
   async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = []): Promise<TurnOutcome> {
     if (!this.session.bootstrap) onEvent({ type: 'waiting', what: 'the index' });
-    this.started.clear();
     const unsubscribe = this.session.subscribe((event) => {
-      for (const ui of this.translate(event)) onEvent(ui);
+      for (const ui of uiEventsOf(event)) onEvent(ui);
     });
     let result: TurnResult;
     try {
@@ -73,7 +68,6 @@ export class SessionAdapter implements SessionPort {
       return { status: 'error', error: error instanceof Error ? error.message : String(error) };
     } finally {
       unsubscribe();
-      this.turnUsage = { promptTokens: 0, cachedTokens: 0, completionTokens: 0 };
     }
     if (result.status === 'answered') return { status: 'done' };
     if (result.status === 'aborted') return { status: 'aborted' };
@@ -92,13 +86,10 @@ export class SessionAdapter implements SessionPort {
 
   reset(): void {
     this.session.newConversation();
-    this.requests = 0;
-    this.lastUsage = undefined;
   }
 
   async cd(path: string): Promise<string> {
     const { boot, added, removed } = await this.session.cd(path);
-    this.requests = 0;
     const tools = describeToolChange(added, removed);
     return `${describeBootstrap(bootstrapFacts(boot))}${tools ? `; ${tools}` : ''}`;
   }
@@ -136,49 +127,6 @@ export class SessionAdapter implements SessionPort {
   async close(): Promise<void> {
     this.session.abort('reika is closing');
     await this.closeRuntime();
-  }
-
-  private translate(event: AgentEvent): UiEvent[] {
-    switch (event.type) {
-      case 'text-delta':
-        return [{ type: 'text', text: event.text }];
-      case 'reasoning-delta':
-        return [{ type: 'reasoning', text: event.text }];
-      case 'request':
-        this.requests++;
-        return [];
-      case 'usage':
-        this.lastUsage = event.usage;
-        this.turnUsage.promptTokens += event.usage.promptTokens;
-        this.turnUsage.cachedTokens += event.usage.cachedTokens;
-        this.turnUsage.completionTokens += event.usage.completionTokens;
-        return [{ type: 'usage', usage: event.usage }];
-      case 'notice':
-        return [{ type: 'notice', message: event.message }];
-      case 'retry':
-        return [{ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, reason: event.reason }];
-      case 'compaction':
-        return [{ type: 'notice', message: `context compacted: ${describeCompaction(event)} (${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens)` }];
-      case 'tool-output':
-        return [{ type: 'tool-output', id: event.callId, text: event.text }];
-      case 'tool-call': {
-        const { state } = event;
-        const id = state.call.id;
-        const out: UiEvent[] = [];
-        if (!this.started.has(id) && state.status !== 'pending') {
-          this.started.add(id);
-          out.push({ type: 'tool-start', id, name: state.call.name, args: state.call.arguments });
-        }
-        if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {
-          // Servers may reuse ids across requests (`call_0` every time): a finished id can start again.
-          this.started.delete(id);
-          out.push({ type: 'tool-end', id, name: state.call.name, status: state.result.status, summary: state.result.summary, meta: state.result.meta });
-        }
-        return out;
-      }
-      default:
-        return [];
-    }
   }
 }
 

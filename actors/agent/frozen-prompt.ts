@@ -1,0 +1,176 @@
+import type { Config } from '../config.js';
+import type { AgentMode } from '../agent-mode.js';
+import type { ToolSchema } from '../model-io/protocol.js';
+import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
+import { buildSystemPrompt } from '../prompt/system-prompt.js';
+import type { ToolRegistry } from '../tool-executor/registry.js';
+import type { SessionRuntime } from './session.js';
+
+/** The session's modes (a subagent's is its own). */
+export type SessionMode = Exclude<AgentMode, 'subagent'>;
+
+/** What a transcript keeps of the frozen bootstrap: the exact bytes every request starts with. */
+export interface FrozenSnapshot {
+  mode: SessionMode;
+  system: string;
+  tools: ToolSchema[];
+  /** The same facts and the tools in `subagent` mode: every subagent of the session shares this prefix. */
+  subagentSystem: string;
+  subagentTools: ToolSchema[];
+}
+
+/** The frozen bootstrap: the snapshot's bytes, the bootstrap they were built from, and where each tool runs. */
+export interface Frozen extends FrozenSnapshot {
+  boot: Bootstrap;
+  /** Where each tool runs: the agent loop routes a call by it. */
+  registry: ToolRegistry;
+}
+
+export interface FrozenPromptOptions {
+  runtime: Pick<SessionRuntime, 'supervisor' | 'indexerReady' | 'prewarm' | 'mcp'>;
+  config: Config;
+  mode: SessionMode;
+  /** Nobody answers approval prompts: the system prompt says so. */
+  headless: boolean;
+  /** A bootstrap finished (before it is frozen). */
+  onBootstrap(boot: Bootstrap): void;
+}
+
+/**
+ * The one owner of the system prompt and the tools array: built once per bootstrap (index, repo
+ * map, summary, AGENTS.md, the tools of the MCP servers ready by then), byte-identical for every
+ * request until `/mode`, `/mcp reload` or `/cd` freezes it anew. Others read {@link current}
+ * (undefined until the first freeze) or wait for {@link ready}.
+ */
+export class FrozenPrompt {
+  private pending: Promise<Frozen>;
+  private value: Frozen | undefined;
+  private modeValue: SessionMode;
+  /** The tools' modules load while the indexer scans: the freeze is their first use. */
+  private readonly registryModule = import('../tool-executor/registry.js');
+  /** The session's tools, a fresh registry per bootstrap (MCP servers ready by then are in it). */
+  private tools: Promise<ToolRegistry> | undefined;
+
+  constructor(
+    private readonly options: FrozenPromptOptions,
+    root: string,
+    budgetTokens: number | Promise<number>,
+  ) {
+    this.modeValue = options.mode;
+    this.pending = this.track(this.bootNow(root, budgetTokens));
+  }
+
+  get ready(): Promise<Frozen> {
+    return this.pending;
+  }
+
+  get current(): Frozen | undefined {
+    return this.value;
+  }
+
+  get mode(): SessionMode {
+    return this.modeValue;
+  }
+
+  /** The names in the frozen tools array (empty before the first bootstrap ends). */
+  toolNames(): string[] {
+    return this.value?.tools.map((tool) => tool.function.name) ?? [];
+  }
+
+  /** `/cd`: a new bootstrap of `root`, frozen when it is done. */
+  boot(root: string, budgetTokens: number | Promise<number>): Promise<Frozen> {
+    return this.track(this.bootNow(root, budgetTokens));
+  }
+
+  /** `/mode`: the same bootstrap and tools, frozen for another mode. */
+  setMode(mode: SessionMode): Promise<Frozen> {
+    this.modeValue = mode;
+    return this.track(this.pending.then((frozen) => this.freeze(frozen.boot, frozen.registry)));
+  }
+
+  /** `/mcp reload`: the same bootstrap with the tools taken anew; resolves with the freezes before and after. */
+  async reloadTools(root: string): Promise<{ before: Frozen; after: Frozen }> {
+    const before = await this.pending;
+    const mcp = await this.options.runtime.mcp?.();
+    await mcp?.reload();
+    this.tools = this.registryFor(root);
+    const tools = this.tools;
+    const after = await this.track(tools.then((registry) => this.freeze(before.boot, registry)));
+    return { before, after };
+  }
+
+  /** The frozen bytes as plain data (undefined before the first freeze). */
+  snapshot(): FrozenSnapshot | undefined {
+    const frozen = this.value;
+    if (!frozen) return undefined;
+    return { mode: frozen.mode, system: frozen.system, tools: structuredClone(frozen.tools), subagentSystem: frozen.subagentSystem, subagentTools: structuredClone(frozen.subagentTools) };
+  }
+
+  /**
+   * A transcript's frozen bytes over the current bootstrap (a resumed session sends exactly what
+   * it sent before, so the engine's prefix cache still matches); the tools still run where the
+   * current registry says.
+   */
+  restore(snapshot: FrozenSnapshot): Promise<Frozen> {
+    this.modeValue = snapshot.mode;
+    return this.track(this.pending.then((frozen) => ({ ...frozen, ...structuredClone(snapshot) })));
+  }
+
+  private bootNow(root: string, budgetTokens: number | Promise<number>): Promise<Frozen> {
+    const { runtime } = this.options;
+    const promise = runtime.indexerReady
+      .then(() => bootstrap(runtime.supervisor, { root, budgetTokens }))
+      .then((boot) => {
+        runtime.prewarm?.();
+        this.tools = this.registryFor(root);
+        this.options.onBootstrap(boot);
+        return this.tools.then((tools) => this.freeze(boot, tools));
+      });
+    // Even a failed bootstrap must not leave the executor unstarted (the runtime's `ready` waits for it).
+    promise.catch(() => runtime.prewarm?.());
+    return promise;
+  }
+
+  /**
+   * The tools for a bootstrap of `root`: the built-ins, then the tools of the MCP servers that are
+   * ready now (starting them if they are not started yet). None is waited for unless
+   * REIKA_MCP_WAIT_MS says so: the rest join at `/mcp reload` or `/cd .`.
+   */
+  private async registryFor(root: string): Promise<ToolRegistry> {
+    const { ToolRegistry } = await this.registryModule;
+    const registry = new ToolRegistry();
+    const mcp = await this.options.runtime.mcp?.();
+    if (!mcp) return registry;
+    const { config } = this.options;
+    await mcp.start(root, { userFolder: config.userFolder, trustProject: config.values.REIKA_MCP_TRUST_PROJECT === '1' });
+    await mcp.settled(Number(config.values.REIKA_MCP_WAIT_MS ?? 0) || 0);
+    for (const tool of mcp.readyTools()) registry.register(tool);
+    return registry;
+  }
+
+  private freeze(boot: Bootstrap, registry: ToolRegistry): Frozen {
+    const facts = {
+      cwd: boot.root,
+      summary: boot.summary,
+      agentsMd: boot.agentsMd,
+      repoMap: boot.repoMap.text,
+      indexedFiles: boot.index.paths.length,
+      capped: boot.index.capped.length > 0,
+      headless: this.options.headless,
+    };
+    const mode = this.modeValue;
+    return { boot, mode, system: buildSystemPrompt(mode, facts), tools: registry.toolsArray(mode), subagentSystem: buildSystemPrompt('subagent', facts), subagentTools: registry.toolsArray('subagent'), registry };
+  }
+
+  /** Makes `promise` the current freeze; its value becomes {@link current} unless a newer one replaced it meanwhile. */
+  private track(promise: Promise<Frozen>): Promise<Frozen> {
+    this.pending = promise;
+    promise.then(
+      (frozen) => {
+        if (this.pending === promise) this.value = frozen;
+      },
+      () => {},
+    );
+    return promise;
+  }
+}
