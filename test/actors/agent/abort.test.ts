@@ -84,6 +84,10 @@ test('each abort of a turn sends one abort per actor holding its work and no can
     return { result, stops: [...stops].sort() };
   };
 
+  // The engine detection (model-io `detect`, beside the bootstrap) asks the server too; it is not
+  // the turn's work: let it finish first so that the count below sees only what the turn asks.
+  await session.ready;
+  await session.engineDetected();
   const streamed = await abortedTurn('stream an answer', (seen) => seen((e) => e.type === 'text-delta'));
   t.is(streamed.result.status, 'aborted');
   t.deepEqual(streamed.stops, ['abort → model-io'], 'a model stream: one abort to model-io');
