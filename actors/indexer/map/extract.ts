@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { identifierHashes } from './identifiers.js';
+import { fromRoot } from './imports.js';
 import { findDefinitions } from './symbols/definitions.js';
 import type { Definition } from './symbols/language.js';
 import { extensionOf, languageOf } from './symbols/languages.js';
@@ -31,8 +32,8 @@ export interface FileSymbols {
   /** The distinct identifiers (4+ characters) the file mentions, hashed (`identifiers.ts`). */
   references: Int32Array;
   /**
-   * The modules it imports, space-separated specifiers (`Language.imports`); absent or '' for a
-   * language without import rules.
+   * The modules it imports, space-separated specifiers (`Language.imports`, relative ones made
+   * root-relative: `/a/x`); absent for a language without import rules.
    */
   imports?: string;
   /** Says so in its header (`@generated`, `DO NOT EDIT`, …), is minified, or is over GENERATED_BYTES. */
@@ -93,6 +94,16 @@ function looksGenerated(text: string, huge: boolean): boolean {
 }
 
 
+/** The imports, space-separated, relative ones made root-relative (`fromRoot`): the ranking only looks them up. */
+function importList(imports: string[], path: string): string {
+  let list = '';
+  for (const specifier of imports) {
+    const rooted = fromRoot(specifier, path);
+    if (rooted !== '') list = list === '' ? rooted : `${list} ${rooted}`;
+  }
+  return list;
+}
+
 /** Reads and extracts one file; undefined when it cannot be read or is not a mapped language. */
 export function extractFile(root: string, path: string): FileSymbols | undefined {
   const language = languageOf(path);
@@ -102,10 +113,10 @@ export function extractFile(root: string, path: string): FileSymbols | undefined
   const exported: string[] = [];
   const internal: string[] = [];
   let definitions: Definition[] = [];
-  let imports: string[] = [];
+  let imports: string[] | undefined;
   try {
     definitions = findDefinitions(language, read.text, { extension: extensionOf(path) });
-    imports = language.imports?.(read.text) ?? [];
+    imports = language.imports?.(read.text);
   } catch {
     // A rule that trips over one odd file must not cost the whole map: the file maps bare.
   }
@@ -115,7 +126,7 @@ export function extractFile(root: string, path: string): FileSymbols | undefined
     exported: exported.join(' '),
     internal: internal.join(' '),
     references: identifierHashes(read.text),
-    imports: imports.join(' '),
+    ...(language.imports ? { imports: importList(imports ?? [], path) } : {}),
     generated: looksGenerated(read.text, read.huge),
   };
 }

@@ -118,7 +118,11 @@ function moduleSource(module: Module, sibling: Module, next: () => number): stri
   const uses = next() < 0.9;
   if (module.language === 'ts') {
     // `get`, `set`, `run`, `map` are said, never imported from common.ts: short names that mean little.
-    lines.push(`import { registerService, ServiceRegistry } from '../../core/src/service-registry.js';`, '');
+    lines.push(
+      `import { registerService, ServiceRegistry } from '../../core/src/service-registry.js';`,
+      `import { ${sibling.exports.join(', ')} } from './${sibling.path.slice(sibling.path.lastIndexOf('/') + 1, -'.ts'.length)}.js';`,
+      '',
+    );
     for (const name of module.exports) {
       const helper = sibling.exports[Math.floor(next() * sibling.exports.length)]!;
       lines.push(
@@ -140,7 +144,7 @@ function moduleSource(module: Module, sibling: Module, next: () => number): stri
     }
     lines.push(`export const registry${module.exports[0]} = new ServiceRegistry();`);
   } else if (module.language === 'py') {
-    lines.push('from core.service_registry import register_service', '', '');
+    lines.push('from core.service_registry import register_service', `from .${sibling.path.slice(sibling.path.lastIndexOf('/') + 1, -'.py'.length)} import ${sibling.exports.join(', ')}`, '', '');
     for (const name of module.exports) {
       const helper = sibling.exports[Math.floor(next() * sibling.exports.length)]!;
       lines.push(`def ${name}(items, limit=10):`, `    """Sums the weights of the valid items."""`, `    total = 0`, `    for item in items:`, `        if item.get("id") is None:`, `            continue`, `        total += item["weight"] * limit`, `    register_service(name="${name}", version=total)`, `    return total + len(${helper}.__name__)`, '', '');

@@ -18,7 +18,7 @@ test('a batch gives each readable source file its definitions and the identifier
       exported: 'SessionStore',
       internal: 'hidden',
       references: hashes('import openDatabase from export class SessionStore function hidden return'),
-      imports: './db',
+      imports: '/src/db',
       generated: false,
     },
     { path: 'tools/build.py', exported: 'build_all', internal: '', references: hashes('build_all return compile_sources'), imports: '', generated: false },
@@ -70,4 +70,11 @@ test('generated files are recognised by their header, by minified text and by a 
 test('a byte-order mark does not hide the first definition', (t) => {
   const root = writeTree(tempDir(), { 'bom.ts': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('export function first() {}\r\n')]) });
   t.is(extractSymbols({ root, paths: ['bom.ts'] })[0]!.exported, 'first');
+});
+
+test('a file of a language without import rules has no imports, one with them has its list', (t) => {
+  const root = writeTree(tempDir(), { 'main.go': 'package main\n\nimport "fmt"\n\nfunc Main() { fmt.Println() }\n', 'a.py': 'x = 1\n' });
+  const [go, python] = extractSymbols({ root, paths: ['main.go', 'a.py'] });
+  t.false('imports' in go!);
+  t.is(python!.imports, '');
 });

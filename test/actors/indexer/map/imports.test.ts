@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ModuleIndex } from '../../../../actors/indexer/map/imports.js';
+import { fromRoot, importEdges, ModuleIndex } from '../../../../actors/indexer/map/imports.js';
 
 /** The paths `specifier` names from `from`, in a tree of `paths`. */
 function resolve(paths: string[], specifier: string, from: string): string[] {
@@ -40,4 +40,27 @@ test('of several matches the shortest paths win, and a TypeScript importer prefe
   t.deepEqual(resolve(paths, 'vue', 'packages/runtime/src/a.ts'), ['packages/vue/src/index.ts']);
   t.deepEqual(resolve(paths, 'vue', 'scripts/build.js'), ['packages/vue/index.js', 'packages/vue/index.mjs']);
   t.deepEqual(resolve(paths, 'util', 'x.ts'), ['c/util/index.ts', 'd/util/index.ts'], 'a shared edge');
+});
+
+test('extraction makes relative specifiers root-relative, and the index looks those up as they are', (t) => {
+  t.is(fromRoot('../shared/util', 'packages/core/src/a.ts'), '/packages/core/shared/util');
+  t.is(fromRoot('./signals|./', 'scrapy/core/engine.py'), '/scrapy/core/signals|/scrapy/core');
+  t.is(fromRoot('scrapy/http/Request|scrapy/http', 'tests/test_a.py'), 'scrapy/http/Request|scrapy/http');
+  t.is(fromRoot('../../../etc', 'src/a.ts'), '', 'above the root: dropped');
+  const paths = ['src/app.ts', 'src/db.ts', 'src/ui/index.tsx'];
+  t.deepEqual(resolve(paths, '/src/db', 'anywhere.ts'), ['src/db.ts']);
+  t.deepEqual(resolve(paths, '/src/ui', 'anywhere.ts'), ['src/ui/index.tsx']);
+});
+
+test('import edges list each imported file once per importer, with the shares of shared edges, never the file itself', (t) => {
+  const files = [
+    { path: 'a/util/index.ts', imports: '/a/util' },
+    { path: 'app.ts', imports: '/a/util util /a/util' },
+    { path: 'b/util/index.ts' },
+  ];
+  const edges = importEdges(files);
+  t.deepEqual([...edges.start], [0, 0, 2, 2]);
+  t.deepEqual([...edges.file], [0, 2]);
+  // `/a/util` twice (1 + 1), and `util` shared with b/util (½ each).
+  t.deepEqual([...edges.share], [2.5, 0.5]);
 });

@@ -91,7 +91,7 @@ test('a barrel that re-exports passes its rank on to the modules behind it', (t)
     { ...file('packages/common/src/index.ts', '', ''), imports: './color ./point' },
     file('packages/common/src/color.ts', 'mixColors', ''),
     file('packages/common/src/point.ts', 'pointDistance', ''),
-    file('packages/common/src/unused.ts', 'neverImported', ''),
+    { ...file('packages/common/src/unused.ts', 'neverImported', ''), imports: '' },
   ];
   const ranked = order(files);
   // As PageRank over the real import graph has it: the barrel first, then what it re-exports.
@@ -107,4 +107,26 @@ test('imports keep the ranking deterministic: the same files in any order give t
     file('a/__init__.py', '', ''),
   ];
   t.deepEqual(rankFiles([...files].reverse()), rankFiles(files));
+});
+
+test('a module many files import directly outranks one deep behind a barrel that is imported as often', (t) => {
+  // PageRank alone puts deep.ts (all the barrel's rank) above button.ts, whose importers each
+  // import five other modules too; counting importers puts the module six files use first.
+  const pages = Array.from({ length: 6 }, (_, i): FileSymbols => ({ ...file(`app/page${i}.ts`, `Page${i}`, ''), imports: '../lib/barrel' }));
+  const forms = Array.from({ length: 6 }, (_, i): FileSymbols => ({
+    ...file(`app/form${i}.ts`, `Form${i}`, ''),
+    imports: ['../ui/button', ...Array.from({ length: 5 }, (_, k) => `./parts/form${i}part${k}`)].join(' '),
+  }));
+  const parts = forms.flatMap((_, i) => Array.from({ length: 5 }, (_, k): FileSymbols => ({ ...file(`app/parts/form${i}part${k}.ts`, `Part${i}x${k}`, ''), imports: '' })));
+  const files = [
+    ...pages,
+    ...forms,
+    ...parts,
+    { ...file('lib/barrel/index.ts', '', ''), imports: './deep' },
+    { ...file('lib/barrel/deep.ts', 'deepHelper', ''), imports: '' },
+    { ...file('ui/button.ts', 'Button', ''), imports: '' },
+  ];
+  const ranked = order(files);
+  t.is(ranked[0], 'lib/barrel/index.ts');
+  t.true(ranked.indexOf('ui/button.ts') < ranked.indexOf('lib/barrel/deep.ts'), ranked.slice(0, 4).join(' '));
 });
