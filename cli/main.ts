@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
 import { prespawnThread } from '../runtime/prespawn.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { MODEL_IO_MODULE } from './actor-modules.js';
 import { takeModelOption } from './model-option.js';
+import { version } from './version.js';
 
 /**
  * The `reika` binary. Parses the command line and hands off to one command module, imported
@@ -21,6 +21,9 @@ Usage:
   reika index [DIR] [--json]  print the file index (no model server needed)
   reika map [DIR] [--json]    print the repo map (no model server needed)
   reika undo [--list] [N]     undo the last N steps of the last session here (files only)
+  reika sessions [--all] [--json]  the stored sessions of this folder, newest first
+  reika -c, --continue        resume the newest session of this folder (with -p too)
+  reika --resume [ID]         resume session ID (a picker without ID)
   reika --help | --version
 
 Flags (they win over the configuration):
@@ -39,17 +42,6 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
   REIKA_SANDBOX         auto | bwrap | off    REIKA_CHECKPOINTS      on | off
 `;
-
-/** The package version, from the nearest package.json above the compiled file (any out dir). */
-export function version(): string {
-  for (let url = new URL('../package.json', import.meta.url); ; url = new URL('../package.json', url)) {
-    try {
-      return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
-    } catch (error) {
-      if (url.pathname === '/package.json') throw error;
-    }
-  }
-}
 
 async function main(input: string[]): Promise<number> {
   const taken = takeModelOption(input);
@@ -70,6 +62,7 @@ async function main(input: string[]): Promise<number> {
   if (first === 'index') return (await import('./commands/index-command.js')).run(rest);
   if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
   if (first === 'undo') return (await import('./commands/undo-command.js')).run(rest);
+  if (first === 'sessions') return (await import('./commands/sessions-command.js')).run(rest);
   // A session needs the model-io thread first of all: it boots while the rest loads (the runtime adopts it).
   prespawnThread(MODEL_IO, MODEL_IO_MODULE);
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.

@@ -18,9 +18,13 @@ export interface SessionFlags {
   mode?: 'agent' | 'plan';
   approvals?: 'safe' | 'off';
   cwd?: string;
+  /** `--continue` / `-c`: the newest session of this folder. */
+  continue?: boolean;
+  /** `--resume ID`, or `true` for `--resume` alone (the picker). */
+  resume?: string | true;
 }
 
-const VALUED: Record<string, keyof SessionFlags> = { '--profile': 'profile', '--mode': 'mode', '--approvals': 'approvals', '--cwd': 'cwd', '-C': 'cwd' };
+const VALUED: Record<string, 'profile' | 'mode' | 'approvals' | 'cwd'> = { '--profile': 'profile', '--mode': 'mode', '--approvals': 'approvals', '--cwd': 'cwd', '-C': 'cwd' };
 
 /**
  * Reads the session flag at `argv[i]` into `flags`; returns how many arguments it took (0 when
@@ -28,6 +32,27 @@ const VALUED: Record<string, keyof SessionFlags> = { '--profile': 'profile', '--
  */
 export function readSessionFlag(argv: readonly string[], i: number, flags: SessionFlags): number {
   const arg = argv[i]!;
+  if (arg === '--continue' || arg === '-c') {
+    if (flags.resume !== undefined) throw new UsageError('--continue and --resume cannot be used together');
+    flags.continue = true;
+    return 1;
+  }
+  if (arg === '--resume' || arg.startsWith('--resume=')) {
+    if (flags.continue) throw new UsageError('--continue and --resume cannot be used together');
+    const inline = arg.startsWith('--resume=') ? arg.slice('--resume='.length) : undefined;
+    if (inline !== undefined) {
+      if (inline === '') throw new UsageError('--resume= needs a session id (reika sessions lists them)');
+      flags.resume = inline;
+      return 1;
+    }
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('-')) {
+      flags.resume = true;
+      return 1;
+    }
+    flags.resume = next;
+    return 2;
+  }
   const eq = arg.indexOf('=');
   const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
   const key = VALUED[name];

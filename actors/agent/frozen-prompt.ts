@@ -4,6 +4,7 @@ import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import { buildSystemPrompt } from '../prompt/system-prompt.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
+import type { FrozenRecord } from '../transcript/transcript-event.js';
 import type { SessionRuntime } from './session.js';
 
 /** The session's modes (a subagent's is its own). */
@@ -34,6 +35,8 @@ export interface FrozenPromptOptions {
   headless: boolean;
   /** A bootstrap finished (before it is frozen). */
   onBootstrap(boot: Bootstrap): void;
+  /** A stored session's freeze to take as recorded instead of bootstrapping (see {@link FrozenPrompt.thaw}). */
+  resume?: FrozenRecord;
 }
 
 /**
@@ -57,7 +60,38 @@ export class FrozenPrompt {
     budgetTokens: number | Promise<number>,
   ) {
     this.modeValue = options.mode;
-    this.pending = this.track(this.bootNow(root, budgetTokens));
+    this.pending = this.track(options.resume ? this.thawNow(root, options.resume) : this.bootNow(root, budgetTokens));
+  }
+
+  /**
+   * A stored session's freeze, exactly as recorded — no scan, no repo map (`/cd .` does that on
+   * purpose) — with only where each tool runs taken anew (the MCP servers ready now). A mode other
+   * than the recorded one is frozen anew from the recorded facts.
+   */
+  thaw(root: string, record: FrozenRecord, mode: SessionMode = record.mode): Promise<Frozen> {
+    this.modeValue = mode;
+    return this.track(this.thawNow(root, record));
+  }
+
+  /** What a transcript keeps of a freeze (see {@link thaw}). */
+  record(frozen: Frozen, root: string): FrozenRecord {
+    const { boot } = frozen;
+    return {
+      type: 'frozen',
+      mode: frozen.mode,
+      root,
+      paths: boot.index.paths,
+      capped: boot.index.capped,
+      repoMap: boot.repoMap.text,
+      repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted,
+      summary: boot.summary,
+      agentsMd: [...boot.agentsMd],
+      headless: this.options.headless,
+      system: frozen.system,
+      tools: frozen.tools,
+      subagentSystem: frozen.subagentSystem,
+      subagentTools: frozen.subagentTools,
+    };
   }
 
   get ready(): Promise<Frozen> {
@@ -114,6 +148,26 @@ export class FrozenPrompt {
   restore(snapshot: FrozenSnapshot): Promise<Frozen> {
     this.modeValue = snapshot.mode;
     return this.track(this.pending.then((frozen) => ({ ...frozen, ...structuredClone(snapshot) })));
+  }
+
+  private thawNow(root: string, record: FrozenRecord): Promise<Frozen> {
+    const { runtime } = this.options;
+    // The bootstrap as the prompt was made of it; the repo map's per-file list is not kept.
+    const boot: Bootstrap = Object.freeze({
+      root: record.root,
+      index: { root: record.root, paths: record.paths, capped: record.capped, stats: { directories: 0, files: record.paths.length, ignored: 0, skipped: 0, ms: 0 } },
+      repoMap: { text: record.repoMap, files: [], omitted: 0, budgetTokens: 0 },
+      summary: record.summary,
+      agentsMd: record.agentsMd,
+      ms: 0,
+    });
+    runtime.prewarm?.();
+    this.tools = this.registryFor(root);
+    const mode = this.modeValue;
+    return this.tools.then((registry) => {
+      if (mode !== record.mode) return this.freeze(boot, registry);
+      return { boot, mode, system: record.system, tools: record.tools, subagentSystem: record.subagentSystem, subagentTools: record.subagentTools, registry };
+    });
   }
 
   private bootNow(root: string, budgetTokens: number | Promise<number>): Promise<Frozen> {

@@ -7,6 +7,7 @@ import { onAbort } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { Config } from '../config.js';
 import { ContextManager, type Compaction, type ContextSnapshot, type TurnImage } from '../context/context-manager.js';
+import type { ContextOp } from '../context/context-op.js';
 import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
 import { pasteProblem } from '../images/recognize.js';
@@ -19,11 +20,15 @@ import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { SubagentWaves } from '../subagent/wave.js';
 import type { ApprovalMode, ToolExecutorProtocol } from '../tool-executor/protocol.js';
 import type { McpHub } from '../mcp/hub.js';
+import type { ResumedSession } from '../transcript/resumed-session.js';
+import type { SessionRecorder } from '../transcript/session-recorder.js';
+import type { SessionSettings } from '../transcript/transcript-event.js';
 import type { Connection } from './connect.js';
 import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
 import { FrozenPrompt, type Frozen, type FrozenSnapshot, type SessionMode } from './frozen-prompt.js';
 import { ModelLink } from './model-link.js';
 import { describe, runTurn } from './turn.js';
+import { traceStartup } from '../indexer/startup-trace.js';
 import { emptyTotals, UsageLedger, type UsageLedgerState } from './usage-ledger.js';
 
 /**
@@ -61,6 +66,13 @@ export interface SessionOptions {
   mode?: SessionMode;
   /** Nobody answers approval prompts: the system prompt says so. */
   headless?: boolean;
+  /** Where the session's transcript goes (`actors/transcript/`); without one nothing is recorded. */
+  transcript?: SessionRecorder;
+  /**
+   * A stored session to go on with: its frozen prompt, tools and conversation are taken as
+   * recorded (no scan, no repo map), so its next request begins with the bytes of its last one.
+   */
+  resume?: ResumedSession;
 }
 
 /** A session between turns as plain data (see `Session.snapshot`). */
@@ -112,6 +124,9 @@ export class Session {
   private usage = new UsageLedger();
   private context: ContextManager | undefined;
   private current: { scope: string; controller: AbortController } | undefined;
+  private readonly recorder: SessionRecorder | undefined;
+  /** A stored session whose conversation the next turn replays (then it is let go). */
+  private resume: ResumedSession | undefined;
 
   constructor(options: SessionOptions) {
     this.config = options.config;
@@ -119,12 +134,22 @@ export class Session {
     this.root = resolve(options.cwd);
     this.approvals = options.config.approvals;
     this.link = new ModelLink(this.runtime.supervisor, this.config);
+    this.recorder = options.transcript;
+    const resume = options.resume;
+    if (resume) this.adopt(resume);
+    if (this.recorder) {
+      const recorder = this.recorder;
+      this.subscribe((event) => {
+        if (event.type === 'turn-start' || event.type === 'turn-end' || event.type === 'compaction') recorder.observe(event, () => this.settings());
+      });
+    }
     this.prompt = new FrozenPrompt(
       {
         runtime: this.runtime,
         config: this.config,
-        mode: options.mode ?? 'agent',
+        mode: options.mode ?? resume?.settings?.mode ?? resume?.frozen.mode ?? 'agent',
         headless: options.headless ?? false,
+        ...(resume ? { resume: resume.frozen } : {}),
         onBootstrap: (boot) => this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) }),
       },
       this.root,
@@ -155,6 +180,38 @@ export class Session {
   /** The names in the frozen tools array (empty before the first bootstrap ends). */
   toolNames(): string[] {
     return this.prompt.toolNames();
+  }
+
+  /** The id of the transcript being written (none before the first turn, or without a store). */
+  get transcriptId(): string | undefined {
+    return this.recorder?.id;
+  }
+
+  /** The transcript file being written, if any (`/save` reads it). */
+  get transcriptPath(): string | undefined {
+    return this.recorder?.transcriptPath;
+  }
+
+  /**
+   * `/resume`: goes on with a stored session of this folder (the current one stays resumable).
+   * `attach` points the recorder at its transcript; its freeze and conversation are taken as recorded.
+   */
+  async resumeFrom(resumed: ResumedSession, attach: (recorder: SessionRecorder) => void): Promise<void> {
+    this.assertIdle();
+    this.context = undefined;
+    if (this.recorder) attach(this.recorder);
+    this.adopt(resumed);
+    await this.prompt.thaw(this.root, resumed.frozen, resumed.settings?.mode ?? resumed.frozen.mode);
+  }
+
+  private adopt(resumed: ResumedSession): void {
+    this.resume = resumed;
+    this.usage = UsageLedger.restore(resumed.usage);
+  }
+
+  private settings(): SessionSettings {
+    const profile = this.link.profile;
+    return { mode: this.prompt.mode, approvals: this.approvals, profile: profile.name, ...(profile.model ? { model: profile.model } : {}) };
   }
 
   get busy(): boolean {
@@ -249,6 +306,8 @@ export class Session {
   newConversation(): void {
     this.assertIdle();
     this.context = undefined;
+    this.resume = undefined;
+    this.recorder?.end();
     this.usage.newConversation();
   }
 
@@ -270,6 +329,8 @@ export class Session {
     const before = this.prompt.current?.tools;
     this.root = root;
     this.context = undefined;
+    this.resume = undefined;
+    this.recorder?.end();
     this.usage.newConversation();
     const frozen = await this.prompt.boot(root, this.repoMapBudget());
     return { boot: frozen.boot, ...(before ? toolChange(before, frozen.tools) : { added: [], removed: [] }) };
@@ -301,6 +362,7 @@ export class Session {
     this.assertIdle();
     if (mode === this.prompt.mode) return;
     const frozen = await this.prompt.setMode(mode);
+    if (this.context) this.recorder?.frozen(this.prompt.record(frozen, this.root));
     this.context?.rebase(frozen.system, frozen.tools);
   }
 
@@ -312,6 +374,7 @@ export class Session {
   async reloadTools(): Promise<ToolChange> {
     this.assertIdle();
     const { before, after } = await this.prompt.reloadTools(this.root);
+    if (this.context) this.recorder?.frozen(this.prompt.record(after, this.root));
     this.context?.rebase(after.system, after.tools);
     return toolChange(before.tools, after.tools);
   }
@@ -383,11 +446,39 @@ export class Session {
     return this.link.ready.then((c) => repoMapBudget(c.window), () => repoMapBudget(undefined));
   }
 
+  /**
+   * The conversation for the next turn: the current one, a stored one replayed (a resume), or a
+   * new one — which begins a transcript of its own.
+   */
   private contextFor(frozen: Frozen): ContextManager {
-    if (!this.context) {
-      this.context = new ContextManager({ system: frozen.system, tools: frozen.tools, window: () => this.link.window, maxTokens: this.config.maxTokens });
+    if (this.context) return this.context;
+    const recorder = this.recorder;
+    const journal = recorder ? (op: ContextOp) => recorder.context(op) : undefined;
+    const window = () => this.link.window;
+    const resume = this.resume;
+    this.resume = undefined;
+    if (!resume) {
+      recorder?.begin(this.prompt.record(frozen, this.root));
+      this.context = new ContextManager({ system: frozen.system, tools: frozen.tools, window, maxTokens: this.config.maxTokens, journal });
+      return this.context;
     }
-    return this.context;
+    const context = ContextManager.replay(resume.contextOps, journal);
+    traceStartup(`session: ${resume.contextOps.length} context changes replayed`);
+    // From now on the window is the link's (the journal notes it if it differs from the recorded one).
+    context.setWindow(window);
+    this.context = context;
+    // A turn cut off (a crash, SIGKILL) is closed as an abort would have closed it.
+    if (resume.openTurn) {
+      context.endTurn('unanswered');
+      recorder?.interrupted(resume.openTurn);
+    }
+    // Another mode than the recorded one was asked for: its prompt and tools (the cache starts over once).
+    const last = [...resume.contextOps].reverse().find((op) => op.op === 'init' || op.op === 'rebase');
+    if (last && (last.system !== frozen.system || JSON.stringify(last.tools) !== JSON.stringify(frozen.tools))) {
+      recorder?.frozen(this.prompt.record(frozen, this.root));
+      context.rebase(frozen.system, frozen.tools);
+    }
+    return context;
   }
 
   private endEarly(turn: string, prompt: string, started: number, error?: { code: string; message: string }): TurnResult {

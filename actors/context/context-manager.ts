@@ -2,6 +2,7 @@ import { ReikaError } from '../../runtime/errors.js';
 import { historyCallId } from '../model-io/call-id.js';
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
+import type { ContextOp } from './context-op.js';
 import { Conversation, INTERRUPTED_NOTE, isUser, sized, type Entry, type TurnImage } from './conversation.js';
 import { shrinkArguments } from './huge-arguments.js';
 import { shedOrder } from './shed-order.js';
@@ -75,6 +76,8 @@ export interface ContextOptions {
   window?: number | (() => number | undefined);
   /** REIKA_MAX_TOKENS. */
   maxTokens?: number;
+  /** Told every change, as data (the session transcript); {@link ContextManager.replay} rebuilds from them. */
+  journal?: (op: ContextOp) => void;
 }
 
 /** One compaction event: what it shed and the estimate before and after. */
@@ -130,12 +133,82 @@ export class ContextManager {
   private readonly maxTokensSetting: number | undefined;
   /** Where the growth since the last event is measured from. */
   private pace: { requests: number; tokens: number } | undefined;
+  private journal: ((op: ContextOp) => void) | undefined;
+  /** The window the journal last told of (it is asked of its owner, so a change is noticed at the next change). */
+  private journaledWindow: number | undefined;
 
   constructor(options: ContextOptions) {
     this.conversation = new Conversation(options.system, () => this.windowValue !== undefined);
     this.toolsChars = options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
     this.setWindow(options.window);
     this.maxTokensSetting = options.maxTokens && options.maxTokens > 0 ? options.maxTokens : undefined;
+    this.journal = options.journal;
+    this.journaledWindow = this.windowValue;
+    this.log({ op: 'init', system: options.system, tools: [...options.tools], ...(this.windowValue ? { window: this.windowValue } : {}), ...(this.maxTokensSetting ? { maxTokens: this.maxTokensSetting } : {}) });
+  }
+
+  /**
+   * A manager in the state the recorded `ops` left one in (the first is its `init`), telling
+   * `journal` of the changes made from then on. A request that failed to build (context full)
+   * fails the same way again and is passed over, as it was.
+   */
+  static replay(ops: readonly ContextOp[], journal?: (op: ContextOp) => void): ContextManager {
+    const [init, ...rest] = ops;
+    if (init?.op !== 'init') throw new ReikaError('REIKA_ERR_TRANSCRIPT', 'the recorded conversation does not start with its system prompt');
+    // The window each change saw, as the journal told it; the caller then gives the live source.
+    let window = init.window;
+    const manager = new ContextManager({ system: init.system, tools: init.tools, window: () => window, maxTokens: init.maxTokens });
+    for (const op of rest) {
+      if (op.op === 'window') window = op.window;
+      else manager.apply(op);
+    }
+    manager.journaledWindow = window;
+    manager.journal = journal;
+    return manager;
+  }
+
+  /** Tells the journal of a change, after the window if that changed since the last one. */
+  private log(op: ContextOp): void {
+    if (!this.journal) return;
+    const window = this.windowValue;
+    if (op.op !== 'init' && window !== this.journaledWindow) this.journal({ op: 'window', ...(window !== undefined ? { window } : {}) });
+    this.journaledWindow = window;
+    this.journal(op);
+  }
+
+  private apply(op: ContextOp): void {
+    switch (op.op) {
+      case 'init':
+        throw new ReikaError('REIKA_ERR_TRANSCRIPT', 'the recorded conversation starts twice');
+      case 'user':
+        return this.addUser(op.text);
+      case 'user-images':
+        return this.addUserImages(op.text, op.notes.map((note) => ({ url: '', note })));
+      case 'end-turn':
+        return this.endTurn(op.status);
+      case 'nudge':
+        return this.addNudge(op.text);
+      case 'assistant':
+        return this.addAssistant(op.text, op.calls, op.ids);
+      case 'tool-result':
+        return this.addToolResult(op.result);
+      case 'prepare':
+        try {
+          this.prepare();
+        } catch {
+          // REIKA_ERR_CONTEXT_FULL: the turn ended there, as it did when it happened.
+        }
+        return;
+      case 'compact':
+        this.compact();
+        return;
+      case 'usage':
+        return this.recordUsage(op.usage, op.finishReason);
+      case 'rebase':
+        return this.rebase(op.system, op.tools);
+      case 'window':
+        return; // read by replay itself
+    }
   }
 
   /**
@@ -205,6 +278,7 @@ export class ContextManager {
 
   /** The user's request for a new turn; merged into an unsent trailing user message (a nudge). */
   addUser(text: string): void {
+    this.log({ op: 'user', text });
     this.conversation.turn++;
     this.pushUser(text, true);
   }
@@ -216,6 +290,8 @@ export class ContextManager {
    */
   addUserImages(text: string, images: TurnImage[]): void {
     if (images.length === 0) return this.addUser(text);
+    // The image bytes went once; only their notes are kept (what every later request carries).
+    this.log({ op: 'user-images', text, notes: images.map((image) => image.note) });
     this.conversation.turn++;
     this.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true }, prompt: true, turn: this.conversation.turn });
   }
@@ -227,6 +303,7 @@ export class ContextManager {
    * templates reject two user messages in a row, and a user message right after tool results.
    */
   endTurn(status: 'answered' | 'unanswered' = 'answered'): void {
+    this.log({ op: 'end-turn', status });
     this.queuedCalls = [];
     const last = this.conversation.last;
     if (status === 'unanswered' && (last.kind === 'tool' || (last.kind === 'message' && last.message.role === 'user'))) {
@@ -248,6 +325,7 @@ export class ContextManager {
    * user message: never two user messages in a row).
    */
   addNudge(text: string): void {
+    this.log({ op: 'nudge', text });
     const last = this.conversation.last;
     if (last.kind === 'tool' && !last.sent) {
       last.notes = [...(last.notes ?? []), text];
@@ -264,18 +342,19 @@ export class ContextManager {
    * is 9 letters and digits ({@link historyCallId}; Mistral templates reject any other), its result
    * paired by the id the call came with.
    */
-  addAssistant(text: string, calls: readonly ToolCall[]): void {
+  addAssistant(text: string, calls: readonly ToolCall[], recordedIds?: readonly string[]): void {
     if (calls.length > 0) this.conversation.round++;
     this.historyIds = new Map();
     const used = new Set<string>();
-    const [first, ...rest] = calls.map((call) => {
-      const id = historyCallId(call.id, used);
+    const [first, ...rest] = calls.map((call, i) => {
+      const id = recordedIds?.[i] ?? historyCallId(call.id, used);
       used.add(id);
       this.historyIds.set(call.id, [...(this.historyIds.get(call.id) ?? []), id]);
       return { ...call, id };
     });
     this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text }, turn: this.conversation.turn, round: this.conversation.round });
     this.queuedCalls = [...rest];
+    this.log({ op: 'assistant', text, calls: [...calls], ids: first ? [first, ...rest].map((call) => call.id) : [] });
   }
 
   /**
@@ -284,6 +363,7 @@ export class ContextManager {
    * message has not been sent yet, so this costs the prefix cache nothing.
    */
   addToolResult(result: ToolResultInput): void {
+    this.log({ op: 'tool-result', result });
     const callId = this.historyIds.get(result.callId)?.shift() ?? result.callId;
     const entry: ToolEntry = { kind: 'tool', callId, name: result.name, summary: result.summary, payload: result.payload, round: this.conversation.round, shed: false, cutChars: 0 };
     if (this.windowValue === undefined && entry.payload.length > UNKNOWN_WINDOW_PAYLOAD_CAP) cutPayload(entry, UNKNOWN_WINDOW_PAYLOAD_CAP);
@@ -299,6 +379,7 @@ export class ContextManager {
    * left. Throws REIKA_ERR_CONTEXT_FULL when even then the reply would get less than the floor.
    */
   prepare(): PreparedRequest {
+    this.log({ op: 'prepare' });
     let compaction: Compaction | undefined;
     let cutChars = 0;
     const threshold = this.threshold;
@@ -333,6 +414,7 @@ export class ContextManager {
 
   /** `/compact`: one event by hand that sheds and folds all it can; never grows the context. */
   compact(): Compaction | undefined {
+    this.log({ op: 'compact' });
     return this.compactNow('manual');
   }
 
@@ -341,6 +423,7 @@ export class ContextManager {
    * calibrates the estimate, its length (or a cut by max_tokens) sizes the reserve.
    */
   recordUsage(usage: Usage | null, finishReason?: string): void {
+    this.log({ op: 'usage', usage, ...(finishReason !== undefined ? { finishReason } : {}) });
     if (usage && usage.promptTokens > 0) this.estimate.calibrate(this.lastChars, usage.promptTokens);
     const need = finishReason === 'length' ? Infinity : usage?.completionTokens;
     if (need === undefined) return;
@@ -353,6 +436,7 @@ export class ContextManager {
    * cache restarts from the first byte; nothing else changes.
    */
   rebase(system: string, tools: readonly ToolSchema[]): void {
+    this.log({ op: 'rebase', system, tools: [...tools] });
     this.entries[0] = { kind: 'message', message: { role: 'system', content: system }, sent: this.entries[0]!.sent, turn: 0 };
     this.toolsChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
   }

@@ -10,6 +10,7 @@ import { AnswerStream } from '../headless/answer-stream.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
 import { sessionSummary, summaryFigures } from '../session-summary.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
+import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 
 /**
  * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
@@ -32,18 +33,32 @@ export async function run(argv: string[]): Promise<number> {
   const started = Date.now();
   let args;
   let config: Config;
+  let opened: OpenedSession;
+  const notes: string[] = [];
   try {
     args = parseHeadlessArgs(argv);
     // `--cwd DIR` is as if reika had been started there (its .env, its index).
     process.chdir(sessionFolder(args.flags));
+    if (args.flags.resume === true) throw new UsageError('-p --resume needs a session id (reika sessions lists them; --continue takes the newest)');
+    let located: LocatedSession | undefined;
+    if (args.flags.continue || args.flags.resume !== undefined) {
+      located = locateSession(args.flags.continue ? { continue: true } : { resume: args.flags.resume as string }, process.cwd(), notes);
+      if (located && located.root !== process.cwd()) process.chdir(located.root);
+    }
     config = applySessionFlags(loadConfig({ cwd: process.cwd() }), args.flags);
+    opened = openSession(located, config, { onProblem: (message) => process.stderr.write(`reika: ${message}\n`) });
+    notes.push(...opened.notes);
+    if (opened.resume) traceStartup('headless: session transcript read');
+    config = resumedConfig(config, opened.resume, args.flags.profile);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) return fail(error.message);
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof SessionChoiceError) return fail(error.message);
     throw error;
   }
   process.stdout.on('error', () => {});
+  for (const note of notes) process.stderr.write(`reika: ${note}\n`);
   traceStartup('headless: arguments read');
-  prestartIndexer(process.cwd());
+  // A resumed session keeps its recorded index and repo map: nothing to scan.
+  if (!opened.resume) prestartIndexer(process.cwd());
   const loadingRuntime = import('../start-runtime.js');
   loadingRuntime.catch(() => {});
 
@@ -86,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     traceStartup('headless: runtime started');
     const { Session } = await import('../../actors/agent/session.js');
     traceStartup('headless: session loaded');
-    session = new Session({ runtime, config, cwd, headless: true, ...(args.flags.mode ? { mode: args.flags.mode } : {}) });
+    session = new Session({ runtime, config, cwd, headless: true, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
     session.subscribe((event) => {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));
@@ -106,10 +121,13 @@ export async function run(argv: string[]): Promise<number> {
     const turn = session.run(prompt);
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     const info = session.info();
+    const id = session.transcriptId;
     await runtime.close();
+    opened.recorder.close();
     setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
-    return report(result, args.output, info.model, Date.now() - started, interrupted, answer);
+    return report(result, args.output, info.model, Date.now() - started, interrupted, answer, id);
   } finally {
+    opened.recorder.close();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // A run that stopped before the runtime adopted the prestarted indexer ends it here.
@@ -117,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream): number {
+function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined): number {
   if (!result) {
     // The turn did not wind down in time after an interrupt; the runtime is closed regardless.
     if (output !== 'text') writeLine(JSON.stringify({ type: 'result', status: 'aborted', answer: '', durationMs }));
@@ -125,7 +143,7 @@ function report(result: TurnResult | undefined, output: 'text' | 'json' | 'strea
     return 130;
   }
   const code = interrupted || result.status === 'aborted' ? 130 : result.status === 'answered' ? 0 : 1;
-  const summary = toHeadlessResult(result, model, durationMs);
+  const summary = { ...toHeadlessResult(result, model, durationMs), ...(session ? { session } : {}) };
   if (output === 'json') writeLine(JSON.stringify(summary));
   else if (output === 'stream') writeLine(JSON.stringify({ type: 'result', ...summary }));
   else {

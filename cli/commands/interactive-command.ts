@@ -8,6 +8,10 @@ import { BackgroundPriority } from '../tui/background-priority.js';
 import type { SessionFacts, SessionPort } from '../tui/session-port.js';
 import { colorDisabled, createStyle } from '../tui/style.js';
 import { enterRawMode } from '../tui/terminal.js';
+import { listSessions } from '../../actors/transcript/session-catalog.js';
+import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import { PromptHistory } from '../prompt-history.js';
+import { secretsOf } from '../open-session.js';
 
 /**
  * `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
@@ -22,26 +26,47 @@ const EXIT_GRACE_MS = 500;
 export async function run(argv: string[]): Promise<number> {
   let config: Config;
   let flags: SessionFlags;
+  let opened: OpenedSession;
+  const notes: string[] = [];
+  const style = createStyle(!colorDisabled());
+  // Told by the transcript when it stops recording; the app takes the lines once it is up.
+  let notify: (message: string) => void = (message) => notes.push(message);
   try {
     flags = parseInteractiveArgs(argv);
     // `--cwd DIR` is as if reika had been started there (its .env, its index).
     process.chdir(sessionFolder(flags));
+    if (flags.resume === true) {
+      const sessions = listSessions(process.cwd());
+      if (sessions.length === 0) throw new SessionChoiceError(`no stored sessions of ${process.cwd()} yet (reika sessions --all lists every folder's)`);
+      const { pickSession } = await import('../tui/session-picker.js');
+      const picked = await pickSession(sessions, { input: process.stdin, output: process.stdout }, style);
+      if (!picked) return 0;
+      flags.resume = picked.id;
+    }
+    let located: LocatedSession | undefined;
+    if (flags.continue || flags.resume !== undefined) {
+      located = locateSession(flags.continue ? { continue: true } : { resume: flags.resume as string }, process.cwd(), notes);
+      if (located && located.root !== process.cwd()) process.chdir(located.root);
+    }
     config = applySessionFlags(loadConfig({ cwd: process.cwd() }), flags);
+    opened = openSession(located, config, { onProblem: (message) => notify(message) });
+    notes.push(...opened.notes);
+    config = resumedConfig(config, opened.resume, flags.profile);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) {
+    if (error instanceof ConfigError || error instanceof UsageError || error instanceof SessionChoiceError) {
       process.stderr.write(`reika: ${error.message}\n`);
       return error instanceof UsageError ? 2 : 1;
     }
     throw error;
   }
   const cwd = process.cwd();
-  const style = createStyle(!colorDisabled());
+  const resumed = opened.resume;
   const initialFacts: SessionFacts = {
     root: cwd,
     model: config.active.model ?? '',
     profile: config.active.name,
     profiles: config.profiles.map((p) => p.name),
-    mode: flags.mode ?? 'agent',
+    mode: flags.mode ?? resumed?.settings?.mode ?? resumed?.frozen.mode ?? 'agent',
     approvals: config.approvals,
     contextWindow: config.active.contextWindow,
     contextTokens: 0,
@@ -63,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
       style,
       session: sessionPromise,
       initialFacts,
+      history: new PromptHistory(cwd, secretsOf(config)),
       onForgetApprovals: () => approvals?.forget(),
       onSuspend: (resumed) => {
         terminal.suspend();
@@ -79,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
         if (figures.turns! > 0) process.stderr.write(`reika: ${sessionSummary(figures)}\n`);
         for (const signal of SIGNALS) process.off(signal, onSignal);
         process.stdout.off('resize', onResize);
+        opened.recorder.close();
         setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
         resolveExit(code);
       },
@@ -101,10 +128,16 @@ export async function run(argv: string[]): Promise<number> {
     process.on('unhandledRejection', onCrash);
     process.stdout.on('resize', onResize);
     app.start([style.dim(`reika · ${cwd} · /help for commands`)]);
+    for (const note of notes) app.note(`reika: ${note}`, style.yellow);
+    notify = (message) => app.note(`reika: ${message}`, style.yellow);
+    if (resumed && opened.writer) {
+      app.note(`${resumeLine(opened.writer.id, resumed)} — index and repo map as recorded (/cd . re-indexes)`, style.dim);
+      if (resumed.lastAnswer) app.note(lastLines(resumed.lastAnswer), style.dim);
+    }
 
     // Only now load and start the runtime: the prompt is already on screen and reading keys.
     setImmediate(() => {
-      startSession(config, cwd, approvals!, app, () => initialFacts.mode).then(resolveSession, (error: unknown) => {
+      startSession(config, cwd, approvals!, app, () => initialFacts.mode, opened, (message) => notify(message)).then(resolveSession, (error: unknown) => {
         rejectSession(error);
       });
     });
@@ -114,7 +147,14 @@ export async function run(argv: string[]): Promise<number> {
 /** Lets pending keys be handled between two pieces of start-up work. */
 const yieldToKeys = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode']): Promise<SessionPort> {
+/** The end of the last answer, as a reminder of where the resumed session was. */
+function lastLines(answer: string): string {
+  const lines = answer.trim().split('\n');
+  const kept = lines.slice(-4).join('\n');
+  return `${lines.length > 4 ? '… ' : ''}${kept.length > 600 ? `…${kept.slice(-600)}` : kept}`;
+}
+
+async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void): Promise<SessionPort> {
   // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.
   await stat(cwd).catch(() => undefined);
   new BackgroundPriority().snapshot().watch();
@@ -135,17 +175,21 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   const runtime = startRuntime({ approve: approvals.approve, cwd });
   await yieldToKeys();
   // `--mode`, or what Shift+Tab chose while the runtime started.
-  const session = new Session({ runtime, config, cwd, mode: mode() });
+  const session = new Session({ runtime, config, cwd, mode: mode(), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
   const style = createStyle(!colorDisabled());
+  // Said once, after the bootstrap so the probe does not compete with it.
+  const tellSandbox = () =>
+    void import('../../actors/tool-executor/safety/status.js')
+      .then(({ sandboxNotice }) => sandboxNotice(cwd))
+      .then((line) => line && app.note(`reika: ${line}`, style.yellow));
+  // A resumed session has no bootstrap (its index and repo map are the recorded ones).
+  if (opened.resume) void session.ready.then(tellSandbox, () => {});
   // The first bootstrap is announced here; `/cd` prints its own.
   const unsubscribe = session.subscribe((event) => {
     if (event.type !== 'bootstrap') return;
     app.note(describeBootstrap(event), style.dim);
     unsubscribe();
-    // Said once, after the bootstrap so the probe does not compete with it.
-    void import('../../actors/tool-executor/safety/status.js')
-      .then(({ sandboxNotice }) => sandboxNotice(cwd))
-      .then((line) => line && app.note(`reika: ${line}`, style.yellow));
+    tellSandbox();
   });
   // MCP servers are announced as they settle (their tools join at /mcp reload if they come late).
   void Promise.all([runtime.mcp(), import('../../actors/mcp/describe-status.js')]).then(([hub, { describeChange }]) => {
@@ -160,5 +204,5 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
     (error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red),
   );
   runtime.ready.catch((error: unknown) => app.note(`reika: ${error instanceof Error ? error.message : String(error)}`, style.red));
-  return new SessionAdapter(session, config, () => runtime.close(), runtime.mcp);
+  return new SessionAdapter(session, config, () => runtime.close(), runtime.mcp, notify);
 }

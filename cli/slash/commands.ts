@@ -35,7 +35,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (!arg) return context.error('usage: /cd PATH (/cd . re-indexes the current folder)');
       context.print(context.style.dim(`indexing ${arg} …`));
       context.forgetApprovals();
-      context.print(await context.session.cd(arg));
+      context.print(await context.session.cd(arg), context.style.dim('(a new index, repo map and system prompt: the prefix cache starts over)'));
     },
   },
   {
@@ -155,11 +155,49 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'new',
-    help: 'start a fresh conversation (same index and repo map)',
+    help: 'start a fresh conversation (same index and repo map); the current one stays resumable',
     idleOnly: true,
     async run(context) {
+      const before = context.session.transcript?.();
       await context.session.reset();
-      context.print('new conversation');
+      context.print(before ? `new conversation ${context.style.dim(`(the last one stays resumable: /resume ${before.id} or reika --resume ${before.id})`)}` : 'new conversation');
+    },
+  },
+  {
+    name: 'resume',
+    args: '[N|ID]',
+    help: "list this folder's stored sessions, or go on with one (the current one stays resumable)",
+    idleOnly: true,
+    async run(context, arg) {
+      const { session } = context;
+      if (!session.storedSessions || !session.resume) return context.error('sessions are not stored in this session');
+      const stored = session.storedSessions();
+      if (!arg) {
+        if (stored.ids.length === 0) return context.print('no stored sessions of this folder yet (a session is stored from its first message on)');
+        return context.print(...stored.lines, context.style.dim('/resume N (or an id) goes on with one'));
+      }
+      const n = /^\d+$/.test(arg) && arg.length < 4 ? Number(arg) : undefined;
+      if (n !== undefined && (n < 1 || n > stored.ids.length)) return context.error(`/resume ${arg}: there ${stored.ids.length === 1 ? 'is 1 stored session' : `are ${stored.ids.length} stored sessions`} (/resume lists them)`);
+      context.print(...(await session.resume(n !== undefined ? stored.ids[n - 1]! : arg)));
+    },
+  },
+  {
+    name: 'save',
+    args: '[FILE]',
+    help: 'write this conversation as Markdown (default reika-session-ID.md here)',
+    async run(context, arg) {
+      const transcript = context.session.transcript?.();
+      if (!transcript) return context.error('nothing to save yet: the conversation starts with your first message');
+      const [{ writeFileSync }, { resolve }, { readTranscript }, { transcriptMarkdown }] = await Promise.all([import('node:fs'), import('node:path'), import('../../actors/transcript/read-transcript.js'), import('../transcript-markdown.js')]);
+      const file = resolve(context.session.facts().root, arg || `reika-session-${transcript.id}.md`);
+      const markdown = transcriptMarkdown(readTranscript(transcript.path, transcript.id));
+      try {
+        writeFileSync(file, markdown, { flag: 'wx' });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return context.error(code === 'EEXIST' ? `/save: ${file} exists; give another name (/save FILE)` : `/save: cannot write ${file} (${code ?? String(error)})`);
+      }
+      context.print(`saved the conversation to ${file}`);
     },
   },
   {

@@ -44,6 +44,8 @@ export interface AppOptions {
   /** Ctrl+V: the clipboard's image (default: `cli/clipboard.ts`, loaded on first use). */
   readClipboardImage?(): Promise<Image>;
   now?: () => number;
+  /** The prompt history of earlier runs in this project, and where each sent line goes. */
+  history?: { entries(): string[]; add(text: string): void };
 }
 
 /**
@@ -82,6 +84,7 @@ export class InteractiveApp {
     this.screen = new Screen(options.output, () => this.liveArea());
     this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now, hyperlinksSupported(), (fallback) => this.screen.reserve(fallback));
     this.approvals = new ApprovalQueue(this.screen, this.stream, options.style);
+    if (options.history) this.editor.load(options.history.entries());
     options.session.then(
       (session) => {
         this.session = session;
@@ -191,6 +194,7 @@ export class InteractiveApp {
     const text = this.editor.submit();
     if (text === undefined) return this.screen.render();
     if (text.trim() === '') return this.screen.render();
+    this.options.history?.add(text);
     if (isSlashCommand(text)) {
       this.screen.commit(this.options.style.dim(`› ${text.trim()}`));
       this.screen.render();

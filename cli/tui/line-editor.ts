@@ -1,7 +1,7 @@
 /**
  * The prompt's text and cursor, with the editing operations the keys map to. Pure state, no
  * terminal: the renderer draws it. Text may hold several lines (`\n`); Ctrl+A/Ctrl+E work on the
- * cursor's line. History is per session, newest last.
+ * cursor's line. History is newest last; earlier runs' come in through {@link LineEditor.load}.
  */
 export class LineEditor {
   text = '';
@@ -137,6 +137,13 @@ export class LineEditor {
     this.text = '';
     this.cursor = 0;
     return text;
+  }
+
+  /** Takes the history of earlier runs (oldest first), before anything typed in this one. */
+  load(entries: readonly string[]): void {
+    this.history.unshift(...entries.slice(-this.historyLimit));
+    if (this.history.length > this.historyLimit) this.history.splice(0, this.history.length - this.historyLimit);
+    this.browsing = this.history.length;
   }
 
   /** Adds an entry to history (not blank, not a repeat of the newest). */

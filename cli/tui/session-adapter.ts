@@ -8,6 +8,9 @@ import type { McpHub } from '../../actors/mcp/hub.js';
 import { uiEventsOf } from './map-agent-event.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
 import { formatTokens } from './status-line.js';
+import { listSessions } from '../../actors/transcript/session-catalog.js';
+import { sessionLine } from '../describe-sessions.js';
+import { locateSession, openSession, resumeLine } from '../open-session.js';
 
 /**
  * The agent's {@link Session} as the terminal UI sees it: agent events become UI events
@@ -21,7 +24,35 @@ export class SessionAdapter implements SessionPort {
     private readonly config: Config,
     private readonly closeRuntime: () => Promise<void>,
     private readonly mcp?: () => Promise<McpHub>,
+    /** Told when the transcript stops recording (a write error). */
+    private readonly notify?: (message: string) => void,
   ) {}
+
+  transcript(): { id: string; path: string } | undefined {
+    const id = this.session.transcriptId;
+    const path = this.session.transcriptPath;
+    return id && path ? { id, path } : undefined;
+  }
+
+  storedSessions(): { lines: string[]; ids: string[] } {
+    const sessions = listSessions(this.session.info().root);
+    const current = this.session.transcriptId;
+    return { ids: sessions.map((s) => s.id), lines: sessions.map((s, i) => `${String(i + 1).padStart(2)}. ${sessionLine(s, 96)}${s.id === current ? ' (this one)' : ''}`) };
+  }
+
+  async resume(id: string): Promise<string[]> {
+    const root = this.session.info().root;
+    const located = locateSession({ resume: id }, root);
+    if (!located) return [];
+    const stored = located.stored;
+    if (stored.id === this.session.transcriptId) return [`session ${stored.id} is the one going on`];
+    if (located.root !== root) throw new Error(`session ${stored.id} ran in ${located.root}: resume it there (reika --resume ${stored.id})`);
+    const opened = openSession(located, this.config, { onProblem: (message) => this.notify?.(message) });
+    const { resume, writer } = opened;
+    if (!resume || !writer) return [];
+    await this.session.resumeFrom(resume, (recorder) => recorder.attach(writer));
+    return [...opened.notes, resumeLine(writer.id, resume)];
+  }
 
   facts(): SessionFacts {
     const info = this.session.info();

@@ -77,6 +77,12 @@ export interface SessionPort {
   /** Changing the mode changes the system prompt and tools: the prefix cache starts over. */
   setMode(mode: SessionMode): Promise<void> | void;
   setApprovals(mode: 'safe' | 'off'): void;
+  /** The transcript being written (none before the first turn): `/save` reads it. */
+  transcript?(): { id: string; path: string } | undefined;
+  /** `/resume`: this folder's stored sessions, newest first, as lines, with their ids. */
+  storedSessions?(): { lines: string[]; ids: string[] };
+  /** `/resume ID`: goes on with that session (the current one stays resumable); lines to show. */
+  resume?(id: string): Promise<string[]>;
   /** `/mcp`: the MCP servers, their state and tools, as lines. */
   mcpStatus?(): Promise<string[]>;
   /** `/mcp reload`: reads the MCP config again and takes the tools anew; lines to show. */

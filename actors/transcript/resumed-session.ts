@@ -1,0 +1,75 @@
+import type { UsageLedgerState } from '../agent/usage-ledger.js';
+import type { ContextOp } from '../context/context-op.js';
+import { ReikaError } from '../../runtime/errors.js';
+import type { Transcript } from './read-transcript.js';
+import type { FrozenRecord, SessionHeader, SessionSettings } from './transcript-event.js';
+
+/**
+ * What a session needs to go on where a transcript stopped: the frozen bootstrap (not rebuilt),
+ * the context manager's changes to replay, the usage ledger, the mode and profile it ran with, and
+ * whether its last turn was cut off (a crash or SIGKILL mid-turn: the turn is then closed as
+ * interrupted before the next one starts).
+ */
+export interface ResumedSession {
+  header: SessionHeader;
+  frozen: FrozenRecord;
+  contextOps: ContextOp[];
+  /** The usage ledger as the transcript's replies left it. */
+  usage: UsageLedgerState;
+  settings?: SessionSettings;
+  turns: number;
+  /** The id of a turn that started and never ended. */
+  openTurn?: string;
+  /** The last turn's prompt and the last answer, to show on resuming. */
+  lastPrompt?: string;
+  lastAnswer?: string;
+}
+
+export function resumedSession(transcript: Transcript): ResumedSession {
+  let frozen: FrozenRecord | undefined;
+  const contextOps: ContextOp[] = [];
+  const usage: UsageLedgerState = { totals: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 }, requests: 0 };
+  let settings: SessionSettings | undefined;
+  let turns = 0;
+  let openTurn: string | undefined;
+  let lastPrompt: string | undefined;
+  let lastAnswer: string | undefined;
+  for (const event of transcript.events) {
+    switch (event.type) {
+      case 'frozen':
+        frozen = event;
+        break;
+      case 'ctx': {
+        const { type: _type, ...op } = event;
+        contextOps.push(op as ContextOp);
+        if (event.op === 'prepare') usage.requests++;
+        if (event.op === 'usage' && event.usage) {
+          usage.totals.promptTokens += event.usage.promptTokens;
+          usage.totals.completionTokens += event.usage.completionTokens;
+          usage.totals.cachedTokens += event.usage.cachedTokens;
+          usage.totals.reported++;
+          usage.last = event.usage;
+        }
+        if (event.op === 'assistant' && event.text.trim() !== '') lastAnswer = event.text;
+        break;
+      }
+      case 'settings': {
+        const { type: _type, ...rest } = event;
+        settings = rest;
+        break;
+      }
+      case 'turn-start':
+        turns++;
+        openTurn = event.turn;
+        lastPrompt = event.prompt;
+        break;
+      case 'turn-end':
+        if (openTurn === event.turn) openTurn = undefined;
+        break;
+      default:
+        break;
+    }
+  }
+  if (!frozen || contextOps[0]?.op !== 'init') throw new ReikaError('REIKA_ERR_TRANSCRIPT', `session ${transcript.header.id} is damaged (its transcript lacks the frozen system prompt)`);
+  return { header: transcript.header, frozen, contextOps, usage, ...(settings ? { settings } : {}), turns, ...(openTurn ? { openTurn } : {}), ...(lastPrompt !== undefined ? { lastPrompt } : {}), ...(lastAnswer !== undefined ? { lastAnswer } : {}) };
+}

@@ -1,0 +1,125 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ReikaError } from '../../runtime/errors.js';
+import { readTranscript } from './read-transcript.js';
+import { isIdLike, projectDir, sessionFiles, sessionsDir, type SessionFiles } from './store-paths.js';
+import type { SessionMeta } from './transcript-event.js';
+
+/**
+ * The sessions on disk: those of one project root (newest first), all of them, or the one an id
+ * (or a unique prefix of it) names, wherever its project folder is now. The figures come from the
+ * `ID.meta.json` beside each transcript; a transcript whose meta is missing or damaged is read
+ * instead (slower, still listed).
+ */
+
+export interface StoredSession {
+  id: string;
+  files: SessionFiles;
+  meta: SessionMeta;
+}
+
+export function listSessions(root: string, env: NodeJS.ProcessEnv = process.env): StoredSession[] {
+  return sessionsIn(projectDir(root, env));
+}
+
+export function allSessions(env: NodeJS.ProcessEnv = process.env): StoredSession[] {
+  const base = sessionsDir(env);
+  let dirs: string[];
+  try {
+    dirs = readdirSync(base);
+  } catch {
+    return [];
+  }
+  return dirs.flatMap((dir) => sessionsIn(join(base, dir))).sort(newestFirst);
+}
+
+/** The session `id` names (a unique prefix is enough); one sentence when there is none or several. */
+export function findSession(id: string, env: NodeJS.ProcessEnv = process.env): StoredSession {
+  const wanted = id.trim().toLowerCase();
+  if (!isIdLike(wanted)) throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `"${id}" is not a session id (reika sessions lists them)`);
+  const matches = allIds(env).filter((found) => found.id.startsWith(wanted));
+  const exact = matches.find((found) => found.id === wanted);
+  const chosen = exact ?? (matches.length === 1 ? matches[0] : undefined);
+  if (!chosen) {
+    if (matches.length > 1) throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `"${id}" names ${matches.length} sessions (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more of the id`);
+    throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `there is no session ${id} (reika sessions lists them)`);
+  }
+  return { id: chosen.id, files: chosen.files, meta: metaOf(chosen.files, chosen.id) };
+}
+
+function allIds(env: NodeJS.ProcessEnv): { id: string; files: SessionFiles }[] {
+  const base = sessionsDir(env);
+  const found: { id: string; files: SessionFiles }[] = [];
+  let dirs: string[];
+  try {
+    dirs = readdirSync(base);
+  } catch {
+    return found;
+  }
+  for (const dir of dirs) {
+    for (const id of transcriptIds(join(base, dir))) found.push({ id, files: sessionFiles(join(base, dir), id) });
+  }
+  return found;
+}
+
+function sessionsIn(dir: string): StoredSession[] {
+  return transcriptIds(dir)
+    .map((id) => {
+      const files = sessionFiles(dir, id);
+      return { id, files, meta: metaOf(files, id) };
+    })
+    .sort(newestFirst);
+}
+
+function transcriptIds(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => name.endsWith('.jsonl') && isIdLike(name.slice(0, -6))).map((name) => name.slice(0, -6));
+}
+
+function metaOf(files: SessionFiles, id: string): SessionMeta {
+  try {
+    const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as SessionMeta;
+    if (meta && meta.id === id && typeof meta.updated === 'string') return meta;
+  } catch {
+    // rebuilt from the transcript below
+  }
+  return metaFromTranscript(files, id);
+}
+
+/** The figures, counted from the transcript itself (no meta file, or a damaged one). */
+function metaFromTranscript(files: SessionFiles, id: string): SessionMeta {
+  const meta: SessionMeta = { id, root: '', created: '', updated: '', turns: 0, firstPrompt: '', promptTokens: 0, cachedTokens: 0, completionTokens: 0, v: 0 };
+  if (!existsSync(files.transcript)) return meta;
+  try {
+    const transcript = readTranscript(files.transcript, id);
+    meta.root = transcript.header.root;
+    meta.created = meta.updated = transcript.header.created;
+    meta.v = transcript.header.v;
+    for (const event of transcript.events) {
+      if (event.type === 'turn-start') {
+        meta.turns++;
+        if (meta.firstPrompt === '') meta.firstPrompt = event.prompt;
+        meta.updated = event.at;
+      } else if (event.type === 'turn-end') {
+        meta.updated = event.at;
+      } else if (event.type === 'ctx' && event.op === 'usage' && event.usage) {
+        meta.promptTokens += event.usage.promptTokens;
+        meta.cachedTokens += event.usage.cachedTokens;
+        meta.completionTokens += event.usage.completionTokens;
+      }
+    }
+  } catch (error) {
+    // A damaged or foreign transcript is still listed; opening it says what is wrong.
+    meta.firstPrompt = `(${error instanceof Error ? error.message : String(error)})`;
+  }
+  return meta;
+}
+
+function newestFirst(a: StoredSession, b: StoredSession): number {
+  return b.meta.updated.localeCompare(a.meta.updated) || b.id.localeCompare(a.id);
+}

@@ -1,0 +1,96 @@
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+
+/**
+ * The lock that keeps two reika processes from writing one transcript: `<id>.lock`, created
+ * exclusively (`O_EXCL`), holding the writer's pid. A lock whose process is gone (a crash, a
+ * SIGKILL) is stale and taken over — moved aside atomically first, so two processes taking over
+ * the same stale lock cannot both win. The loser hears who holds it.
+ */
+
+export type LockResult = { held: true; release(): void } | { held: false; pid: number };
+
+export function acquireLock(path: string): LockResult {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const made = tryCreate(path);
+    if (made) return made;
+    const pid = readPid(path);
+    if (pid !== undefined && (pid === process.pid || isAlive(pid))) return { held: false, pid };
+    if (!takeStale(path, pid)) continue;
+  }
+  return { held: false, pid: readPid(path) ?? 0 };
+}
+
+function tryCreate(path: string): LockResult | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw error;
+  }
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  let released = false;
+  return {
+    held: true,
+    release() {
+      if (released) return;
+      released = true;
+      // Only our own lock goes (a takeover after we were thought dead must not be undone).
+      if (readPid(path) === process.pid) unlinkSafe(path);
+    },
+  };
+}
+
+/** Moves a stale lock aside; puts it back if another process had replaced it meanwhile. */
+function takeStale(path: string, stalePid: number | undefined): boolean {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return false; // gone already: someone else took it over (or released it)
+  }
+  const moved = readPid(aside);
+  if (moved === stalePid || moved === undefined || !isAlive(moved)) {
+    unlinkSafe(aside);
+    return true;
+  }
+  // A live lock was moved by mistake: it goes back unless yet another one is there now.
+  try {
+    linkSync(aside, path);
+  } catch {
+    // a newer lock is in place; the moved one's owner will find its file gone and stop writing nothing
+  }
+  unlinkSafe(aside);
+  return false;
+}
+
+function readPid(path: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while process `pid` exists (EPERM: it exists but is someone else's). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function unlinkSafe(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,89 @@
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { projectDir } from '../actors/transcript/store-paths.js';
+
+/**
+ * The prompt's ↑/↓ history across runs, per project root: `history.jsonl` beside the project's
+ * transcripts, one JSON string per line, appended as each line is sent (two reika processes in one
+ * folder both append; neither loses the other's). Read back deduplicated (a repeat moves to the
+ * newest place) and capped; the file is rewritten compact once it holds twice the cap. The
+ * configured API keys are never written.
+ */
+
+/** Entries kept per project. */
+export const HISTORY_LIMIT = 500;
+
+export class PromptHistory {
+  readonly file: string;
+
+  constructor(
+    root: string,
+    private readonly secrets: readonly string[] = [],
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.file = join(projectDir(root, env), 'history.jsonl');
+  }
+
+  /** Oldest first, newest last, each once, at most {@link HISTORY_LIMIT}. */
+  entries(): string[] {
+    const lines = this.lines();
+    const entries = dedupe(lines);
+    if (lines.length > 2 * HISTORY_LIMIT) this.rewrite(entries);
+    return entries;
+  }
+
+  add(text: string): void {
+    if (text.trim() === '') return;
+    let line = JSON.stringify(text);
+    for (const secret of this.secrets) if (secret.length >= 8 && line.includes(secret)) line = line.split(secret).join('[redacted]');
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      appendFileSync(this.file, `${line}\n`, { mode: 0o600 });
+    } catch {
+      // No history is better than a prompt that fails.
+    }
+  }
+
+  private lines(): string[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    const out: string[] = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        const value = JSON.parse(line) as unknown;
+        if (typeof value === 'string' && value.trim() !== '') out.push(value);
+      } catch {
+        // a torn line (a crash mid-append) is skipped
+      }
+    }
+    return out;
+  }
+
+  private rewrite(entries: string[]): void {
+    const temp = `${this.file}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temp, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
+      renameSync(temp, this.file);
+    } catch {
+      // kept as it was
+    }
+  }
+}
+
+/** Each entry once, at its newest place; the newest {@link HISTORY_LIMIT}. */
+function dedupe(lines: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < HISTORY_LIMIT; i--) {
+    const line = lines[i]!;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    out.push(line);
+  }
+  return out.reverse();
+}
