@@ -19,7 +19,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         style.bold('Commands'),
         ...SLASH_COMMANDS.map((c) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${style.dim(c.help)}`),
         style.bold('Keys'),
-        `  ${style.dim('Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history · Ctrl+A/E line start/end')}`,
+        `  ${style.dim('Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history (earlier runs too) · Ctrl+R searches it · Ctrl+A/E line start/end')}`,
         `  ${style.dim('Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode')}`,
         `  ${style.dim('Esc or Ctrl+C interrupts a turn · Ctrl+C twice or Ctrl+D exits · Ctrl+Z suspends · Ctrl+L clears')}`,
         `  ${style.dim('Ctrl+O shows/folds reasoning · Ctrl+V pastes an image · @path attaches a file to the message')}`,

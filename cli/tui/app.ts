@@ -142,6 +142,7 @@ export class InteractiveApp {
       return;
     }
     if (event.type !== 'key' || event.name !== 'tab') this.hint = [];
+    if (this.editor.search && this.searchKey(event)) return this.screen.render();
     if (event.type === 'text' || event.type === 'paste') {
       this.editor.insert(event.type === 'paste' ? event.text : event.text);
       return this.screen.render();
@@ -167,6 +168,10 @@ export class InteractiveApp {
         break;
       case 'ctrl-o':
         this.toggleReasoning();
+        break;
+      case 'ctrl-r':
+        this.editor.searchOlder();
+        this.hint = [searchHint(this.editor)];
         break;
       case 'ctrl-v':
         void this.pasteImage();
@@ -212,6 +217,26 @@ export class InteractiveApp {
       return this.screen.render();
     }
     void this.runTurn(text, images);
+  }
+
+  /**
+   * A key while Ctrl+R searches the history: typing narrows, Ctrl+R goes older, Enter takes the
+   * match into the prompt, Esc (Ctrl+G, Ctrl+C) puts the text back. Any other key takes the match
+   * and then does what it does (false: handle it as usual).
+   */
+  private searchKey(event: KeyEvent): boolean {
+    const editor = this.editor;
+    if (event.type === 'text' || event.type === 'paste') editor.searchType(event.text);
+    else if (event.name === 'backspace') editor.searchBackspace();
+    else if (event.name === 'ctrl-r') editor.searchOlder();
+    else if (event.name === 'escape' || event.name === 'ctrl-g' || event.name === 'ctrl-c') editor.searchEnd(false);
+    else if (event.name === 'enter') editor.searchEnd(true);
+    else {
+      editor.searchEnd(true);
+      return false;
+    }
+    this.hint = editor.search ? [searchHint(editor)] : [];
+    return true;
   }
 
   private async pasteImage(): Promise<void> {
@@ -409,4 +434,12 @@ export class InteractiveApp {
     lines.push(...prompt.lines, statusLine(this.facts, columns, style));
     return { lines, cursor: { line: first + prompt.cursor.line, column: prompt.cursor.column } };
   }
+}
+
+/** The hint line while Ctrl+R searches. */
+function searchHint(editor: LineEditor): string {
+  const search = editor.search;
+  if (!search) return '';
+  const state = search.query === '' ? 'type to search the history' : search.found ? 'Ctrl+R older · Enter takes it · Esc puts your text back' : 'no match';
+  return `history search: "${search.query}" — ${state}`;
 }

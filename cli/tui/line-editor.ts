@@ -11,6 +11,8 @@ export class LineEditor {
   /** Position while browsing history; `history.length` means the draft. */
   private browsing = 0;
   private draft = '';
+  /** Ctrl+R: the query, the history entry it matched (or -1), and the text from before the search. */
+  private searching: { query: string; at: number; before: string } | undefined;
 
   constructor(private readonly historyLimit = 500) {}
 
@@ -173,6 +175,63 @@ export class LineEditor {
   replaceBeforeCursor(start: number, replacement: string): void {
     this.text = this.text.slice(0, start) + replacement + this.text.slice(this.cursor);
     this.cursor = start + replacement.length;
+  }
+
+  /** The search under way (Ctrl+R), if any: its query and whether it matches an entry. */
+  get search(): { query: string; found: boolean } | undefined {
+    return this.searching ? { query: this.searching.query, found: this.searching.at >= 0 } : undefined;
+  }
+
+  /** Ctrl+R: starts searching the history backwards, or goes on to the next older match. */
+  searchOlder(): void {
+    if (!this.searching) {
+      this.searching = { query: '', at: -1, before: this.text };
+      return;
+    }
+    if (this.searching.query !== '') this.findFrom(this.searching.at - 1);
+  }
+
+  /** A character typed while searching: the newest entry holding the longer query is shown. */
+  searchType(text: string): void {
+    if (!this.searching) return;
+    this.searching.query += text;
+    this.findFrom(this.searching.at >= 0 ? this.searching.at : this.history.length - 1);
+  }
+
+  searchBackspace(): void {
+    if (!this.searching) return;
+    this.searching.query = this.searching.query.slice(0, -1);
+    this.findFrom(this.history.length - 1);
+  }
+
+  /** Ends the search: the match stays in the editor (`accept`), or the text from before comes back. */
+  searchEnd(accept: boolean): void {
+    const searching = this.searching;
+    if (!searching) return;
+    this.searching = undefined;
+    if (!accept || searching.at < 0) this.set(searching.before);
+    this.browsing = accept && searching.at >= 0 ? searching.at : this.history.length;
+  }
+
+  private findFrom(start: number): void {
+    const searching = this.searching!;
+    const query = searching.query;
+    if (query === '') {
+      searching.at = -1;
+      this.set(searching.before);
+      return;
+    }
+    for (let i = Math.min(start, this.history.length - 1); i >= 0; i--) {
+      if (!this.history[i]!.includes(query)) continue;
+      searching.at = i;
+      this.set(this.history[i]!, this.history[i]!.indexOf(query));
+      return;
+    }
+    // No older match: the last one found stays (as readline does).
+    if (searching.at < 0 || !this.history[searching.at]!.includes(query)) {
+      searching.at = -1;
+      this.set(searching.before);
+    }
   }
 
   private recall(): void {

@@ -76,3 +76,38 @@ test('up and down move between lines of multi-line input before touching history
   editor.down();
   t.is(editor.cursor, 6);
 });
+
+test('earlier runs\' history loads before this run\'s, and Ctrl+R searches it backwards', (t) => {
+  const editor = new LineEditor(4);
+  editor.load(['git status', 'run the tests', 'fix the test in add.ts', 'explain the repo map']);
+  editor.set('my draft');
+  editor.searchOlder();
+  t.deepEqual(editor.search, { query: '', found: false });
+  editor.searchType('tes');
+  t.is(editor.text, 'fix the test in add.ts', 'the newest entry holding the query');
+  t.is(editor.cursor, 8, 'the cursor on the match');
+  editor.searchOlder();
+  t.is(editor.text, 'run the tests');
+  editor.searchOlder();
+  t.is(editor.text, 'run the tests', 'no older match: the last one stays');
+  editor.searchType('x');
+  t.deepEqual(editor.search, { query: 'tesx', found: false });
+  t.is(editor.text, 'my draft');
+  editor.searchBackspace();
+  t.is(editor.text, 'fix the test in add.ts');
+  editor.searchEnd(false);
+  t.is(editor.text, 'my draft', 'Esc puts the text back');
+  editor.searchOlder();
+  editor.searchType('status');
+  editor.searchEnd(true);
+  t.is(editor.text, 'git status');
+  t.is(editor.search, undefined);
+  editor.down();
+  t.is(editor.text, 'run the tests', 'history browsing goes on from the match');
+  editor.remember('fifth');
+  editor.clear();
+  editor.up();
+  t.is(editor.text, 'fifth');
+  for (let i = 0; i < 5; i++) editor.up();
+  t.is(editor.text, 'run the tests', 'capped at the limit (4): the oldest went');
+});

@@ -87,6 +87,14 @@ maybe('the ↑ history comes back in the next run of the same folder; reika -c g
   second.keys('Up');
   t.is(promptRow(second.screen()), '› what is in notes.txt?', 'nothing older');
   second.keys('C-u');
+  // Ctrl+R finds it by a word; Enter takes it into the prompt without sending it.
+  second.keys('C-r');
+  second.type('notes');
+  await second.waitFor((s) => promptRow(s) === '› what is in notes.txt?' && s.includes('history search: "notes"'));
+  second.keys('Enter');
+  await second.waitFor((s) => !s.includes('history search'));
+  t.is(server.chatRequests().length, 2, 'nothing was sent');
+  second.keys('C-u');
   second.type('is that all?');
   second.keys('Enter');
   await second.waitFor('Yes, alpha and beta.');
