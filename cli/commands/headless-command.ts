@@ -10,7 +10,7 @@ import { AnswerStream } from '../headless/answer-stream.js';
 import { progressLine, toHeadlessResult } from '../headless/output.js';
 import { sessionSummary, summaryFigures } from '../session-summary.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
-import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 
 /**
  * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
@@ -48,7 +48,10 @@ export async function run(argv: string[]): Promise<number> {
     config = applySessionFlags(loadConfig({ cwd: process.cwd() }), args.flags);
     opened = openSession(located, config, { onProblem: (message) => process.stderr.write(`reika: ${message}\n`) });
     notes.push(...opened.notes);
-    if (opened.resume) traceStartup('headless: session transcript read');
+    if (opened.resume && opened.writer) {
+      traceStartup('headless: session transcript read');
+      notes.push(resumeLine(opened.writer.id, opened.resume));
+    }
     config = resumedConfig(config, opened.resume, args.flags.profile);
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof SessionChoiceError) return fail(error.message);

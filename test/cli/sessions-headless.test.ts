@@ -62,6 +62,7 @@ test('reika -p … --continue goes on with the last session: its first request b
   const second = await runReika(['-p', 'what did I ask?', '--continue', '--json'], { cwd: repo, env });
   t.is(second.code, 0, second.stderr);
   t.is(JSON.parse(second.stdout).session, id, 'the same session goes on');
+  t.regex(second.stderr, new RegExp(`^reika: resumed session ${id} \\(1 turn\\) · last: what is in notes\\.txt\\?$`, 'm'));
   t.is(JSON.parse(second.stdout).answer, 'You asked about notes.txt.');
   const chats = s.chatRequests();
   t.is(chats.length, 3);
