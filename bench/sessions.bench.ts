@@ -39,12 +39,10 @@ function writeCost(): void {
   const writer = TranscriptWriter.create(tempDir('reika-bench-root-'), 'bench', { env, secrets: ['sk-bench-secret-key-0000'] });
   const write: number[] = [];
   const work: number[] = [];
-  let opStart = 0;
   const journal = (op: ContextOp) => {
     const start = performance.now();
     writer.append({ type: 'ctx', ...op });
     write.push(performance.now() - start);
-    opStart = start;
   };
   const context = new ContextManager({ system: `You are reika.\n${'Project facts and rules. '.repeat(300)}`, tools, window: 32_768, journal });
   const timed = (fn: () => void) => {
@@ -54,7 +52,6 @@ function writeCost(): void {
     // The manager's own time for the change: the whole call less the journal's write.
     const journalMs = write.slice(before).reduce((a, b) => a + b, 0);
     work.push(performance.now() - start - journalMs);
-    void opStart;
   };
   timed(() => context.addUser('Fix the failing tests; read what you need first.'));
   for (let n = 1; n <= ROUNDS; n++) {

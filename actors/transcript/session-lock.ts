@@ -62,7 +62,7 @@ function takeStale(path: string, stalePid: number | undefined): boolean {
   try {
     linkSync(aside, path);
   } catch {
-    // a newer lock is in place; the moved one's owner will find its file gone and stop writing nothing
+    // A newer lock is in place already: that process holds the session now.
   }
   unlinkSafe(aside);
   return false;

@@ -9,9 +9,8 @@ import type { SessionFacts, SessionPort } from '../tui/session-port.js';
 import { colorDisabled, createStyle } from '../tui/style.js';
 import { enterRawMode } from '../tui/terminal.js';
 import { listSessions } from '../../actors/transcript/session-catalog.js';
-import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import { locateSession, openSession, resumedConfig, resumeLine, secretsOf, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 import { PromptHistory } from '../prompt-history.js';
-import { secretsOf } from '../open-session.js';
 
 /**
  * `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
