@@ -58,6 +58,8 @@ test('after SIGKILL mid-turn (a torn last line), --continue skips the line with 
   const resumed = await runReika(['-p', 'go on', '-c', '--json'], { cwd: repo, env });
   t.is(resumed.code, 0, resumed.stderr);
   t.regex(resumed.stderr, new RegExp(`reika: session ${stored.id}: skipped a torn last line of its transcript \\(\\d+ bytes, a write cut short by a crash\\)`));
+  t.notRegex(resumed.stderr, /open in another reika/, 'the killed process\'s lock is stale: taken over, no copy');
+  t.is(JSON.parse(resumed.stdout).session, stored.id);
   const chats = s.chatRequests();
   t.is(chats.length, 3);
   t.true(chats[2]!.body.startsWith(messagesPrefix(chats[1]!)), 'the first request after the crash begins with the last one sent before it');
