@@ -5,6 +5,7 @@ import type { ContextOp } from '../actors/context/context-op.js';
 import type { ToolSchema } from '../actors/model-io/protocol.js';
 import { TranscriptWriter } from '../actors/transcript/transcript-writer.js';
 import { startScriptedServer, type ScriptedReply } from '../test/helpers/scripted-server.js';
+import { reikaBin } from '../test/helpers/binary.js';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { fmt, row, summarize } from './stats.js';
 
@@ -15,14 +16,15 @@ import { fmt, row, summarize } from './stats.js';
  *   serialised and written to its transcript as it happens (what the session's journal does),
  *   beside the context manager's own work for the same change.
  * - `reika -p … --continue` of a 200-round session, spawn to its first chat request at the
- *   scripted server, beside a fresh `reika -p` in the same repo (which scans and ranks the repo
- *   map): the resume reads and replays the transcript instead. `REIKA_BENCH_TRACE=1` prints each
- *   run's startup trace.
+ *   scripted server, beside a fresh `reika -p` in the same repo (its bootstrap comes from the
+ *   bootstrap cache after the first run): the resume reads and replays the transcript instead.
+ *   `REIKA_BENCH_TRACE=1` prints each run's startup trace.
  */
 
 const ROUNDS = 200;
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 5;
-const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
+// The binary as it ships (package.json's bin: the bundle).
+const mainJs = reikaBin;
 
 const tools: ToolSchema[] = ['read', 'grep', 'edit', 'bash', 'write', 'list', 'glob'].map((name) => ({
   type: 'function',

@@ -1,10 +1,10 @@
 import test, { type ExecutionContext } from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startScriptedServer, type Script, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { Tmux, tmuxMissing } from '../../helpers/tmux.js';
+import { reikaBin } from '../../helpers/binary.js';
 
 /**
  * Sessions in a real terminal (tmux): the prompt history of one run comes back in the next, a
@@ -12,7 +12,7 @@ import { Tmux, tmuxMissing } from '../../helpers/tmux.js';
  * `/resume` switch conversations.
  */
 
-const mainJs = fileURLToPath(new URL('../../../cli/main.js', import.meta.url));
+const mainJs = reikaBin;
 const missing = tmuxMissing();
 const maybe = missing ? test.skip : test.serial;
 if (missing) console.log(`skipping the tmux tests: ${missing}`);
