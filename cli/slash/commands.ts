@@ -3,6 +3,7 @@ import { formatTokens, cacheHitRate } from '../tui/status-line.js';
 import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
 import { lastCommand } from './last-command.js';
+import { initCommand } from './init-command.js';
 import { closest } from './suggest.js';
 
 const MODES: SessionMode[] = ['agent', 'plan'];
@@ -153,6 +154,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       context.print(...(await context.session.mcpStatus()));
     },
   },
+  initCommand,
   {
     name: 'new',
     help: 'start a fresh conversation (same index and repo map); the current one stays resumable',

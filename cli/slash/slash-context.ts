@@ -22,6 +22,8 @@ export interface SlashContext {
   finishedTool?(back: number): ToolView | undefined;
   /** The terminal's width. */
   columns?(): number;
+  /** Sends a message to the model as if the user had typed it (`/init`). */
+  send?(text: string): void;
 }
 
 export interface SlashCommand {

@@ -14,7 +14,7 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The closest candidate to `input`, or undefined when nothing is plausibly meant (more than about
- * half the word would have to change). A candidate that starts with the input wins outright.
+ * a third of the word would have to change). A candidate that starts with the input wins outright.
  */
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   const word = input.toLowerCase();
@@ -30,5 +30,6 @@ export function closest(input: string, candidates: readonly string[]): string | 
       bestDistance = distance;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(word.length / 2)) ? best : undefined;
+  // A third of the word may change (one letter of a short one): /tokns → /tokens, but /init is not /exit.
+  return best !== undefined && bestDistance <= Math.max(1, Math.round(word.length / 3)) ? best : undefined;
 }

@@ -378,6 +378,7 @@ export class InteractiveApp {
       pendingImages: () => this.images.length,
       finishedTool: (back) => this.finished.at(-back),
       columns: () => this.screen.columns,
+      send: (text) => void this.runTurn(text, []),
     };
   }
 

@@ -148,6 +148,21 @@ test('slash commands reach the session, and an unknown one gets a suggestion', a
   t.regex(h.vt.text(), /plan · approvals off/);
 });
 
+test('/init asks the model to write AGENTS.md, as a turn of its own', async (t) => {
+  const h = await harness(t, [
+    async (_input, { emit }) => {
+      emit({ type: 'text', text: 'Wrote AGENTS.md.' });
+      return { status: 'done' };
+    },
+  ]);
+  h.type('/init\r');
+  const screen = await h.until('Wrote AGENTS.md.');
+  t.is(h.session.inputs.length, 1);
+  t.regex(h.session.inputs[0]!, /^Write AGENTS\.md at the root of this project/);
+  t.regex(screen, /asking the model to write AGENTS\.md/);
+  t.notRegex(screen, /did you mean/);
+});
+
 test('Shift+Tab cycles the mode', async (t) => {
   const h = await harness(t, []);
   await h.until('agent · approvals');

@@ -20,6 +20,8 @@ test('an unknown command suggests the closest one, and nothing for gibberish', (
   t.is(closest('mod', names), 'mode');
   t.is(closest('ext', names), 'exit');
   t.is(closest('zzzzzzzz', names), undefined);
+  t.is(closest('init', names), undefined, 'init is not a slip for exit (half of it differs)');
+  t.is(closest('statu', ['status', 'stats']), 'status');
 });
 
 test('only a leading /word is a command; a path is a message', (t) => {
