@@ -3,6 +3,7 @@ import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import { MODEL_IO, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
+import { diskAfterCrash } from '../tool-executor/disk-after-crash.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
 import { agentEventOf } from './map-model-event.js';
@@ -202,7 +203,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     result =
       options.signal.aborted || isCancelled(error)
         ? notRun(call, 'cancelled', 'cancelled: the turn was aborted')
-        : notRun(call, 'error', `${call.name} failed: ${describe(error).message}`);
+        : notRun(call, 'error', await crashReport(call, options.toolContext.root, error));
   } finally {
     unwatch?.();
   }
@@ -227,6 +228,14 @@ function notRunResult(call: ToolCall, signal: AbortSignal): ToolResult | undefin
 
 function record(records: ToolCallRecord[], call: ToolCall, result: ToolResult): void {
   records.push({ id: call.id, name: call.name, arguments: call.arguments, status: result.status, summary: result.summary });
+}
+
+/** A call that failed outside its tool: the error, and for an edit or write cut off by a crash of the executor, what is on disk now. */
+async function crashReport(call: ToolCall, root: string, error: unknown): Promise<string> {
+  const failed = `${call.name} failed: ${describe(error).message}`;
+  if (!(ReikaError.isInstance(error) && error.code === 'REIKA_ERR_ACTOR_CRASHED')) return failed;
+  const disk = await diskAfterCrash(call.name, call.arguments, root).catch(() => undefined);
+  return disk ? `${failed.replace(/\.?$/, '.')} ${disk}` : failed;
 }
 
 function notRun(call: ToolCall, status: 'cancelled' | 'error', summary: string): ToolResult {
