@@ -103,7 +103,8 @@ test('read reports an unreadable file as permission denied', async (t) => {
   // Root reads anything, so the call runs as `nobody` when the tests run as root.
   const uid = process.getuid?.() === 0 ? 65534 : undefined;
   const output = execFileSync(process.execPath, [fixture, JSON.stringify({ root, name: 'read', args: { path: 'secret.txt' }, uid })], { encoding: 'utf8' });
-  const result = JSON.parse(output) as { status: string; errorCode: string; summary: string };
+  const result = JSON.parse(output) as { status: string; errorCode: string; summary: string; uid: number };
+  if (uid !== undefined) t.is(result.uid, uid, 'the call ran unprivileged');
   t.is(result.status, 'error');
   t.is(result.errorCode, 'PERMISSION_DENIED');
   t.is(result.summary, 'secret.txt: permission denied');

@@ -148,7 +148,8 @@ test('grep skips unreadable files and reads Latin-1 files', async (t) => {
   const fixture = new URL('./run-as-fixture.js', import.meta.url).pathname;
   const uid = process.getuid?.() === 0 ? 65534 : undefined;
   const output = execFileSync(process.execPath, [fixture, JSON.stringify({ root, name: 'grep', args: { pattern: 'token' }, uid })], { encoding: 'utf8' });
-  const result = JSON.parse(output) as { payload: string; summary: string };
+  const result = JSON.parse(output) as { payload: string; summary: string; uid: number };
+  if (uid !== undefined) t.is(result.uid, uid, 'the call ran unprivileged');
   t.is(result.payload, 'old.txt:1: token café\nopen.txt:1: token here');
   t.regex(result.summary, /2 matches in 2 files; 1 unreadable file skipped/);
 });
