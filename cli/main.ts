@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: a signal from the first millisecond on is an interrupt (exit 130), not a crash.
+import './early-interrupt.js';
 import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
 import { prespawnThread } from '../runtime/prespawn.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';

@@ -21,14 +21,14 @@ export interface Connection {
  * `discover`) unless both are configured. With REIKA_MODEL unset, a server offering exactly one
  * model gets that one; otherwise the error names the setting and what the server offers.
  */
-export async function connect(router: Router, profile: Profile, config: Config): Promise<Connection> {
+export async function connect(router: Router, profile: Profile, config: Config, options: { scope?: string } = {}): Promise<Connection> {
   const endpoint = endpointOf(profile, config);
   const prefix = profile.name === 'default' ? 'REIKA_' : `REIKA_${profile.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
   // The embedded engine is always asked: that loads the model while the bootstrap runs.
   if (endpoint.model !== '' && profile.contextWindow !== undefined && endpoint.engine !== 'embedded') {
     return { profile: profile.name, endpoint, window: profile.contextWindow, models: [] };
   }
-  const reply = await client(router, MODEL_IO).request({ type: 'discover', endpoint });
+  const reply = await client(router, MODEL_IO).request({ type: 'discover', endpoint }, options);
   if (endpoint.model === '') {
     if (reply.models.length !== 1) {
       const offer = reply.models.length === 0 ? 'lists no models' : `offers ${reply.models.length} models (${reply.models.slice(0, 8).join(', ')}${reply.models.length > 8 ? ', …' : ''})`;

@@ -25,9 +25,14 @@ export class ModelLink {
   private engineValue: EngineInfo | undefined;
   private engineDetection: Promise<EngineInfo | undefined> = Promise.resolve(undefined);
 
+  /**
+   * `scope`: the abort scope of every request the link makes (`discover`, `detect`); aborting it (the
+   * session closing) cancels those in flight and refuses later ones.
+   */
   constructor(
     private readonly router: Router,
     private readonly config: Config,
+    private readonly scope?: string,
   ) {
     this.profileValue = config.active;
     this.connection = this.connect();
@@ -82,7 +87,7 @@ export class ModelLink {
     if (this.windowValue !== undefined || !connection || this.probed.has(connection)) return;
     this.probed.add(connection);
     client(this.router, MODEL_IO)
-      .request({ type: 'discover', endpoint: connection.endpoint })
+      .request({ type: 'discover', endpoint: connection.endpoint }, this.options())
       .then((reply) => {
         if (reply.contextWindow === undefined || this.windowValue !== undefined || this.settled !== connection) return;
         this.windowValue = reply.contextWindow;
@@ -109,13 +114,17 @@ export class ModelLink {
 
   /** The models the current profile's server lists (`/v1/models`); empty when it lists none. */
   async serverModels(): Promise<string[]> {
-    const reply = await client(this.router, MODEL_IO).request({ type: 'discover', endpoint: endpointOf(this.profileValue, this.config) });
+    const reply = await client(this.router, MODEL_IO).request({ type: 'discover', endpoint: endpointOf(this.profileValue, this.config) }, this.options());
     return reply.models;
+  }
+
+  private options(): { scope?: string } {
+    return this.scope ? { scope: this.scope } : {};
   }
 
   private connect(): Promise<Connection> {
     const profile = this.profileValue;
-    const promise = connect(this.router, profile, this.config);
+    const promise = connect(this.router, profile, this.config, this.options());
     promise.then(
       (connection) => {
         // A later /model may have replaced the profile meanwhile: only settle the one asked for.
@@ -143,7 +152,7 @@ export class ModelLink {
     let engine: EngineInfo | undefined = connection.engine;
     if (!engine) {
       try {
-        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint });
+        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint }, this.options());
       } catch {
         return undefined;
       }

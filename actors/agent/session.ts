@@ -127,13 +127,17 @@ export class Session {
   private readonly recorder: SessionRecorder | undefined;
   /** A stored session whose conversation the next turn replays (then it is let go). */
   private resume: ResumedSession | undefined;
+  /** The abort scope of the session's own requests (model discovery), aborted by {@link close}. */
+  private readonly scope = `session-${nanoid(8)}`;
+  /** Set by {@link close}: no turn starts any more. */
+  private closed: string | undefined;
 
   constructor(options: SessionOptions) {
     this.config = options.config;
     this.runtime = options.runtime;
     this.root = resolve(options.cwd);
     this.approvals = options.config.approvals;
-    this.link = new ModelLink(this.runtime.supervisor, this.config);
+    this.link = new ModelLink(this.runtime.supervisor, this.config, this.scope);
     this.recorder = options.transcript;
     const resume = options.resume;
     if (resume) this.adopt(resume);
@@ -230,10 +234,11 @@ export class Session {
   async run(prompt: string, options: { images?: readonly Image[] } = {}): Promise<TurnResult> {
     if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'a turn is already running');
     const turn = nanoid(8);
+    const started = Date.now();
+    if (this.closed !== undefined) return this.endEarly(turn, prompt, started);
     const scope = `turn-${turn}`;
     const controller = new AbortController();
     this.current = { scope, controller };
-    const started = Date.now();
     try {
       let frozen: Frozen;
       let connection: Connection;
@@ -293,6 +298,17 @@ export class Session {
     if (!current) return;
     this.runtime.supervisor.abort(current.scope, reason);
     current.controller.abort(reason);
+  }
+
+  /**
+   * The session ends (a signal, the UI closing): the running turn is aborted, the session's own
+   * requests (model discovery under way at startup) are cancelled, and no turn starts any more.
+   */
+  close(reason = 'the session was closed'): void {
+    if (this.closed !== undefined) return;
+    this.closed = reason;
+    this.abort(reason);
+    this.runtime.supervisor.abort(this.scope, reason);
   }
 
   /** `/compact`: one compaction event by hand (undefined when there was nothing to shed). */

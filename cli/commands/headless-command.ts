@@ -4,6 +4,7 @@ import type { Session } from '../../actors/agent/session.js';
 import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/prestart.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
+import { INTERRUPTED_EXIT, interruption } from '../early-interrupt.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { applySessionFlags, sessionFolder } from '../session-flags.js';
 import { AnswerStream } from '../headless/answer-stream.js';
@@ -65,6 +66,8 @@ export async function run(argv: string[]): Promise<number> {
   const loadingRuntime = import('../start-runtime.js');
   loadingRuntime.catch(() => {});
 
+  // The signal may come at any await below: each is followed by a look at `interrupted`, and
+  // nothing that starts after the signal (runtime, session, turn) goes on past the next one.
   let interrupted = false;
   let session: Session | undefined;
   let wakeInterrupt: () => void = () => {};
@@ -72,20 +75,23 @@ export async function run(argv: string[]): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) return;
     interrupted = true;
+    traceStartup(`headless: interrupted (${signal})`);
     if (args.output === 'text') process.stderr.write(`\nreika: interrupted (${signal})\n`);
-    session?.abort(`interrupted by ${signal}`);
+    session?.close(`interrupted by ${signal}`);
     wakeInterrupt();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A signal that came before these listeners (the early handler had it) counts as well.
+  if (interruption.aborted) onSignal(interruption.reason as NodeJS.Signals);
 
   try {
     let prompt = args.prompt ?? (await Promise.race([readStdin(), interruptedPromise.then(() => '')]));
-    if (interrupted) return 130;
+    if (interrupted) return exitSoon();
     if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
     // `git diff | reika -p "review this"`: what is piped in goes after the prompt as attached context.
     const piped = args.prompt === undefined ? undefined : await Promise.race([readPipedStdin(), interruptedPromise.then(() => undefined)]);
-    if (interrupted) return 130;
+    if (interrupted) return exitSoon();
     if (piped && piped.total > 0) {
       const problem = binaryProblem(piped.bytes);
       if (problem) return fail(problem);
@@ -98,12 +104,21 @@ export async function run(argv: string[]): Promise<number> {
     // Plain output: the answer streams to stdout as it arrives.
     const answer = new AnswerStream((text) => process.stdout.write(text));
     // The runtime starts as soon as its module is in (the model-io thread boots meanwhile), then
-    // the session's modules finish loading.
-    const { startRuntime } = await loadingRuntime;
-    const runtime = startRuntime({ approve: declineHeadless, cwd, headless: true });
+    // the session's modules finish loading. A module still loading is not waited for once
+    // interrupted: nothing of it has run yet.
+    const untilInterrupted = <T>(promise: Promise<T>) => Promise.race([promise, interruptedPromise.then(() => undefined)]);
+    const runtimeModule = await untilInterrupted(loadingRuntime);
+    if (interrupted || !runtimeModule) return exitSoon();
+    const runtime = runtimeModule.startRuntime({ approve: declineHeadless, cwd, headless: true });
     traceStartup('headless: runtime started');
-    const { Session } = await import('../../actors/agent/session.js');
+    const sessionModule = await untilInterrupted(import('../../actors/agent/session.js'));
+    if (interrupted || !sessionModule) {
+      await runtime.close();
+      traceStartup('headless: runtime closed');
+      return exitSoon();
+    }
     traceStartup('headless: session loaded');
+    const { Session } = sessionModule;
     session = new Session({ runtime, config, cwd, headless: true, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
     session.subscribe((event) => {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
@@ -123,11 +138,14 @@ export async function run(argv: string[]): Promise<number> {
       .then((line) => line && process.stderr.write(`reika: ${line}\n`));
     const turn = session.run(prompt);
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
+    traceStartup('headless: turn ended');
     const info = session.info();
     const id = session.transcriptId;
     await runtime.close();
     opened.recorder.close();
-    setTimeout(() => process.exit(process.exitCode ?? 0), EXIT_GRACE_MS).unref();
+    traceStartup('headless: runtime closed');
+    // Interrupted: what is left to write went out synchronously (pipes, files, terminals); no grace.
+    setTimeout(() => process.exit(process.exitCode ?? 0), interrupted ? 0 : EXIT_GRACE_MS).unref();
     return report(result, args.output, info.model, Date.now() - started, interrupted, answer, id);
   } finally {
     opened.recorder.close();
@@ -136,6 +154,16 @@ export async function run(argv: string[]): Promise<number> {
     // A run that stopped before the runtime adopted the prestarted indexer ends it here.
     discardPrestartedIndexer();
   }
+}
+
+/**
+ * Interrupted before the session existed: what started is closed (or never ran), stderr is written
+ * synchronously; the process ends at the next turn of the event loop rather than waiting for a
+ * module that is still loading or the prestarted indexer thread to wind down.
+ */
+function exitSoon(): number {
+  setTimeout(() => process.exit(INTERRUPTED_EXIT), 0).unref();
+  return INTERRUPTED_EXIT;
 }
 
 function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined): number {

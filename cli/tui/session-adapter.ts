@@ -156,7 +156,7 @@ export class SessionAdapter implements SessionPort {
   }
 
   async close(): Promise<void> {
-    this.session.abort('reika is closing');
+    this.session.close('reika is closing');
     await this.closeRuntime();
   }
 }

@@ -20,6 +20,10 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** Called with each stdout line as it arrives; may send a signal to the child. */
   onLine?(line: string, child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
+  /** Called with each stderr line as it arrives; may send a signal to the child. */
+  onErrLine?(line: string, child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
+  /** Called right after the spawn (e.g. to signal the child at a chosen moment). */
+  onSpawn?(child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
 }
 
 /** A clean environment: no REIKA_* from the caller, HOME in a temp folder (no ~/.config/reika/.env). */
@@ -45,12 +49,24 @@ export function runReika(args: string[], options: RunOptions): Promise<Run> {
         options.onLine?.(line, { pid: child.pid!, kill: (signal) => child.kill(signal) });
       }
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let pendingErr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (!options.onErrLine) return;
+      pendingErr += chunk;
+      let newline: number;
+      while ((newline = pendingErr.indexOf('\n')) >= 0) {
+        const line = pendingErr.slice(0, newline);
+        pendingErr = pendingErr.slice(newline + 1);
+        options.onErrLine(line, { pid: child.pid!, kill: (signal) => child.kill(signal) });
+      }
+    });
     child.on('error', reject);
     // 'close' comes after the exit and after the pipes drained.
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
+    options.onSpawn?.({ pid: child.pid!, kill: (signal) => child.kill(signal) });
   });
 }
 
