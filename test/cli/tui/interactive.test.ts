@@ -245,7 +245,8 @@ maybe('/cd into another repository changes the repo map the model sees', async (
   t.regex(firstSystem, /alphaOnlyFunction/);
   term.type(`/cd ${other}`);
   term.keys('Enter');
-  await term.waitFor(/now in .*: \d+ files? indexed/);
+  // The first bootstrap's "now in <root>: …" is on screen already: wait for the new folder's.
+  await term.waitFor(`now in ${other}:`);
   term.type('and now');
   term.keys('Enter');
   await term.waitFor('in the second repo');
