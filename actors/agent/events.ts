@@ -8,7 +8,7 @@ import type { ToolCallState, ToolCallStatus } from './tool-call-state.js';
  */
 export type AgentEvent =
   /** The bootstrap finished (once per session, again after `/cd`). */
-  | { type: 'bootstrap'; root: string; files: number; repoMapFiles: number; capped: boolean; ms: number; repoMapError?: string }
+  | { type: 'bootstrap'; root: string; files: number; repoMapFiles: number; capped: boolean; ms: number; repoMapError?: string; /** Skills that could not be used, one line each. */ problems?: string[] }
   | { type: 'turn-start'; turn: string; prompt: string }
   /** A chat request is about to go to the model (n counts from 1 within the turn). */
   | { type: 'request'; turn: string; n: number; estimateTokens: number; maxTokens?: number }

@@ -3,6 +3,7 @@ import type { AgentMode } from '../agent-mode.js';
 import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
 import { buildSystemPrompt } from '../prompt/system-prompt.js';
+import { collectSkills } from '../prompt/skills.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import type { FrozenRecord } from '../transcript/transcript-event.js';
 import type { SessionRuntime } from './session.js';
@@ -159,6 +160,8 @@ export class FrozenPrompt {
       repoMap: { text: record.repoMap, files: [], omitted: 0, budgetTokens: 0 },
       summary: record.summary,
       agentsMd: record.agentsMd,
+      // Not in the record: read again, for a freeze in another mode (the record's own bytes are sent as they are).
+      skills: collectSkills(record.root, this.options.config.userFolder),
       ms: 0,
     });
     runtime.prewarm?.();
@@ -173,7 +176,7 @@ export class FrozenPrompt {
   private bootNow(root: string, budgetTokens: number | Promise<number>): Promise<Frozen> {
     const { runtime } = this.options;
     const promise = runtime.indexerReady
-      .then(() => bootstrap(runtime.supervisor, { root, budgetTokens }))
+      .then(() => bootstrap(runtime.supervisor, { root, budgetTokens, userFolder: this.options.config.userFolder }))
       .then((boot) => {
         runtime.prewarm?.();
         this.tools = this.registryFor(root);
@@ -207,6 +210,7 @@ export class FrozenPrompt {
       cwd: boot.root,
       summary: boot.summary,
       agentsMd: boot.agentsMd,
+      skills: boot.skills.skills,
       repoMap: boot.repoMap.text,
       indexedFiles: boot.index.paths.length,
       capped: boot.index.capped.length > 0,

@@ -154,7 +154,7 @@ export class Session {
         mode: options.mode ?? resume?.settings?.mode ?? resume?.frozen.mode ?? 'agent',
         headless: options.headless ?? false,
         ...(resume ? { resume: resume.frozen } : {}),
-        onBootstrap: (boot) => this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}) }),
+        onBootstrap: (boot) => this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}), ...(boot.skills.problems.length > 0 ? { problems: boot.skills.problems } : {}) }),
       },
       this.root,
       this.repoMapBudget(),
@@ -230,8 +230,11 @@ export class Session {
   /**
    * Runs one turn. Never throws for model or tool failures: the result says how it ended.
    * `images` are pasted images; `@file.png` mentions in the prompt are recognised too.
+   * `readOnly` runs this turn's tools as plan mode does (`/init`): the tools array and system
+   * prompt stay as they are (the prefix cache holds), but a call that would change something
+   * comes back READ_ONLY_MODE.
    */
-  async run(prompt: string, options: { images?: readonly Image[] } = {}): Promise<TurnResult> {
+  async run(prompt: string, options: { images?: readonly Image[]; readOnly?: boolean } = {}): Promise<TurnResult> {
     if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'a turn is already running');
     const turn = nanoid(8);
     const started = Date.now();
@@ -269,7 +272,7 @@ export class Session {
         endpoint: connection.endpoint,
         tools: frozen.tools,
         route: (name) => routeOf(frozen.registry, name),
-        toolContext: { root: this.root, approvals: this.approvals, mode: frozen.mode },
+        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode },
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),

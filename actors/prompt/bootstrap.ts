@@ -4,10 +4,11 @@ import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import { INDEXER, type FileIndex, type RepoMap } from '../indexer/protocol.js';
 import { collectAgentsMd, type AgentsFile } from './agents-md.js';
 import { summarizeProject, type ProjectSummary } from './project-summary.js';
+import { collectSkills, type Skills } from './skills.js';
 
 /**
  * What a session builds once at start (and again only on `/cd`): the file index, the repo map,
- * the project summary, the AGENTS.md files and the cwd. Frozen: the system prompt is made of it.
+ * the project summary, the AGENTS.md files, the skills and the cwd. Frozen: the system prompt is made of it.
  */
 export interface Bootstrap {
   /** Absolute project root (the session's cwd). */
@@ -16,6 +17,8 @@ export interface Bootstrap {
   repoMap: RepoMap;
   summary: ProjectSummary;
   agentsMd: AgentsFile[];
+  /** The project's and the user's skills (names and descriptions for the prompt), with one line per unusable one. */
+  skills: Skills;
   /** Wall time of the whole bootstrap. */
   ms: number;
   /** Why the repo map is empty, when building it failed (the session goes on without it). */
@@ -29,6 +32,8 @@ export interface BootstrapOptions {
    * may still be being discovered while the scan runs).
    */
   budgetTokens: number | Promise<number>;
+  /** The config's `userFolder` (`~/.config/reika`), holding the user's `skills/`. */
+  userFolder?: string;
 }
 
 /** Scans, then ranks the repo map; AGENTS.md and the summary are read meanwhile. */
@@ -48,6 +53,7 @@ export async function bootstrap(router: Router, options: BootstrapOptions): Prom
   );
   const summary = summarizeProject(options.root, index.paths);
   const agentsMd = collectAgentsMd(options.root);
+  const skills = collectSkills(options.root, options.userFolder);
   const built = await repoMap;
-  return Object.freeze({ root: options.root, index, repoMap: built.map, summary, agentsMd, ms: Date.now() - started, ...(built.error ? { repoMapError: built.error } : {}) });
+  return Object.freeze({ root: options.root, index, repoMap: built.map, summary, agentsMd, skills, ms: Date.now() - started, ...(built.error ? { repoMapError: built.error } : {}) });
 }

@@ -1,6 +1,7 @@
 import type { AgentMode } from '../agent-mode.js';
 import type { AgentsFile } from './agents-md.js';
 import { renderSummary, type ProjectSummary } from './project-summary.js';
+import { renderSkills, type Skill } from './skills.js';
 
 /**
  * The ONE system-prompt builder. Modes differ only by the lines chosen here, so they cannot
@@ -21,6 +22,8 @@ export interface PromptFacts {
   capped: boolean;
   /** True when nobody can answer approval prompts (headless). */
   headless: boolean;
+  /** The skills' names, descriptions and files (`skills.ts`); their bodies are read on demand. Not for subagents. */
+  skills?: readonly Skill[];
 }
 
 const ROLE: Record<AgentMode, string> = {
@@ -62,6 +65,7 @@ export function buildSystemPrompt(mode: AgentMode, facts: PromptFacts): string {
   parts.push('', '# Project', `Working directory: ${facts.cwd}`, renderSummary(facts.summary));
   parts.push(`Indexed files: ${facts.indexedFiles}${facts.capped ? ' (the index stopped at its caps; use list/glob for the rest)' : ''}`);
   for (const file of facts.agentsMd) parts.push('', `# Instructions from ${file.path}`, file.content);
+  if (mode !== 'subagent') parts.push(...renderSkills(facts.skills ?? []));
   if (facts.repoMap.trim() !== '') {
     parts.push('', '# Repo map (files ranked by importance, with their top-level definitions)', facts.repoMap.trimEnd());
   }

@@ -187,6 +187,7 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   const unsubscribe = session.subscribe((event) => {
     if (event.type !== 'bootstrap') return;
     app.note(describeBootstrap(event), style.dim);
+    for (const problem of event.problems ?? []) app.note(`reika: skill ${problem}`, style.yellow);
     unsubscribe();
     tellSandbox();
   });

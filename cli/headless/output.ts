@@ -38,7 +38,7 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
 export function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'bootstrap':
-      return `reika: indexed ${plural(event.files, 'file')}${event.capped ? ' (capped)' : ''}, ${event.repoMapError ? `no repo map (${event.repoMapError})` : `repo map of ${plural(event.repoMapFiles, 'file')}`} (${event.ms} ms)`;
+      return `reika: indexed ${plural(event.files, 'file')}${event.capped ? ' (capped)' : ''}, ${event.repoMapError ? `no repo map (${event.repoMapError})` : `repo map of ${plural(event.repoMapFiles, 'file')}`} (${event.ms} ms)${(event.problems ?? []).map((problem) => `\nreika: skill ${visible(problem)}`).join('')}`;
     case 'tool-call': {
       const { state } = event;
       if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') {

@@ -4,6 +4,7 @@ import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
 import { lastCommand } from './last-command.js';
 import { initCommand } from './init-command.js';
+import { expandCommand, type CustomCommand, type CustomCommands } from './custom-commands.js';
 import { closest } from './suggest.js';
 
 const MODES: SessionMode[] = ['agent', 'plan'];
@@ -15,10 +16,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     help: 'list commands and keys',
     run(context) {
       const { style } = context;
-      const width = Math.max(...SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`.length));
+      const custom = customCommands(context);
+      const listed = [...SLASH_COMMANDS.map((c) => ({ name: c.name, args: c.args, help: c.help })), ...custom.commands.map((c) => ({ name: c.name, args: c.args ?? '[args]', help: c.description }))];
+      const width = Math.max(...listed.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`.length));
+      const line = (c: (typeof listed)[number]) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${style.dim(c.help)}`;
       context.print(
         style.bold('Commands'),
-        ...SLASH_COMMANDS.map((c) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${style.dim(c.help)}`),
+        ...listed.slice(0, SLASH_COMMANDS.length).map(line),
+        ...(custom.commands.length > 0 ? [style.bold('Custom commands') + style.dim(' (.reika/commands/, ~/.config/reika/commands/)'), ...listed.slice(SLASH_COMMANDS.length).map(line)] : []),
+        ...custom.problems.map((problem) => style.yellow(`  ! ${problem}`)),
         style.bold('Keys'),
         `  ${style.dim('Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history (earlier runs too) · Ctrl+R searches it · Ctrl+A/E line start/end')}`,
         `  ${style.dim('Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode')}`,
@@ -36,7 +42,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (!arg) return context.error('usage: /cd PATH (/cd . re-indexes the current folder)');
       context.print(context.style.dim(`indexing ${arg} …`));
       context.forgetApprovals();
-      context.print(await context.session.cd(arg), context.style.dim('(a new index, repo map and system prompt: the prefix cache starts over)'));
+      context.print(...(await context.session.cd(arg)).split('\n'), context.style.dim('(a new index, repo map and system prompt: the prefix cache starts over)'));
     },
   },
   {
@@ -138,6 +144,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   lastCommand,
+  initCommand,
   {
     name: 'mcp',
     args: '[reload]',
@@ -154,7 +161,6 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       context.print(...(await context.session.mcpStatus()));
     },
   },
-  initCommand,
   {
     name: 'new',
     help: 'start a fresh conversation (same index and repo map); the current one stays resumable',
@@ -213,7 +219,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 
 /** True when the input is a slash command rather than a message (`/path/to/x` is a message). */
 export function isSlashCommand(input: string): boolean {
-  return /^\/[a-z]*(\s|$)/i.test(input.trim());
+  return /^\/([a-z0-9][a-z0-9_-]*)?(\s|$)/i.test(input.trim());
 }
 
 /** Runs `/name arg`; unknown names get the closest command as a suggestion. */
@@ -223,7 +229,17 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
   const arg = (match?.[2] ?? '').trim();
   const command = SLASH_COMMANDS.find((c) => c.name === name);
   if (!command) {
-    const guess = closest(name, SLASH_COMMANDS.map((c) => c.name));
+    let custom: CustomCommands;
+    try {
+      custom = customCommands(context);
+    } catch (error) {
+      return context.error(`/${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const own = custom.commands.find((c) => c.name === name);
+    if (own) return runCustom(own, arg, context);
+    const broken = custom.problems.find((problem) => new RegExp(`[/\\\\]${escapeRegExp(name)}\\.md: `, 'i').test(problem));
+    if (broken) return context.error(broken);
+    const guess = closest(name, [...SLASH_COMMANDS.map((c) => c.name), ...custom.commands.map((c) => c.name)]);
     return context.error(`unknown command /${name}${guess ? ` — did you mean /${guess}?` : ''} (/help lists them)`);
   }
   if (command.idleOnly && context.busy()) return context.error(`/${command.name} waits until the turn ends (Esc interrupts it)`);
@@ -234,9 +250,41 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
   }
 }
 
-/** Command names starting with `prefix` (for Tab completion). */
-export function completeSlash(prefix: string): string[] {
-  return SLASH_COMMANDS.map((c) => c.name).filter((name) => name.startsWith(prefix.toLowerCase()));
+/** Command names starting with `prefix` (for Tab completion), the built-ins first, then `custom`. */
+export function completeSlash(prefix: string, custom: readonly Pick<CustomCommand, 'name'>[] = []): string[] {
+  const names = [...SLASH_COMMANDS.map((c) => c.name), ...custom.map((c) => c.name).filter((name) => !BUILT_IN.has(name))];
+  return names.filter((name) => name.startsWith(prefix.toLowerCase()));
+}
+
+const BUILT_IN = new Set(SLASH_COMMANDS.map((c) => c.name));
+
+/**
+ * The custom commands (`custom-commands.ts`) as the session reads them now; one that has the
+ * name of a built-in command is not used, and says so.
+ */
+function customCommands(context: SlashContext): CustomCommands {
+  let session: SlashContext['session'] | undefined;
+  try {
+    session = context.session;
+  } catch {
+    return { commands: [], problems: [] };
+  }
+  const loaded = session.customCommands?.() ?? { commands: [], problems: [] };
+  const shadowed = loaded.commands.filter((c) => BUILT_IN.has(c.name));
+  return {
+    commands: loaded.commands.filter((c) => !BUILT_IN.has(c.name)),
+    problems: [...loaded.problems, ...shadowed.map((c) => `${c.file}: /${c.name} is a built-in command, which wins; rename the file`)],
+  };
+}
+
+/** `/NAME args`: the command's prompt, `$ARGUMENTS` filled in, sent as a message. */
+async function runCustom(command: CustomCommand, arg: string, context: SlashContext): Promise<void> {
+  if (!context.send) return context.error(`/${command.name} needs the interactive terminal`);
+  await context.send(expandCommand(command, arg), { shown: `/${command.name}${arg ? ` ${arg}` : ''}` });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** How the model writes its calls, for `/tokens`: native, or which text dialect reika reads. */

@@ -1,4 +1,5 @@
-import type { SessionPort } from '../tui/session-port.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { SessionPort, TurnOutcome } from '../tui/session-port.js';
 import type { Style } from '../tui/style.js';
 import type { ToolView } from '../tui/tool-line.js';
 
@@ -22,8 +23,13 @@ export interface SlashContext {
   finishedTool?(back: number): ToolView | undefined;
   /** The terminal's width. */
   columns?(): number;
-  /** Sends a message to the model as if the user had typed it (`/init`). */
-  send?(text: string): void;
+  /**
+   * Sends `text` to the model as a message of its own (after the running turn, if any); the
+   * transcript shows `shown`. `readOnly`: only plan mode's tools may act in that turn.
+   */
+  send?(text: string, options: { shown: string; readOnly?: boolean }): Promise<TurnOutcome>;
+  /** Asks the person at the terminal (the approval menu). */
+  ask?(request: ApprovalRequest): Promise<ApprovalReply>;
 }
 
 export interface SlashCommand {

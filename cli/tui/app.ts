@@ -2,6 +2,7 @@ import type { Image } from '../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
+import type { CustomCommand } from '../slash/custom-commands.js';
 import type { SummaryFigures } from '../session-summary.js';
 import { ApprovalQueue } from './approval-queue.js';
 import { attachFiles } from './attachments.js';
@@ -20,6 +21,16 @@ import { stripAnsi, type Style } from './style.js';
 import { truncate } from './text-width.js';
 import type { ToolView } from './tool-line.js';
 import { TurnView } from './turn-view.js';
+
+/** A message waiting to be sent: typed, or made by a slash command (`shown` is what the transcript shows). */
+interface QueuedMessage {
+  text: string;
+  images: Image[];
+  shown?: string;
+  readOnly?: boolean;
+  /** Told how the turn ended. */
+  done?(outcome: TurnOutcome): void;
+}
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_WINDOW_MS = 2_000;
@@ -62,7 +73,7 @@ export class InteractiveApp {
   private session: SessionPort | undefined;
   private sessionError: string | undefined;
   private turn: TurnView | undefined;
-  private readonly queue: { text: string; images: Image[] }[] = [];
+  private readonly queue: QueuedMessage[] = [];
   /** Finished tool calls, newest last, for `/last`. */
   private readonly finished: ToolView[] = [];
   /** Pasted images waiting for the next message. */
@@ -216,7 +227,7 @@ export class InteractiveApp {
       this.queue.push({ text, images });
       return this.screen.render();
     }
-    void this.runTurn(text, images);
+    void this.runTurn({ text, images });
   }
 
   /**
@@ -255,7 +266,8 @@ export class InteractiveApp {
     this.screen.render();
   }
 
-  private async runTurn(text: string, images: Image[] = []): Promise<void> {
+  private async runTurn(message: QueuedMessage): Promise<void> {
+    const { text, images } = message;
     const { style } = this.options;
     this.turns++;
     const turn = new TurnView(this.screen, this.stream, style, this.now, !this.session, (view) => {
@@ -263,7 +275,7 @@ export class InteractiveApp {
       if (this.finished.length > KEEP_FINISHED) this.finished.shift();
     });
     this.turn = turn;
-    this.screen.commit(...text.split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
+    this.screen.commit(...(message.shown ?? text).split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
     this.startSpinner();
     this.screen.render();
     let outcome: TurnOutcome;
@@ -275,7 +287,8 @@ export class InteractiveApp {
         for (const problem of attached.problems) this.screen.note(`! ${problem}`, style.yellow);
         if (attached.attached.length > 0) this.screen.commit(style.dim(`attached ${attached.attached.join(', ')}`));
         turn.phase = 'thinking';
-        outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, (event) => this.turn === turn && turn.handle(event), images);
+        const options = message.readOnly ? { readOnly: true } : undefined;
+        outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, (event) => this.turn === turn && turn.handle(event), images, options);
       }
     } catch (error) {
       outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
@@ -284,8 +297,10 @@ export class InteractiveApp {
     this.turn = undefined;
     this.stopSpinner();
     this.screen.render();
+    message.done?.(outcome);
     const next = this.queue.shift();
-    if (next !== undefined && !this.exiting) void this.runTurn(next.text, next.images);
+    if (next !== undefined && !this.exiting) void this.runTurn(next);
+    else if (next !== undefined) next.done?.({ status: 'aborted' });
   }
 
   private abortTurn(): void {
@@ -314,7 +329,7 @@ export class InteractiveApp {
     const { word, start } = this.editor.wordAtCursor();
     const atLineStart = this.editor.text.slice(0, start).trim() === '';
     if (word.startsWith('/') && atLineStart) {
-      const names = completeSlash(word.slice(1));
+      const names = completeSlash(word.slice(1), this.customCommandsNow());
       if (names.length === 1) this.editor.replaceBeforeCursor(start, `/${names[0]} `);
       else this.hint = names.length > 0 ? [names.map((n) => `/${n}`).join('  ')] : [];
       return;
@@ -378,8 +393,26 @@ export class InteractiveApp {
       pendingImages: () => this.images.length,
       finishedTool: (back) => this.finished.at(-back),
       columns: () => this.screen.columns,
-      send: (text) => void this.runTurn(text, []),
+      // A message of its own (a custom command, /init): queued behind a running turn like a typed one.
+      send: (text, options) =>
+        new Promise<TurnOutcome>((resolve) => {
+          const message: QueuedMessage = { text, images: [], shown: options.shown, ...(options.readOnly ? { readOnly: true } : {}), done: resolve };
+          if (this.turn) {
+            this.queue.push(message);
+            this.screen.render();
+          } else void this.runTurn(message);
+        }),
+      ask: (request) => this.ask(request, new AbortController().signal),
     };
+  }
+
+  /** The custom commands as the folders hold them now (none before the session exists). */
+  private customCommandsNow(): CustomCommand[] {
+    try {
+      return this.session?.customCommands?.().commands ?? [];
+    } catch {
+      return [];
+    }
   }
 
   private startSpinner(): void {

@@ -11,6 +11,7 @@ import { formatTokens } from './status-line.js';
 import { listSessions } from '../../actors/transcript/session-catalog.js';
 import { sessionLine } from '../describe-sessions.js';
 import { locateSession, openSession, resumeLine } from '../open-session.js';
+import { loadCustomCommands, type CustomCommands } from '../slash/custom-commands.js';
 
 /**
  * The agent's {@link Session} as the terminal UI sees it: agent events become UI events
@@ -87,26 +88,30 @@ export class SessionAdapter implements SessionPort {
     return this.session.ready;
   }
 
-  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = []): Promise<TurnOutcome> {
+  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = [], options: { readOnly?: boolean } = {}): Promise<TurnOutcome> {
     if (!this.session.bootstrap) onEvent({ type: 'waiting', what: 'the index' });
     const unsubscribe = this.session.subscribe((event) => {
       for (const ui of uiEventsOf(event)) onEvent(ui);
     });
     let result: TurnResult;
     try {
-      result = await this.session.run(input, images.length > 0 ? { images } : {});
+      result = await this.session.run(input, { ...(images.length > 0 ? { images } : {}), ...(options.readOnly ? { readOnly: true } : {}) });
     } catch (error) {
       return { status: 'error', error: error instanceof Error ? error.message : String(error) };
     } finally {
       unsubscribe();
     }
-    if (result.status === 'answered') return { status: 'done' };
+    if (result.status === 'answered') return { status: 'done', answer: result.answer };
     if (result.status === 'aborted') return { status: 'aborted' };
     return { status: 'error', error: result.error?.message ?? `the turn ended: ${result.status}` };
   }
 
   abort(): void {
     this.session.abort('interrupted by the user');
+  }
+
+  customCommands(): CustomCommands {
+    return loadCustomCommands(this.session.info().root, this.config.userFolder);
   }
 
   async compact(): Promise<string> {
@@ -122,7 +127,8 @@ export class SessionAdapter implements SessionPort {
   async cd(path: string): Promise<string> {
     const { boot, added, removed } = await this.session.cd(path);
     const tools = describeToolChange(added, removed);
-    return `${describeBootstrap(bootstrapFacts(boot))}${tools ? `; ${tools}` : ''}`;
+    const problems = boot.skills.problems.map((problem) => `\nskill ${problem}`).join('');
+    return `${describeBootstrap(bootstrapFacts(boot))}${tools ? `; ${tools}` : ''}${problems}`;
   }
 
   serverModels(): Promise<string[]> {

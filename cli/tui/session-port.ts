@@ -1,6 +1,7 @@
 import type { Image } from '../../actors/images/image.js';
 import type { Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, ToolResult } from '../../actors/tool-executor/protocol.js';
+import type { CustomCommands } from '../slash/custom-commands.js';
 
 /**
  * What the terminal UI needs from a session, and nothing more. The interactive command adapts the
@@ -24,6 +25,8 @@ export type UiEvent =
 
 export interface TurnOutcome {
   status: 'done' | 'aborted' | 'error';
+  /** The model's final answer (when `done`). */
+  answer?: string;
   /** One sentence for the user when `status` is `error`. */
   error?: string;
 }
@@ -58,8 +61,13 @@ export interface SessionPort {
   filePaths(): readonly string[] | undefined;
   /** Resolves when the bootstrap (index, repo map, summary) is done; rejects with its error. */
   ready(): Promise<void>;
-  /** Runs one turn; never rejects (errors come back as `status: 'error'`). `images` were pasted. */
-  runTurn(input: string, onEvent: (event: UiEvent) => void, images?: readonly Image[]): Promise<TurnOutcome>;
+  /**
+   * Runs one turn; never rejects (errors come back as `status: 'error'`). `images` were pasted;
+   * `readOnly` lets only the tools of plan mode act this turn (`/init`).
+   */
+  runTurn(input: string, onEvent: (event: UiEvent) => void, images?: readonly Image[], options?: { readOnly?: boolean }): Promise<TurnOutcome>;
+  /** The custom slash commands (`.reika/commands`, `~/.config/reika/commands`), read now. */
+  customCommands?(): CustomCommands;
   /** Why a pasted image cannot be used now (e.g. OCR unavailable on Linux), if it cannot. */
   imageProblem?(): string | undefined;
   /** Aborts the running turn: the runtime's one abort message for its scope. */

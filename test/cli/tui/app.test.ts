@@ -148,18 +148,18 @@ test('slash commands reach the session, and an unknown one gets a suggestion', a
   t.regex(h.vt.text(), /plan · approvals off/);
 });
 
-test('/init asks the model to write AGENTS.md, as a turn of its own', async (t) => {
+test('/init asks the model for an AGENTS.md draft, as a read-only turn of its own', async (t) => {
   const h = await harness(t, [
     async (_input, { emit }) => {
-      emit({ type: 'text', text: 'Wrote AGENTS.md.' });
-      return { status: 'done' };
+      emit({ type: 'text', text: 'Looked around.' });
+      return { status: 'done', answer: 'Looked around.' };
     },
   ]);
   h.type('/init\r');
-  const screen = await h.until('Wrote AGENTS.md.');
+  const screen = await h.until('Looked around.');
   t.is(h.session.inputs.length, 1);
-  t.regex(h.session.inputs[0]!, /^Write AGENTS\.md at the root of this project/);
-  t.regex(screen, /asking the model to write AGENTS\.md/);
+  t.regex(h.session.inputs[0]!, /^(Draft an AGENTS\.md for this project|Improve this project's AGENTS\.md)/);
+  t.deepEqual(h.session.turnOptions, [{ readOnly: true }]);
   t.notRegex(screen, /did you mean/);
 });
 

@@ -1,5 +1,6 @@
 import type { Image } from '../../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import type { CustomCommands } from '../../../cli/slash/custom-commands.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from '../../../cli/tui/session-port.js';
 
 /** One scripted turn: gets the input and an emitter, and may ask for approval or wait for abort. */
@@ -10,6 +11,10 @@ export class FakeSession implements SessionPort {
   readonly calls: string[] = [];
   readonly inputs: string[] = [];
   readonly images: (readonly Image[])[] = [];
+  /** The options of each turn (`readOnly` for /init). */
+  readonly turnOptions: ({ readOnly?: boolean } | undefined)[] = [];
+  /** Custom commands, when a test gives them (else the session has none). */
+  customCommands?: () => CustomCommands;
   /** What `imageProblem` answers (tests set it). */
   imageProblem?: () => string | undefined;
   paths: string[] | undefined = ['src/app.ts', 'src/alpha.ts', 'README.md', 'docs/guide.md'];
@@ -39,8 +44,9 @@ export class FakeSession implements SessionPort {
     return this.paths;
   }
   async ready(): Promise<void> {}
-  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = []): Promise<TurnOutcome> {
+  async runTurn(input: string, onEvent: (event: UiEvent) => void, images: readonly Image[] = [], options?: { readOnly?: boolean }): Promise<TurnOutcome> {
     this.inputs.push(input);
+    this.turnOptions.push(options);
     this.images.push(images);
     const turn = this.turns.shift();
     if (!turn) return { status: 'error', error: 'no scripted turn left' };

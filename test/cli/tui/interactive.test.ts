@@ -240,6 +240,8 @@ maybe('/cd into another repository changes the repo map the model sees', async (
   term.type('where am I');
   term.keys('Enter');
   await term.waitFor('in the first repo');
+  // /cd refuses while a turn runs: wait for the turn to end (the placeholder is back).
+  await term.waitFor('› type a message');
   const firstSystem = server.chatRequests()[0]!.json.messages[0].content as string;
   t.true(firstSystem.includes(`Working directory: ${root}`));
   t.regex(firstSystem, /alphaOnlyFunction/);
