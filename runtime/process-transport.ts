@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from './codec.js';
 import type { Envelope } from './envelope.js';
@@ -30,6 +31,14 @@ export class ProcessTransport implements Transport {
       env: spec.env ? { ...process.env, ...spec.env } : process.env,
       cwd: spec.cwd,
     });
+    if (spec.nice !== undefined && this.child.pid !== undefined) {
+      try {
+        // Set before the child's threads exist (they inherit it from its main thread), as a rule.
+        setPriority(this.child.pid, spec.nice);
+      } catch {
+        // Not permitted here, or the process is gone already: it runs at the normal priority.
+      }
+    }
     this.channel = this.child.stdio[3] as Writable & Readable;
     // A write racing the child's death must not become an uncaught error in the supervisor.
     this.channel.on('error', () => {});

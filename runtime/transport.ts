@@ -51,6 +51,12 @@ export interface ActorSpec {
   env?: NodeJS.ProcessEnv;
   /** Working directory for process actors. */
   cwd?: string;
+  /**
+   * A process actor's nice value (Linux and macOS; ignored where it cannot be set): background
+   * processes that boot beside the session's start (MCP servers) must not take CPU from it. What
+   * the process starts inherits it.
+   */
+  nice?: number;
   /** Restart after a crash (default true). */
   restart?: boolean;
   /** Ping interval; an actor that misses pongs for `hangAfterMs` is killed and restarted. */

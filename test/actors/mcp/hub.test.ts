@@ -177,3 +177,35 @@ test('a project server is declined headless unless REIKA_MCP_TRUST_PROJECT=1 or 
   await remembered.hub.start(root, whereOf(env));
   t.is(remembered.hub.status()[0]?.state, 'starting');
 });
+
+test('servers still starting when reika closes are not reported as failed', async (t) => {
+  const env = isolatedEnv();
+  writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
+  const { supervisor, hub } = hubWith(t, env);
+  const changes: McpChange[] = [];
+  hub.onChange((change) => changes.push(change));
+  await hub.start(tempDir(), whereOf(env));
+  await supervisor.close();
+  await hub.settled(30_000);
+  t.deepEqual(changes.filter((change) => change.state === 'failed'), []);
+});
+
+/** The nice value of a process, from /proc (field 19 of its stat line). */
+function niceOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+test('a stdio server and its actor run ten steps nicer than reika, so their start does not take CPU from the session', async (t) => {
+  const env = isolatedEnv();
+  writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
+  const { supervisor, hub } = hubWith(t, env);
+  await hub.start(tempDir(), whereOf(env));
+  await hub.settled(30_000);
+  t.is(hub.status()[0]?.state, 'ready', hub.status()[0]?.reason);
+  const actorPid = supervisor.pidOf(mcpAddress('everything'))!;
+  const serverPid = Number(readFileSync(`/proc/${actorPid}/task/${actorPid}/children`, 'utf8').trim().split(/\s+/)[0]);
+  const expected = Math.min(19, niceOf(process.pid) + 10);
+  t.is(niceOf(actorPid), expected);
+  t.is(niceOf(serverPid), expected, 'the server inherits it');
+});
