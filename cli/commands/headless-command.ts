@@ -136,6 +136,14 @@ export async function run(argv: string[]): Promise<number> {
     void import('../../actors/tool-executor/safety/status.js')
       .then(({ sandboxNotice }) => sandboxNotice(cwd))
       .then((line) => line && process.stderr.write(`reika: ${line}\n`));
+    // `reika -p "/review src"`: a custom command (.reika/commands/review.md) sends its prompt.
+    const { expandTypedCommand } = await import('../slash/custom-commands.js');
+    const command = expandTypedCommand(prompt, cwd, config.userFolder);
+    if (command && 'error' in command) {
+      await runtime.close();
+      return fail(command.error);
+    }
+    if (command) prompt = command.prompt;
     const turn = session.run(prompt);
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     traceStartup('headless: turn ended');

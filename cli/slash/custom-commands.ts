@@ -86,3 +86,19 @@ function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > DESCRIPTION_CHARS ? `${line.slice(0, DESCRIPTION_CHARS - 1)}…` : line;
 }
+
+/**
+ * `reika -p "/NAME args"`: the custom command's message, an error line when NAME is a command
+ * file that cannot be used, or undefined when the input names no custom command (it is sent as
+ * it is).
+ */
+export function expandTypedCommand(input: string, root: string, userFolder: string): { prompt: string } | { error: string } | undefined {
+  const match = /^\/([a-z0-9][a-z0-9_-]*)(?:\s+([\s\S]*))?$/i.exec(input.trim());
+  if (!match) return undefined;
+  const name = match[1]!.toLowerCase();
+  const { commands, problems } = loadCustomCommands(root, userFolder);
+  const command = commands.find((c) => c.name === name);
+  if (command) return { prompt: expandCommand(command, (match[2] ?? '').trim()) };
+  const broken = problems.find((problem) => problem.toLowerCase().includes(`/${name}.md: `));
+  return broken ? { error: broken } : undefined;
+}
