@@ -45,7 +45,7 @@ export function draftOf(answer: string): string {
 
 export const initCommand: SlashCommand = {
   name: 'init',
-  help: 'have the model draft AGENTS.md for this project (shown first, written only if you approve)',
+  help: 'have the model draft AGENTS.md for this project (shown as a diff, written only if you approve)',
   idleOnly: true,
   async run(context) {
     if (!context.send || !context.ask) return context.error('/init needs the interactive terminal');
