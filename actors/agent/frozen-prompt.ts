@@ -54,6 +54,8 @@ export class FrozenPrompt {
   private readonly registryModule = import('../tool-executor/registry.js');
   /** The session's tools, a fresh registry per bootstrap (MCP servers ready by then are in it). */
   private tools: Promise<ToolRegistry> | undefined;
+  /** Freezes a request has used (see withLateTools). */
+  private readonly sent = new WeakSet<Frozen>();
 
   constructor(
     private readonly options: FrozenPromptOptions,
@@ -134,6 +136,34 @@ export class FrozenPrompt {
     return { before, after };
   }
 
+  /**
+   * The tools array is fixed by the first request made with it, not before: MCP servers that
+   * became ready after the bootstrap but before that request (the user was still typing) join
+   * now, at no cost to the prefix cache. Once a request went out with `frozen` ({@link markSent}),
+   * it stays. Returns `frozen` itself when nothing joined.
+   */
+  async withLateTools(frozen: Frozen): Promise<Frozen> {
+    if (this.sent.has(frozen) || frozen !== this.value) return frozen;
+    const mcp = await this.options.runtime.mcp?.();
+    const ready = mcp?.readyTools() ?? [];
+    if (ready.every((tool) => frozen.registry.get(tool.name))) return frozen;
+    const { ToolRegistry } = await this.registryModule;
+    const registry = new ToolRegistry();
+    for (const tool of ready) registry.register(tool);
+    this.tools = Promise.resolve(registry);
+    return this.track(Promise.resolve(this.freeze(frozen.boot, registry)));
+  }
+
+  /** A request is going out with `frozen`: its tools array is fixed from now on. */
+  markSent(frozen: Frozen): void {
+    this.sent.add(frozen);
+  }
+
+  /** True once a request went out with the current freeze. */
+  get toolsFixed(): boolean {
+    return this.value !== undefined && this.sent.has(this.value);
+  }
+
   /** The frozen bytes as plain data (undefined before the first freeze). */
   snapshot(): FrozenSnapshot | undefined {
     const frozen = this.value;
@@ -148,7 +178,10 @@ export class FrozenPrompt {
    */
   restore(snapshot: FrozenSnapshot): Promise<Frozen> {
     this.modeValue = snapshot.mode;
-    return this.track(this.pending.then((frozen) => ({ ...frozen, ...structuredClone(snapshot) })));
+    const restored = this.track(this.pending.then((frozen) => ({ ...frozen, ...structuredClone(snapshot) })));
+    // Its bytes were sent before: no late MCP tool may change them.
+    restored.then((frozen) => this.sent.add(frozen), () => {});
+    return restored;
   }
 
   private thawNow(root: string, record: FrozenRecord): Promise<Frozen> {

@@ -247,9 +247,13 @@ export class Session {
       let connection: Connection;
       try {
         [frozen, connection] = await untilAborted(Promise.all([this.prompt.ready, this.link.connectionOrRetry()]), controller.signal);
+        const late = await this.prompt.withLateTools(frozen);
+        if (late !== frozen) this.context?.rebase(late.system, late.tools);
+        frozen = late;
       } catch (error) {
         return this.endEarly(turn, prompt, started, controller.signal.aborted ? undefined : describe(error));
       }
+      this.prompt.markSent(frozen);
       this.runtime.prewarm?.();
       const context = this.contextFor(frozen);
       let images: TurnImage[] = [];
@@ -383,6 +387,11 @@ export class Session {
     const frozen = await this.prompt.setMode(mode);
     if (this.context) this.recorder?.frozen(this.prompt.record(frozen, this.root));
     this.context?.rebase(frozen.system, frozen.tools);
+  }
+
+  /** True once a request went out with the current tools array: from then on only `/mcp reload` or `/cd` change it. */
+  get toolsFixed(): boolean {
+    return this.prompt.toolsFixed;
   }
 
   /**

@@ -194,7 +194,8 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   // MCP servers are announced as they settle (their tools join at /mcp reload if they come late).
   void Promise.all([runtime.mcp(), import('../../actors/mcp/describe-status.js')]).then(([hub, { describeChange }]) => {
     hub.onChange((change) => {
-      const joined = change.state === 'ready' && session.toolNames().some((name) => hub.status().find((s) => s.name === change.server)?.tools.includes(name));
+      // Before the first message the tools array is not fixed yet: a server ready now joins with it.
+      const joined = change.state === 'ready' && (!session.toolsFixed || session.toolNames().some((name) => hub.status().find((s) => s.name === change.server)?.tools.includes(name)));
       const line = describeChange(change, joined);
       if (line) app.note(`reika: ${line}`, change.state === 'ready' ? style.dim : style.yellow);
     });

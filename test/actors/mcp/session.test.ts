@@ -123,3 +123,18 @@ test('a server that is not ready at the first request joins at /cd ., which says
   t.true(two!.includes('mcp__everything__echo'));
   t.deepEqual((await session.cd('.')), { boot: session.bootstrap!, added: [], removed: [] }, 'a second /cd . changes nothing');
 });
+
+test('a server that is ready before the first message joins the tools array then, and it stays fixed after', async (t) => {
+  const { session, model, runtime } = await sessionWith(t, [{ content: 'one' }, { content: 'two' }], everything);
+  await session.ready;
+  t.false(session.toolNames().some((name) => name.startsWith('mcp__')), 'not ready at the end of the bootstrap');
+  t.false(session.toolsFixed);
+  const hub = await runtime.mcp();
+  await hub.settled(60_000);
+  t.is((await session.run('first')).status, 'answered');
+  t.true(session.toolsFixed);
+  await session.run('second');
+  const [one, two] = model.chatRequests().map((request) => JSON.stringify(request.json.tools));
+  t.true(one!.includes('mcp__everything__echo'), 'the user was still typing: the first request has them');
+  t.is(one, two);
+});
