@@ -202,7 +202,10 @@ export class FrozenPrompt {
     const mode = this.modeValue;
     return this.tools.then((registry) => {
       if (mode !== record.mode) return this.freeze(boot, registry);
-      return { boot, mode, system: record.system, tools: record.tools, subagentSystem: record.subagentSystem, subagentTools: record.subagentTools, registry };
+      const thawed: Frozen = { boot, mode, system: record.system, tools: record.tools, subagentSystem: record.subagentSystem, subagentTools: record.subagentTools, registry };
+      // Its bytes were sent before: no late MCP tool may change them.
+      this.sent.add(thawed);
+      return thawed;
     });
   }
 
