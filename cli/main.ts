@@ -26,6 +26,8 @@ Usage:
   reika sessions [--all] [--json]  the stored sessions of this folder, newest first
   reika -c, --continue        resume the newest session of this folder (with -p too)
   reika --resume [ID]         resume session ID (a picker without ID)
+  reika doctor [--json]       what reika knows of the server, engine, model, window, slots,
+                              template, safety and MCP servers, and how to fix each problem
   reika --help | --version
 
 Flags (they win over the configuration):
@@ -43,6 +45,8 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_MAX_TOKENS      generation cap        REIKA_AUTO_APPROVE     safe | off | bypass
   REIKA_REPO_MAP_BUDGET repo-map tokens       REIKA_PROFILES         a,b → REIKA_<NAME>_*
   REIKA_SANDBOX         auto | bwrap | off    REIKA_CHECKPOINTS      on | off
+  REIKA_REQUEST_TIMEOUT_MS  ms without life from the server (default 600000; 0 = forever)
+  REIKA_REASONING_HISTORY   auto | keep | drop  reasoning sent back in the history
 `;
 
 async function main(input: string[]): Promise<number> {
@@ -65,6 +69,7 @@ async function main(input: string[]): Promise<number> {
   if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
   if (first === 'undo') return (await import('./commands/undo-command.js')).run(rest);
   if (first === 'sessions') return (await import('./commands/sessions-command.js')).run(rest);
+  if (first === 'doctor') return (await import('./commands/doctor-command.js')).run(rest);
   // A session needs the model-io thread first of all: it boots while the rest loads (the runtime adopts it).
   prespawnThread(MODEL_IO, MODEL_IO_MODULE);
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.

@@ -28,6 +28,7 @@ const entries = [
   'actors/indexer/actor.js',
   'actors/subagent/actor.js',
   'actors/mcp/actor.js',
+  'actors/model-io/template-check/render-worker.js',
   'workers/startup-entry.js',
   'workers/pool-entry.js',
 ];

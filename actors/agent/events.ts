@@ -1,5 +1,6 @@
 import type { Compaction } from '../context/context-manager.js';
-import type { Usage } from '../model-io/protocol.js';
+import type { PrefillProgress, Usage } from '../model-io/protocol.js';
+import type { RequestCache } from './cache-ledger.js';
 import type { ToolCallState, ToolCallStatus } from './tool-call-state.js';
 
 /**
@@ -19,8 +20,13 @@ export type AgentEvent =
   /** Something the model produced that could not be used, or a note from the runtime. */
   | { type: 'notice'; turn: string; message: string }
   | { type: 'retry'; turn: string; attempt: number; delayMs: number; reason: string }
-  /** Usage the server reported for request n. */
-  | { type: 'usage'; turn: string; n: number; usage: Usage }
+  /**
+   * Usage the server reported for request n; `cache`: the session's real cache figures for it
+   * (tokens from the cache, prefilled, appended, and a flag when it re-prefilled more than was appended).
+   */
+  | { type: 'usage'; turn: string; n: number; usage: Usage; cache?: RequestCache }
+  /** The engine is reading the prompt of request n (llama.cpp `return_progress`). */
+  | ({ type: 'prefill'; turn: string; n: number } & PrefillProgress)
   /**
    * A tool call changed state (see ToolCallState); `previous` is the state it left (absent when
    * the call appears, `pending`). Leaving `pending` is the call's start.

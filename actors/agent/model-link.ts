@@ -150,9 +150,12 @@ export class ModelLink {
    */
   private async detect(connection: Connection, current: () => boolean): Promise<EngineInfo | undefined> {
     let engine: EngineInfo | undefined = connection.engine;
+    const off = (name: string) => /^(off|0|no|false)$/i.test(this.config.values[name] ?? '');
+    if (!engine && off('REIKA_DETECT_ENGINE')) return undefined;
     if (!engine) {
       try {
-        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint }, this.options());
+        // The template probe runs in model-io's idle time, right after detection (engine-facts.ts uses it).
+        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: !off('REIKA_TEMPLATE_CHECK') }, this.options());
       } catch {
         return undefined;
       }

@@ -30,6 +30,8 @@ import { ModelLink } from './model-link.js';
 import { describe, runTurn } from './turn.js';
 import { traceStartup } from '../indexer/startup-trace.js';
 import { emptyTotals, UsageLedger, type UsageLedgerState } from './usage-ledger.js';
+import type { CacheTotals, RequestCache } from './cache-ledger.js';
+import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
 
 /**
  * One reika session, used by the terminal UI and the headless CLI alike: bootstrap once
@@ -107,6 +109,10 @@ export interface SessionInfo {
    * model-io `dialects/table.ts`); unknown until it made a call. What `/tokens` and `reika doctor` show.
    */
   dialect?: string;
+  /** The real cache figures of the main agent's requests (cache-ledger.ts). */
+  cache: CacheTotals;
+  /** The last request's figures. */
+  lastRequest?: RequestCache;
   busy: boolean;
 }
 
@@ -122,6 +128,8 @@ export class Session {
   private readonly prompt: FrozenPrompt;
   /** Usage over the whole session, summed as each reply reports it. */
   private usage = new UsageLedger();
+  /** The engine's record put to use: system placement, reasoning, llama.cpp fields, template check, cache figures. */
+  private readonly facts: EngineFacts;
   private context: ContextManager | undefined;
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly recorder: SessionRecorder | undefined;
@@ -147,6 +155,8 @@ export class Session {
         if (event.type === 'turn-start' || event.type === 'turn-end' || event.type === 'compaction') recorder.observe(event, () => this.settings());
       });
     }
+    this.facts = new EngineFacts(this.config);
+    this.facts.follow(this.link.engineDetected());
     this.prompt = new FrozenPrompt(
       {
         runtime: this.runtime,
@@ -255,7 +265,9 @@ export class Session {
       }
       this.prompt.markSent(frozen);
       this.runtime.prewarm?.();
-      const context = this.contextFor(frozen);
+      this.facts.follow(this.link.engineDetected());
+      const decision = this.context ? undefined : await this.facts.forConversation();
+      const context = this.contextFor(frozen, decision, connection.endpoint.model);
       let images: TurnImage[] = [];
       if (options.images?.length || imageMentions(prompt).length > 0) {
         try {
@@ -273,7 +285,7 @@ export class Session {
         turn,
         scope,
         signal: controller.signal,
-        endpoint: connection.endpoint,
+        endpoint: this.facts.endpointFor(connection.endpoint),
         tools: frozen.tools,
         route: (name) => routeOf(frozen.registry, name),
         toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode },
@@ -281,8 +293,11 @@ export class Session {
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
         emit: (event) => this.emit(event),
+        sent: (messages, tools) => this.facts.sent(turn, messages, tools, (event) => this.emit(event)),
         watchApprovals: this.runtime.watchApprovals,
       });
+      // The template check of the turn's last requests (milliseconds in the worker) ends with the turn.
+      await this.facts.settled();
       this.link.noteDialect(result.dialect);
       return result;
     } finally {
@@ -292,8 +307,8 @@ export class Session {
 
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */
   private waves(frozen: Frozen, connection: Connection): SubagentWaves {
-    const input = { config: this.config, endpoint: connection.endpoint, window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals };
-    return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input) });
+    const input = { config: this.config, endpoint: this.facts.endpointFor(connection.endpoint), window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals };
+    return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input), ...this.facts.waveSlots(connection.endpoint.baseUrl) });
   }
 
   /**
@@ -387,6 +402,7 @@ export class Session {
     const frozen = await this.prompt.setMode(mode);
     if (this.context) this.recorder?.frozen(this.prompt.record(frozen, this.root));
     this.context?.rebase(frozen.system, frozen.tools);
+    this.facts.restartPrefix();
   }
 
   /** True once a request went out with the current tools array: from then on only `/mcp reload` or `/cd` change it. */
@@ -404,6 +420,7 @@ export class Session {
     const { before, after } = await this.prompt.reloadTools(this.root);
     if (this.context) this.recorder?.frozen(this.prompt.record(after, this.root));
     this.context?.rebase(after.system, after.tools);
+    this.facts.restartPrefix();
     return toolChange(before.tools, after.tools);
   }
 
@@ -448,12 +465,20 @@ export class Session {
       requests: this.usage.requests,
       lastUsage: this.usage.last,
       ...(dialect ? { dialect } : {}),
+      cache: this.facts.cache,
+      ...(this.facts.lastRequest ? { lastRequest: this.facts.lastRequest } : {}),
       busy: this.busy,
     };
   }
 
+  /** What `/doctor` shows of this session. */
+  doctorFacts(): SessionDoctorFacts {
+    return this.facts.doctorFacts(this.link.engine);
+  }
+
   /** Every event passes here: the usage ledger counts requests and sums usage as they happen. */
-  private emit(event: AgentEvent): void {
+  private emit(input: AgentEvent): void {
+    const event = this.facts.track(input);
     if (event.type === 'request') this.usage.countRequest();
     else if (event.type === 'usage') {
       this.usage.record(event.usage);
@@ -478,7 +503,7 @@ export class Session {
    * The conversation for the next turn: the current one, a stored one replayed (a resume), or a
    * new one — which begins a transcript of its own.
    */
-  private contextFor(frozen: Frozen): ContextManager {
+  private contextFor(frozen: Frozen, decision: Awaited<ReturnType<EngineFacts['forConversation']>>, model: string): ContextManager {
     if (this.context) return this.context;
     const recorder = this.recorder;
     const journal = recorder ? (op: ContextOp) => recorder.context(op) : undefined;
@@ -487,8 +512,12 @@ export class Session {
     this.resume = undefined;
     if (!resume) {
       recorder?.begin(this.prompt.record(frozen, this.root));
-      this.context = new ContextManager({ system: frozen.system, tools: frozen.tools, window, maxTokens: this.config.maxTokens, journal });
-      return this.context;
+      // Where the system prompt goes and whether reasoning goes back are fixed here for the
+      // conversation, or once when the template probe ends after its first request (engine-facts.ts).
+      const fresh = new ContextManager({ system: frozen.system, tools: frozen.tools, window, maxTokens: this.config.maxTokens, journal, ...this.facts.contextOptions(decision, model) });
+      this.context = fresh;
+      this.facts.conversationStarted(fresh, decision, model, () => this.context === fresh);
+      return fresh;
     }
     const context = ContextManager.replay(resume.contextOps, journal);
     traceStartup(`session: ${resume.contextOps.length} context changes replayed`);

@@ -2,7 +2,7 @@ import { client, type ActorAddress } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
-import { MODEL_IO, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
+import { MODEL_IO, type ChatMessage, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
 import { diskAfterCrash } from '../tool-executor/disk-after-crash.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
@@ -49,6 +49,8 @@ export interface TurnOptions {
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** Images sent natively with the prompt, for this turn only (their notes stay afterwards). */
   images?: TurnImage[];
+  /** Called once a request has gone to model-io, with what it carried (the template check renders it then). */
+  sent?(messages: ChatMessage[], tools: ToolSchema[]): void;
 }
 
 /**
@@ -115,13 +117,16 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     if (requests === options.maxRequests && options.lastRequestWithoutTools) body.toolChoice = 'none';
     let reply: ChatReply;
     try {
-      reply = await client(options.router, MODEL_IO).request(body, {
+      const n = requests;
+      const replied = client(options.router, MODEL_IO).request(body, {
         scope: options.scope,
         onDelta: (event) => {
-          const mapped = agentEventOf(event, turn);
+          const mapped = agentEventOf(event, turn, n);
           if (mapped) emit(mapped);
         },
       });
+      options.sent?.(prepared.messages, options.tools);
+      reply = await replied;
     } catch (error) {
       if (options.signal.aborted || isCancelled(error)) return finish('aborted');
       return finish('error', describe(error));
@@ -135,7 +140,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
     const aborted = options.signal.aborted || reply.finishReason === 'aborted';
     const calls = aborted ? [] : reply.toolCalls;
-    if (reply.text !== '' || calls.length > 0) context.addAssistant(reply.text, calls);
+    if (reply.text !== '' || calls.length > 0) context.addAssistant(reply.text, calls, undefined, reply.reasoning);
     if (reply.text !== '') answer = reply.text;
     if (aborted) return finish('aborted');
     if (calls.length === 0 && reply.correction) {

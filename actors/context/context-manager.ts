@@ -1,4 +1,5 @@
 import { ReikaError } from '../../runtime/errors.js';
+import { placeSystem, type SystemPlacement } from './system-placement.js';
 import { historyCallId } from '../model-io/call-id.js';
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
@@ -78,6 +79,14 @@ export interface ContextOptions {
   maxTokens?: number;
   /** Told every change, as data (the session transcript); {@link ContextManager.replay} rebuilds from them. */
   journal?: (op: ContextOp) => void;
+  /** Where the system prompt goes (system-placement.ts); decided once per session. Default `system`. */
+  systemPlacement?: SystemPlacement;
+  /**
+   * Send the model's reasoning back as `reasoning_content` of its assistant messages
+   * (REIKA_REASONING_HISTORY): fixed for the conversation, so a message once sent with its
+   * reasoning keeps it in every later request.
+   */
+  reasoningHistory?: boolean;
 }
 
 /** One compaction event: what it shed and the estimate before and after. */
@@ -131,6 +140,10 @@ export class ContextManager {
   /** The window's owner, asked each time (see {@link ContextOptions.window}). */
   private windowOf: () => number | undefined = () => undefined;
   private readonly maxTokensSetting: number | undefined;
+  private placement: SystemPlacement;
+  private reasoningHistory: boolean;
+  /** The engine's facts were given (at construction or late, once): they no longer change. */
+  private engineFactsSettled: boolean;
   /** Where the growth since the last event is measured from. */
   private pace: { requests: number; tokens: number } | undefined;
   private journal: ((op: ContextOp) => void) | undefined;
@@ -142,6 +155,9 @@ export class ContextManager {
     this.toolsChars = options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
     this.setWindow(options.window);
     this.maxTokensSetting = options.maxTokens && options.maxTokens > 0 ? options.maxTokens : undefined;
+    this.placement = options.systemPlacement ?? 'system';
+    this.reasoningHistory = options.reasoningHistory ?? false;
+    this.engineFactsSettled = options.systemPlacement !== undefined;
     this.journal = options.journal;
     this.journaledWindow = this.windowValue;
     this.log({ op: 'init', system: options.system, tools: [...options.tools], ...(this.windowValue ? { window: this.windowValue } : {}), ...(this.maxTokensSetting ? { maxTokens: this.maxTokensSetting } : {}) });
@@ -189,7 +205,8 @@ export class ContextManager {
       case 'nudge':
         return this.addNudge(op.text);
       case 'assistant':
-        return this.addAssistant(op.text, op.calls, op.ids);
+        if (op.reasoning !== undefined) this.reasoningHistory = true;
+        return this.addAssistant(op.text, op.calls, op.ids, op.reasoning);
       case 'tool-result':
         return this.addToolResult(op.result);
       case 'prepare':
@@ -223,6 +240,11 @@ export class ContextManager {
     manager.lastChars = snapshot.lastChars;
     manager.replies.push(...snapshot.replies.map((reply) => reply ?? Infinity));
     if (snapshot.pace) manager.pace = { ...snapshot.pace };
+    if (snapshot.engine) {
+      manager.placement = snapshot.engine.systemPlacement;
+      manager.reasoningHistory = snapshot.engine.reasoningHistory;
+      manager.engineFactsSettled = true;
+    }
     return manager;
   }
 
@@ -235,6 +257,7 @@ export class ContextManager {
       lastChars: this.lastChars,
       replies: this.replies.map((reply) => (Number.isFinite(reply) ? reply : null)),
       ...(this.pace ? { pace: { ...this.pace } } : {}),
+      ...(this.placement !== 'system' || this.reasoningHistory ? { engine: { systemPlacement: this.placement, reasoningHistory: this.reasoningHistory } } : {}),
     };
   }
 
@@ -336,13 +359,27 @@ export class ContextManager {
   }
 
   /**
+   * The engine's facts (template probe) came after this conversation's first request: adopted
+   * once, from the next request on, and never changed again. Moving the system text into the
+   * first user message re-prefills the prefix at most once; for the templates that need it the
+   * template itself already changed the prompt there. Reasoning is only ever switched on: what
+   * was sent without it stays without it.
+   */
+  adoptEngineFacts(facts: { systemPlacement: SystemPlacement; reasoningHistory: boolean }): void {
+    if (this.engineFactsSettled) return;
+    this.engineFactsSettled = true;
+    this.placement = facts.systemPlacement;
+    if (facts.reasoningHistory) this.reasoningHistory = true;
+  }
+
+  /**
    * The model's reply; calls (if any) open a new tool round. Several calls go one per assistant
    * message, each followed by its result (see {@link addToolResult}): the form every template
    * renders (Llama 3.x templates raise on two calls in one message). Each call's id in the history
    * is 9 letters and digits ({@link historyCallId}; Mistral templates reject any other), its result
    * paired by the id the call came with.
    */
-  addAssistant(text: string, calls: readonly ToolCall[], recordedIds?: readonly string[]): void {
+  addAssistant(text: string, calls: readonly ToolCall[], recordedIds?: readonly string[], reasoning = ''): void {
     if (calls.length > 0) this.conversation.round++;
     this.historyIds = new Map();
     const used = new Set<string>();
@@ -352,9 +389,11 @@ export class ContextManager {
       this.historyIds.set(call.id, [...(this.historyIds.get(call.id) ?? []), id]);
       return { ...call, id };
     });
-    this.entries.push({ kind: 'message', message: first ? callMessage(text, first) : { role: 'assistant', content: text }, turn: this.conversation.turn, round: this.conversation.round });
+    const message: ChatMessage = first ? callMessage(text, first) : { role: 'assistant', content: text };
+    if (this.reasoningHistory && reasoning !== '') (message as Extract<ChatMessage, { role: 'assistant' }>).reasoning_content = reasoning;
+    this.entries.push({ kind: 'message', message, turn: this.conversation.turn, round: this.conversation.round });
     this.queuedCalls = [...rest];
-    this.log({ op: 'assistant', text, calls: [...calls], ids: first ? [first, ...rest].map((call) => call.id) : [] });
+    this.log({ op: 'assistant', text, calls: [...calls], ids: first ? [first, ...rest].map((call) => call.id) : [], ...(this.reasoningHistory && reasoning !== '' ? { reasoning } : {}) });
   }
 
   /**
@@ -404,7 +443,10 @@ export class ContextManager {
         `the request does not fit the ${fmt(this.windowValue!)}-token context window even after compaction (about ${fmt(estimateTokens)} tokens of system prompt, task and newest tool round${why}); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
       );
     }
-    const messages = this.entries.map((entry) => this.conversation.render(entry).message);
+    const messages = placeSystem(
+      this.entries.map((entry) => this.conversation.render(entry).message),
+      this.placement,
+    );
     for (const entry of this.entries) entry.sent = true;
     if (this.windowValue === undefined) this.releaseOldPayloads();
     this.lastChars = chars;

@@ -18,7 +18,7 @@ export type ContextOp =
   | { op: 'end-turn'; status: 'answered' | 'unanswered' }
   | { op: 'nudge'; text: string }
   /** The model's reply; `ids` are the calls' ids in the history, in order. */
-  | { op: 'assistant'; text: string; calls: ToolCall[]; ids: string[] }
+  | { op: 'assistant'; text: string; calls: ToolCall[]; ids: string[]; /** Sent back as reasoning_content (REIKA_REASONING_HISTORY). */ reasoning?: string }
   | { op: 'tool-result'; result: ToolResultInput }
   /** A request was built (and sent): payloads cut, maybe one compaction event, everything marked sent. */
   | { op: 'prepare' }

@@ -17,4 +17,6 @@ export interface ContextSnapshot {
   replies: (number | null)[];
   /** Where the growth since the last compaction event is measured from. */
   pace?: { requests: number; tokens: number };
+  /** The engine facts the conversation was sent with (system placement, reasoning), when not the defaults. */
+  engine?: { systemPlacement: 'system' | 'first-user'; reasoningHistory: boolean };
 }

@@ -23,6 +23,19 @@ const loadEmbedded = () => (embedded ??= import('./embedded/index.js'));
  * when the request's signal fired); `discover` answers a `DiscoverReply`, `detect` the engine's `EngineInfo`. An endpoint with
  * `engine: 'embedded'` is served by llama.cpp inside this thread (embedded/), others over HTTP.
  */
+/**
+ * Detection, and the template probe when asked: it runs here, in model-io's idle time at session
+ * start (no request is in flight before the bootstrap ends), so no other thread has to boot beside the scan.
+ */
+async function detectAndProbe(endpoint: Parameters<typeof detectEngine>[0], probe: boolean, signal: AbortSignal) {
+  const info = await detectEngine(endpoint, signal);
+  if (probe && info.chatTemplate && !signal.aborted) {
+    const { probeTemplate } = await import('./template-check/probe.js');
+    info.templateProbe = await probeTemplate({ template: info.chatTemplate, ...(info.bosToken !== undefined ? { bosToken: info.bosToken } : {}), ...(info.eosToken !== undefined ? { eosToken: info.eosToken } : {}) });
+  }
+  return info;
+}
+
 export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
   setup({ options }) {
     retry = { ...DEFAULT_RETRY_POLICY, ...(options?.retry ?? {}) };
@@ -37,7 +50,7 @@ export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
         return discover(request.endpoint, request.contextWindow, context.signal);
       case 'detect':
         if (request.endpoint.engine === 'embedded') return (await (await loadEmbedded()).embeddedDiscover(request.endpoint)).engine!;
-        return detectEngine(request.endpoint, context.signal);
+        return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal);
       default:
         throw new Error(`model-io: unknown request type ${(request as { type?: unknown }).type}`);
     }

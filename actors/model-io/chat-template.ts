@@ -17,6 +17,10 @@ export interface TemplateRequest {
    * assistant content as typed blocks, reasoning as a `thinking` block.
    */
   rewrite?: 'gpt-oss' | 'ministral-3';
+  /** `add_generation_prompt` (default true); the template check compares prompts without it. */
+  generationPrompt?: boolean;
+  /** More template variables (llama.cpp's defaults for the preserve-reasoning flags, see template-check). */
+  variables?: Record<string, unknown>;
 }
 
 type Jinja = typeof import('@huggingface/jinja');
@@ -32,15 +36,25 @@ function load(): Promise<Jinja> {
   return jinja;
 }
 
+/** Parsed templates by source: the template check renders the same one at every request. */
+const parsed = new Map<string, InstanceType<Jinja['Template']>>();
+
 /** Throws the template's own error (e.g. its `raise_exception` message) when it rejects the request. */
 export async function renderChatTemplate(source: string, request: TemplateRequest): Promise<string> {
   const { Template } = await load();
-  return new Template(source).render({
+  let template = parsed.get(source);
+  if (!template) {
+    template = new Template(source);
+    if (parsed.size >= 8) parsed.delete(parsed.keys().next().value!);
+    parsed.set(source, template);
+  }
+  return template.render({
     messages: engineMessages(request),
     tools: request.tools,
-    add_generation_prompt: true,
+    add_generation_prompt: request.generationPrompt ?? true,
     bos_token: request.bosToken ?? '',
     eos_token: request.eosToken ?? '',
+    ...request.variables,
   });
 }
 

@@ -39,6 +39,16 @@ export function timeoutError(ms: number): ReikaError {
 }
 
 /**
+ * A chat request whose server went silent and stopped answering health checks too (see
+ * idle-watch.ts): dead, or cut off from this machine. A busy server (a long prefill) answers
+ * them and is waited for.
+ */
+export function deadServerError(baseUrl: string, ms: number): ReikaError {
+  const limit = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+  return new ReikaError('REIKA_ERR_TIMEOUT', `The model server at ${baseUrl} stopped answering: nothing on the stream and no answer to a health check for ${limit} — check that it still runs (REIKA_REQUEST_TIMEOUT_MS sets this limit; 0 waits forever).`);
+}
+
+/**
  * A 2xx answer that is neither an event stream nor JSON (an HTML error page from a proxy, plain
  * text, nothing at all), named by its content type and first line (an HTML page's title too).
  */

@@ -1,4 +1,4 @@
-import type { Usage } from './protocol.js';
+import type { PrefillProgress, Usage } from './protocol.js';
 
 /**
  * Translation of OpenAI-compatible wire objects (stream chunks and whole `chat.completion`
@@ -20,21 +20,46 @@ export type WireDelta =
     }
   | { kind: 'finish'; reason: string }
   | { kind: 'usage'; usage: Usage }
+  /** llama.cpp `prompt_progress` (sent with `return_progress: true`). */
+  | { kind: 'progress'; progress: PrefillProgress }
   /** The server reported an error inside the stream. */
   | { kind: 'error'; status?: number; message: string };
 
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+/**
+ * Usage with the real cache figures: llama.cpp's `timings` (`cache_n` taken from the cache,
+ * `prompt_n` evaluated) win, as the engine's own meter; else `usage.prompt_tokens_details.cached_tokens`
+ * (OpenAI, vLLM, SGLang), the prefilled tokens being the rest.
+ */
 function usageOf(json: any): Usage | undefined {
   const usage = json?.usage;
-  const timings = json?.timings;
+  const timings = json?.timings && typeof json.timings === 'object' ? json.timings : undefined;
+  const cacheN = count(timings?.cache_n);
+  const promptN = count(timings?.prompt_n);
+  const fromTimings = cacheN !== undefined && promptN !== undefined;
   if (usage && typeof usage === 'object' && typeof usage.prompt_tokens === 'number') {
-    const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.cached_tokens ?? timings?.cache_n ?? 0;
-    return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens ?? 0, cachedTokens: typeof cached === 'number' ? cached : 0 };
+    const reported = count(usage.prompt_tokens_details?.cached_tokens) ?? count(usage.cached_tokens);
+    const cached = fromTimings ? cacheN : (reported ?? 0);
+    const out: Usage = { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens ?? 0, cachedTokens: cached };
+    if (fromTimings) Object.assign(out, { prefilledTokens: promptN, cacheFrom: 'timings' });
+    else if (reported !== undefined) Object.assign(out, { prefilledTokens: Math.max(0, usage.prompt_tokens - reported), cacheFrom: 'usage' });
+    return out;
   }
-  if (timings && typeof timings === 'object' && typeof timings.prompt_n === 'number') {
-    const cached = typeof timings.cache_n === 'number' ? timings.cache_n : 0;
-    return { promptTokens: timings.prompt_n + cached, completionTokens: timings.predicted_n ?? 0, cachedTokens: cached };
+  if (timings && promptN !== undefined) {
+    const cached = cacheN ?? 0;
+    return { promptTokens: promptN + cached, completionTokens: timings.predicted_n ?? 0, cachedTokens: cached, prefilledTokens: promptN, cacheFrom: 'timings' };
   }
   return undefined;
+}
+
+function progressOf(json: any): PrefillProgress | undefined {
+  const progress = json?.prompt_progress;
+  if (!progress || typeof progress !== 'object') return undefined;
+  const total = count(progress.total);
+  const processed = count(progress.processed);
+  if (total === undefined || processed === undefined) return undefined;
+  return { processed, total, cached: count(progress.cache) ?? 0, elapsedMs: count(progress.time_ms) ?? 0 };
 }
 
 function toolDeltas(calls: unknown, out: WireDelta[]): void {
@@ -75,6 +100,8 @@ export function mapChunk(json: any): WireDelta[] {
     toolDeltas(delta.tool_calls, out);
     if (typeof choice.finish_reason === 'string' && choice.finish_reason) out.push({ kind: 'finish', reason: choice.finish_reason });
   }
+  const progress = progressOf(json);
+  if (progress) out.push({ kind: 'progress', progress });
   const usage = usageOf(json);
   if (usage) out.push({ kind: 'usage', usage });
   return out;

@@ -1,4 +1,5 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
+import type { TemplateProbe } from './template-check/probe.js';
 
 /**
  * The model-IO actor's contract. It speaks OpenAI-compatible `/chat/completions` with streaming
@@ -20,6 +21,12 @@ export interface Endpoint {
   engine?: 'embedded';
   /** Settings of the embedded engine (REIKA_CONTEXT_WINDOW, REIKA_THREADS, REIKA_GPU). */
   embedded?: EmbeddedSettings;
+  /**
+   * What a llama.cpp server takes beside the OpenAI fields, set once the engine is detected:
+   * `progress` sends `return_progress: true` (prefill progress chunks), `slot` sends `id_slot`
+   * (this actor's own slot, so a subagent never evicts the main agent's cache).
+   */
+  llamaCpp?: { progress?: boolean; slot?: number };
 }
 
 export interface EmbeddedSettings {
@@ -77,6 +84,18 @@ export interface Usage {
    * llama.cpp's decode meter). Absent when the engine does not say.
    */
   prefilledTokens?: number;
+  /** Where the cache figures came from: llama.cpp `timings` or `usage.prompt_tokens_details`. */
+  cacheFrom?: 'timings' | 'usage';
+}
+
+/** llama.cpp `prompt_progress` while it prefills: tokens of the prompt processed so far (cached ones included) of `total`. */
+export interface PrefillProgress {
+  processed: number;
+  total: number;
+  /** Tokens taken from the cache. */
+  cached: number;
+  /** The engine's time on this prompt so far. */
+  elapsedMs: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'aborted' | (string & {});
@@ -93,6 +112,8 @@ export type ModelEvent =
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   /** Something the model produced that could not be used (malformed call, unknown tool…). */
   | { type: 'notice'; message: string }
+  /** The engine is reading the prompt (llama.cpp with `return_progress`); the stream is alive. */
+  | ({ type: 'prefill-progress' } & PrefillProgress)
   | { type: 'finish'; finishReason: FinishReason; usage: Usage | null };
 
 export type ModelIoRequest =
@@ -118,7 +139,7 @@ export type ModelIoRequest =
    * Which engine serves the endpoint and what it says of itself (`detect-engine.ts`); the embedded
    * engine answers its own record. Never fails: what could not be learnt stays unset.
    */
-  | { type: 'detect'; endpoint: Endpoint };
+  | { type: 'detect'; endpoint: Endpoint; /** Also probe the chat template it exposes (template-check/probe.ts). */ probeTemplate?: boolean };
 
 /** Final reply of a `chat` request: the whole assistant turn, assembled. */
 export interface ChatReply {
@@ -189,6 +210,11 @@ export interface ServerEngineInfo {
   chatTemplateToolUse?: string;
   bosToken?: string;
   eosToken?: string;
+  /**
+   * What the exposed chat template does to a recorded reika session (where the system prompt must
+   * go, whether it keeps past reasoning, each kind of break), when detection was asked to probe it.
+   */
+  templateProbe?: TemplateProbe;
   /** llama.cpp `chat_template_caps` (supports_tools, supports_system_role, supports_preserve_reasoning…). */
   templateCaps?: Record<string, boolean>;
   vision?: boolean;

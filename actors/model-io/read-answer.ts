@@ -31,6 +31,10 @@ export class AttemptFailed {
 export interface AnswerContext {
   signal: AbortSignal;
   status: number;
+  /** Called for every chunk and event that arrives: the stream is alive (the idle watch restarts). */
+  onLife?(): void;
+  /** Called at the first generated delta (text, reasoning or a call): the prefill is over. */
+  onGenerated?(): void;
 }
 
 type Kind = 'sse' | 'json' | 'other' | undefined;
@@ -51,6 +55,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
   let usageAnnounced = false;
   const handle = (event: SseEvent): boolean => {
     events++;
+    context.onLife?.();
     const data = event.data;
     if (data === '[DONE]') return true;
     if (data === '') return false;
@@ -67,6 +72,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
     for (const delta of mapChunk(parsed)) {
       if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));
       if (delta.kind === 'finish') finished = true;
+      if (delta.kind === 'text' || delta.kind === 'reasoning' || delta.kind === 'tool') context.onGenerated?.();
       if (delta.kind === 'usage') usageSeen = true;
       turn.push(delta);
     }
@@ -80,6 +86,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
       const grace = kind === 'sse' && finished ? (usageSeen || !usageAnnounced ? DONE_GRACE_MS : USAGE_GRACE_MS) : undefined;
       const next = grace === undefined ? await iterator.next() : await withGrace(iterator.next(), grace);
       if (next === GRACE_OVER || next.done || signal.aborted) break;
+      context.onLife?.();
       const chunk = next.value;
       if (kind === undefined || kind === 'other') {
         held.push(chunk);

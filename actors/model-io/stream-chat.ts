@@ -1,8 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { onAbort } from '../../runtime/abort.js';
+import { systemClock, type Clock } from '../../runtime/clock.js';
 import { mintCallId } from './call-id.js';
 import { connectionFailure, statusFailure, type Failure } from './classify-failure.js';
+import { originOf } from './detect-engine.js';
 import { listModels } from './discover.js';
+import { deadServerError, timeoutError } from './errors.js';
 import { openHttp, readText } from './http-request.js';
+import { IdleWatch } from './idle-watch.js';
 import type { ChatReply, Endpoint, ModelEvent, ModelIoRequest } from './protocol.js';
 import { AttemptFailed, readAnswer } from './read-answer.js';
 import { endpointUrl, requestBody } from './request-body.js';
@@ -17,6 +22,10 @@ export interface ChatContext {
   signal: AbortSignal;
   emit(event: ModelEvent): void;
   retry?: RetryPolicy;
+  /** The idle timeout's clock (tests pass a hand-advanced one). */
+  clock?: Clock;
+  /** Tests: how each health check of a silent stream ended (see idle-watch.ts). */
+  onProbe?(alive: boolean): void;
 }
 
 export function authHeaders(endpoint: Endpoint): Record<string, string> {
@@ -61,36 +70,65 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
 async function attemptOnce(request: ChatRequest, body: string, url: string, tools: ToolIndex, turn: TurnAssembler, context: ChatContext): Promise<ChatReply> {
   const { endpoint } = request;
   const { signal } = context;
+  // The attempt's own signal: the caller's abort, or the idle watch giving up on a dead server.
+  const attempt = new AbortController();
+  const removeAbort = onAbort(signal, () => attempt.abort());
+  let expired = false;
+  let checked = false;
+  const watch = new IdleWatch({
+    limitMs: endpoint.requestTimeoutMs,
+    clock: context.clock ?? systemClock,
+    origin: originOf(endpoint.baseUrl),
+    headers: authHeaders(endpoint),
+    onExpire: (healthChecked) => {
+      expired = true;
+      checked = healthChecked;
+      attempt.abort();
+    },
+    ...(context.onProbe ? { onProbe: context.onProbe } : {}),
+  });
+  // Silent in the prefill and deaf to the health check: dead; silent mid-answer: stalled.
+  const dead = () => new AttemptFailed({ error: checked ? deadServerError(endpoint.baseUrl, endpoint.requestTimeoutMs) : timeoutError(endpoint.requestTimeoutMs), retry: 'no' });
   let exchange;
   try {
-    exchange = await openHttp(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders(endpoint) },
-      body,
-      signal,
-      idleTimeoutMs: endpoint.requestTimeoutMs,
-    });
-  } catch (error) {
-    if (signal.aborted) return turn.finish(true);
-    throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, false));
-  }
-  const { response } = exchange;
-  const status = response.statusCode ?? 0;
-  try {
-    if (status < 200 || status >= 300) {
-      const text = await readText(response, 64 * 1024).catch(() => '');
-      throw new AttemptFailed(
-        await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, listModels: () => listModels(endpoint) }),
-      );
+    try {
+      exchange = await openHttp(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders(endpoint) },
+        body,
+        signal: attempt.signal,
+        idleTimeoutMs: 0,
+      });
+    } catch (error) {
+      if (signal.aborted) return turn.finish(true);
+      if (expired) throw dead();
+      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, false));
     }
-    return await readAnswer(response, turn, { signal, status });
-  } catch (error) {
-    if (signal.aborted) return turn.finish(true);
-    if (error instanceof AttemptFailed) throw error;
-    // The answer had begun (headers arrived), so this is a stream lost midway.
-    throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, true));
+    watch.alive();
+    const { response } = exchange;
+    const status = response.statusCode ?? 0;
+    try {
+      if (status < 200 || status >= 300) {
+        const text = await readText(response, 64 * 1024).catch(() => '');
+        throw new AttemptFailed(
+          await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, listModels: () => listModels(endpoint) }),
+        );
+      }
+      const reply = await readAnswer(response, turn, { signal: attempt.signal, status, onLife: () => watch.alive(), onGenerated: () => watch.generating() });
+      if (expired) throw dead();
+      return reply;
+    } catch (error) {
+      if (signal.aborted) return turn.finish(true);
+      if (expired) throw dead();
+      if (error instanceof AttemptFailed) throw error;
+      // The answer had begun (headers arrived), so this is a stream lost midway.
+      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, true));
+    } finally {
+      // A finished response leaves its socket to the keep-alive pool; anything else is closed now.
+      if (!response.complete) exchange.destroy();
+    }
   } finally {
-    // A finished response leaves its socket to the keep-alive pool; anything else is closed now.
-    if (!response.complete) exchange.destroy();
+    watch.stop();
+    removeAbort();
   }
 }

@@ -58,6 +58,9 @@ export class TurnAssembler {
       case 'usage':
         this.usage = delta.usage;
         break;
+      case 'progress':
+        this.emit({ type: 'prefill-progress', ...delta.progress });
+        break;
       case 'error':
         break; // the caller turns stream errors into failures
     }

@@ -32,6 +32,8 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     model: own.model ?? (sameServer ? input.endpoint.model : ''),
     requestTimeoutMs: input.endpoint.requestTimeoutMs,
     ...((own.apiKey ?? input.endpoint.apiKey) !== undefined ? { apiKey: own.apiKey ?? input.endpoint.apiKey } : {}),
+    // The session's llama-server: prefill progress too (the wave gives each subagent its slot).
+    ...(sameServer && input.endpoint.llamaCpp?.progress ? { llamaCpp: { progress: true } } : {}),
   };
   const discover = !sameServer || ownModel;
   return {

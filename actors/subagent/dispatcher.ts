@@ -58,7 +58,9 @@ export function subagentDispatcher(supervisor: Spawner, options: DispatcherOptio
       try {
         const { endpoint, window } = await settle(request.brief, context);
         await spawned;
-        const brief: SubagentBrief = { ...request.brief, endpoint, discover: false, ...(window !== undefined ? { window } : {}) };
+        // The settled endpoint is shared by the subagents of its server; each keeps its own llama.cpp slot.
+        const own = request.brief.endpoint.llamaCpp;
+        const brief: SubagentBrief = { ...request.brief, endpoint: own ? { ...endpoint, llamaCpp: own } : endpoint, discover: false, ...(window !== undefined ? { window } : {}) };
         const report = await client(context, name).request({ ...request, brief }, {
           onDelta: (delta) => {
             lines.push(delta.text.trimEnd());

@@ -21,6 +21,11 @@ export interface WaveOptions {
   brief: SubagentBrief;
   /** REIKA_SUBAGENT_PROFILES: the wave's i-th subagent takes `spread[i % length]` instead of `brief`. */
   spread?: readonly SubagentBrief[];
+  /**
+   * A llama-server with several slots at `baseUrl`: the main agent keeps slot 0, the wave's i-th
+   * subagent there takes slot 1 + i mod (total − 1), so no subagent evicts the main context.
+   */
+  slots?: { total: number; baseUrl: string };
 }
 
 /** One per turn: counts the turn's waves. */
@@ -40,6 +45,13 @@ export class SubagentWaves implements WaveHook {
     return this.wave(taken, run);
   }
 
+  /** The brief with the `index`-th subagent's own slot, when its server is the slotted llama-server. */
+  private slotted(brief: SubagentBrief, index: number): SubagentBrief {
+    const slots = this.options.slots;
+    if (!slots || slots.total < 2 || brief.endpoint.baseUrl !== slots.baseUrl) return brief;
+    return { ...brief, endpoint: { ...brief.endpoint, llamaCpp: { ...brief.endpoint.llamaCpp, slot: 1 + (index % (slots.total - 1)) } } };
+  }
+
   private async wave(taken: ToolCall[], run: Parameters<WaveHook['run']>[1]): Promise<Map<string, ToolResult>> {
     const results = new Map<string, ToolResult>();
     const jobs: Promise<void>[] = [];
@@ -48,7 +60,7 @@ export class SubagentWaves implements WaveHook {
     const spread = this.options.spread ?? [];
     for (const call of taken) {
       const args = checked(call);
-      const brief = spread.length > 0 ? spread[valid.length % spread.length]! : this.options.brief;
+      const brief = this.slotted(spread.length > 0 ? spread[valid.length % spread.length]! : this.options.brief, valid.length);
       if (typeof args !== 'string') valid.push({ call, request: { type: 'run', callId: call.id, task: args.task, files: args.files, brief } });
       else settle(call, async () => refusal(call, 'SUBAGENT_BAD_ARGS', `not run: ${args}.`));
     }

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
+import type { CacheTotals } from '../../actors/agent/cache-ledger.js';
 import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/prestart.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
@@ -154,7 +155,7 @@ export async function run(argv: string[]): Promise<number> {
     traceStartup('headless: runtime closed');
     // Interrupted: what is left to write went out synchronously (pipes, files, terminals); no grace.
     setTimeout(() => process.exit(process.exitCode ?? 0), interrupted ? 0 : EXIT_GRACE_MS).unref();
-    return report(result, args.output, info.model, Date.now() - started, interrupted, answer, id);
+    return report(result, args.output, info.model, Date.now() - started, interrupted, answer, id, info.cache);
   } finally {
     opened.recorder.close();
     process.off('SIGINT', onSignal);
@@ -174,7 +175,7 @@ function exitSoon(): number {
   return INTERRUPTED_EXIT;
 }
 
-function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined): number {
+function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined, cache?: CacheTotals): number {
   if (!result) {
     // The turn did not wind down in time after an interrupt; the runtime is closed regardless.
     if (output !== 'text') writeLine(JSON.stringify({ type: 'result', status: 'aborted', answer: '', durationMs }));
@@ -182,7 +183,7 @@ function report(result: TurnResult | undefined, output: 'text' | 'json' | 'strea
     return 130;
   }
   const code = interrupted || result.status === 'aborted' ? 130 : result.status === 'answered' ? 0 : 1;
-  const summary = { ...toHeadlessResult(result, model, durationMs), ...(session ? { session } : {}) };
+  const summary = { ...toHeadlessResult(result, model, durationMs, cache), ...(session ? { session } : {}) };
   if (output === 'json') writeLine(JSON.stringify(summary));
   else if (output === 'stream') writeLine(JSON.stringify({ type: 'result', ...summary }));
   else {

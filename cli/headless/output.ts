@@ -1,6 +1,7 @@
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import { visible } from '../visible-text.js';
 import type { AgentEvent, TurnResult } from '../../actors/agent/events.js';
+import type { CacheTotals } from '../../actors/agent/cache-ledger.js';
 import { shownSummary } from '../tool-summary.js';
 
 /** The `--json` object (also the last line of `--stream`); docs/headless.md is its schema. */
@@ -10,7 +11,16 @@ export interface HeadlessResult {
   /** Chat requests made. */
   turns: number;
   toolCalls: TurnResult['toolCalls'];
-  usage: { promptTokens: number; completionTokens: number; cachedTokens: number; requests: (TurnResult['requestUsage'][number])[] };
+  usage: {
+    promptTokens: number;
+    completionTokens: number;
+    cachedTokens: number;
+    /** Prompt tokens the engine evaluated (its own count where it gives one). */
+    prefilledTokens?: number;
+    /** Requests that prefilled more than they appended, with the cause when known. */
+    reprefills?: Array<{ request: number; prefilledTokens: number; appendedTokens: number; cause: string; detail: string }>;
+    requests: (TurnResult['requestUsage'][number])[];
+  };
   compactions: number;
   model?: string;
   /** How the model wrote its tool calls (`native` or a text dialect's name); absent without calls. */
@@ -19,13 +29,14 @@ export interface HeadlessResult {
   error?: { code: string; message: string };
 }
 
-export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number): HeadlessResult {
+export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number, cache?: CacheTotals): HeadlessResult {
+  const figures = cache && cache.requests > 0 ? { prefilledTokens: cache.prefilledTokens, reprefills: cache.reprefills.map((entry) => ({ request: entry.request, prefilledTokens: entry.prefilledTokens, appendedTokens: entry.appendedTokens ?? 0, cause: entry.reprefill!.cause, detail: entry.reprefill!.detail })) } : {};
   return {
     status: result.status,
     answer: result.answer,
     turns: result.requests,
     toolCalls: result.toolCalls,
-    usage: { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, cachedTokens: result.usage.cachedTokens, requests: result.requestUsage },
+    usage: { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, cachedTokens: result.usage.cachedTokens, ...figures, requests: result.requestUsage },
     compactions: result.compactions,
     ...(model ? { model } : {}),
     ...(result.dialect ? { dialect: result.dialect } : {}),
@@ -57,6 +68,10 @@ export function progressLine(event: AgentEvent): string | undefined {
       return `reika: ${visible(event.message)}`;
     case 'nudge':
       return undefined;
+    case 'usage': {
+      const flagged = event.cache?.reprefill;
+      return flagged ? `reika: request ${event.cache!.request} prefilled ${event.cache!.prefilledTokens} tokens for ${event.cache!.appendedTokens ?? 0} appended: ${flagged.detail}` : undefined;
+    }
     default:
       return undefined;
   }

@@ -113,9 +113,18 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         `requests: ${f.requests} · prompt ${formatTokens(f.promptTokens)} · cached ${formatTokens(f.cachedTokens)} · generated ${formatTokens(f.completionTokens)}`,
         `prefix-cache hit rate: ${hit === undefined ? 'no usage reported yet' : `${(hit * 100).toFixed(1)}%`}` +
           (f.lastUsage ? context.style.dim(` (last request ${f.lastUsage.cachedTokens}/${f.lastUsage.promptTokens})`) : ''),
+        ...cacheLines(f),
         ...imageLines(f.imageTokens ?? 0, context.pendingImages()),
         `tool calls: ${dialectLine(f.dialect, (name) => dialectNamed(name)?.label)}`,
       );
+    },
+  },
+  {
+    name: 'doctor',
+    help: 'what reika knows of the engine, model, window, slots, template and cache, and how to fix each problem',
+    async run(context) {
+      if (!context.session.doctor) return context.error('/doctor is not available in this session');
+      context.print(...(await context.session.doctor()));
     },
   },
   {
@@ -285,6 +294,23 @@ async function runCustom(command: CustomCommand, arg: string, context: SlashCont
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `/tokens` lines for the real cache figures: the last request, and the requests that re-prefilled more than they appended. */
+function cacheLines(f: ReturnType<SlashContext['session']['facts']>): string[] {
+  const lines: string[] = [];
+  const last = f.lastRequest;
+  if (last) {
+    const appended = last.appendedTokens !== undefined ? `, ${last.appendedTokens} appended since the request before` : '';
+    lines.push(`last request: ${last.promptTokens} prompt tokens, ${last.cachedTokens} from the engine's cache, ${last.prefilledTokens} prefilled${appended}`);
+  }
+  if (f.prefilledTokens !== undefined && f.requests > 0) lines.push(`prefilled over the session: ${formatTokens(f.prefilledTokens)} tokens`);
+  const reprefills = f.reprefills ?? [];
+  if (reprefills.length > 0) {
+    lines.push(`re-prefilled more than appended: ${reprefills.length} request${reprefills.length === 1 ? '' : 's'}`);
+    for (const entry of reprefills.slice(-3)) lines.push(`  request ${entry.request}: ${entry.prefilledTokens} prefilled for ${entry.appendedTokens ?? 0} appended — ${entry.reprefill?.detail ?? ''}`);
+  }
+  return lines;
 }
 
 /** How the model writes its calls, for `/tokens`: native, or which text dialect reika reads. */

@@ -17,6 +17,8 @@ export function uiEventsOf(event: AgentEvent): UiEvent[] {
       return [{ type: 'reasoning', text: event.text }];
     case 'usage':
       return [{ type: 'usage', usage: event.usage }];
+    case 'prefill':
+      return [{ type: 'prefill', processed: event.processed, total: event.total, cached: event.cached, elapsedMs: event.elapsedMs }];
     case 'notice':
       return [{ type: 'notice', message: event.message }];
     case 'retry':

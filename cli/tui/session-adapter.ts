@@ -73,6 +73,9 @@ export class SessionAdapter implements SessionPort {
       requests: info.requests,
       lastUsage: info.lastUsage,
       ...(info.dialect ? { dialect: info.dialect } : {}),
+      ...(info.lastRequest ? { lastRequest: info.lastRequest } : {}),
+      prefilledTokens: info.cache.prefilledTokens,
+      reprefills: info.cache.reprefills,
     };
   }
 
@@ -153,6 +156,11 @@ export class SessionAdapter implements SessionPort {
     if (!this.mcp) return ['MCP servers are not available in this session'];
     const [hub, { describeServers }] = await Promise.all([this.mcp(), import('../../actors/mcp/describe-status.js')]);
     return describeServers(hub.status(), hub.configProblems(), new Set(this.session.toolNames()));
+  }
+
+  async doctor(): Promise<string[]> {
+    const { sessionDoctor } = await import('../doctor/session-doctor.js');
+    return sessionDoctor(this.session, this.config, this.mcp);
   }
 
   async reloadMcp(): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { Image } from '../../actors/images/image.js';
-import type { Usage } from '../../actors/model-io/protocol.js';
+import type { RequestCache } from '../../actors/agent/cache-ledger.js';
+import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, ToolResult } from '../../actors/tool-executor/protocol.js';
 import type { CustomCommands } from '../slash/custom-commands.js';
 
@@ -18,6 +19,8 @@ export type UiEvent =
   | { type: 'tool-output'; id: string; text: string }
   | { type: 'tool-end'; id: string; name: string; status: ToolResult['status']; summary: string; meta?: ToolResult['meta'] }
   | { type: 'usage'; usage: Usage }
+  /** The engine is reading the prompt (llama.cpp): the spinner shows how far. */
+  | ({ type: 'prefill' } & PrefillProgress)
   | { type: 'notice'; message: string }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   /** The request is waiting for the bootstrap (index, repo map) to finish. */
@@ -53,6 +56,11 @@ export interface SessionFacts {
   imageTokens?: number;
   /** How the model writes tool calls (`native` or a text dialect's name), once it made one. */
   dialect?: string;
+  /** The last request's real cache figures (prefilled, appended, re-prefill flag). */
+  lastRequest?: RequestCache;
+  /** The session's real cache figures: prefilled tokens, and the requests that re-prefilled more than they appended. */
+  prefilledTokens?: number;
+  reprefills?: RequestCache[];
 }
 
 export interface SessionPort {
@@ -91,6 +99,8 @@ export interface SessionPort {
   storedSessions?(): { lines: string[]; ids: string[] };
   /** `/resume ID`: goes on with that session (the current one stays resumable); lines to show. */
   resume?(id: string): Promise<string[]>;
+  /** `/doctor`: what reika knows of the engine, the model and this session, with each fix, as lines. */
+  doctor?(): Promise<string[]>;
   /** `/mcp`: the MCP servers, their state and tools, as lines. */
   mcpStatus?(): Promise<string[]>;
   /** `/mcp reload`: reads the MCP config again and takes the tools anew; lines to show. */

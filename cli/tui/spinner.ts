@@ -17,3 +17,13 @@ export function formatElapsed(ms: number): string {
 export function spinnerLine(label: string, now: number, startedAt: number, hint = 'Esc to interrupt'): string {
   return `${spinnerFrame(now, startedAt)} ${label} ${formatElapsed(now - startedAt)} · ${hint}`;
 }
+
+/** `12345` → `12.3k` (one decimal, as a prefill counter reads steadily). */
+function thousands(n: number): string {
+  return n < 1000 ? String(Math.round(n)) : `${(n / 1000).toFixed(1)}k`;
+}
+
+/** The spinner's label while the engine reads the prompt: `reading prompt 12.3k/48.0k tokens · 41 s`. */
+export function prefillLabel(progress: { processed: number; total: number; elapsedMs: number }): string {
+  return `reading prompt ${thousands(progress.processed)}/${thousands(progress.total)} tokens · ${Math.round(progress.elapsedMs / 1000)} s`;
+}

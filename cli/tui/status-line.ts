@@ -13,6 +13,8 @@ export interface StatusFacts {
   /** Sums over the session's requests, from the server's usage reports. */
   promptTokens: number;
   cachedTokens: number;
+  /** The last request's real figures: prompt tokens the engine prefilled, and whether that was more than was appended. */
+  lastRequest?: { prefilledTokens: number; reprefill?: unknown };
 }
 
 /** `1234` → `1.2k`, `32768` → `33k`. */
@@ -34,7 +36,9 @@ export function contextShare(facts: Pick<StatusFacts, 'contextTokens' | 'context
 
 /**
  * One line, cut to the terminal width:
- * `qwen3-coder · agent · approvals safe · ctx 12k/32k (38%) · cache 91%`.
+ * `qwen3-coder · agent · approvals safe · ctx 12k/32k (38%) · cache 91% · prefill 120`: the
+ * session's hit rate, then what the engine prefilled for the last request (`!` when it was more
+ * than the request appended: `/tokens` says why).
  */
 export function statusLine(facts: StatusFacts, columns: number, style: Style): string {
   const share = contextShare(facts);
@@ -44,5 +48,11 @@ export function statusLine(facts: StatusFacts, columns: number, style: Style): s
     : `ctx ${formatTokens(facts.contextTokens)}`;
   const model = facts.profile && facts.profile !== 'default' ? `${facts.model || '?'} [${facts.profile}]` : facts.model || 'model ?';
   const parts = [model, facts.mode, `approvals ${facts.approvals}`, context, `cache ${hit === undefined ? '–' : `${Math.round(hit * 100)}%`}`];
+  // The last request's prefill when it fits; always when it re-prefilled more than it appended.
+  const last = facts.lastRequest;
+  if (last) {
+    const prefill = `prefill ${formatTokens(last.prefilledTokens)}${last.reprefill ? '!' : ''}`;
+    if (last.reprefill || [...parts, prefill].join(' · ').length <= columns - 1) parts.push(prefill);
+  }
   return style.dim(truncate(parts.join(' · '), columns - 1));
 }

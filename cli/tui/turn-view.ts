@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { visible } from '../visible-text.js';
 import type { Screen } from './screen.js';
 import type { TurnOutcome, UiEvent } from './session-port.js';
-import { spinnerLine } from './spinner.js';
+import { prefillLabel, spinnerLine } from './spinner.js';
 import type { StreamText } from './stream-text.js';
 import type { Style } from './style.js';
 import { truncate } from './text-width.js';
@@ -77,6 +77,9 @@ export class TurnView {
         break;
       case 'waiting':
         this.phase = `waiting for ${event.what}`;
+        break;
+      case 'prefill':
+        this.phase = prefillLabel(event);
         break;
       case 'usage':
         break;

@@ -84,8 +84,10 @@ test('a garbage line in the stream is skipped with a notice and the turn complet
   t.regex(reply!.notices[0]!, /malformed line/);
 });
 
-test('a stalled stream fails with the timeout error naming REIKA_REQUEST_TIMEOUT_MS within bounded time', async (t) => {
-  const { error, ms } = await attempt([{ content: 'slow', fault: { type: 'stall', afterBytes: 200 } }], { timeoutMs: 300 });
+test('a stream that stalls mid-answer fails with the timeout error naming REIKA_REQUEST_TIMEOUT_MS within bounded time', async (t) => {
+  // 417 bytes: the role chunk and the first text delta arrived, so the prefill is over and a
+  // health check no longer counts as life (see idle-watch.ts; a silent prefill is waited for).
+  const { error, ms } = await attempt([{ content: 'slow and steady', fault: { type: 'stall', afterBytes: 430 } }], { timeoutMs: 300 });
   oneLine(t, error, 'REIKA_ERR_TIMEOUT', /REIKA_REQUEST_TIMEOUT_MS/);
   t.true(ms >= 250 && ms < 3_000, `took ${ms} ms`);
 });

@@ -54,12 +54,16 @@ test('Retry-After is read as seconds or as an HTTP date, and a too-long wait is 
 });
 
 test('usage maps prompt, completion and cached tokens from usage or from llama.cpp timings', (t) => {
-  t.deepEqual(mapChunk({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 8 } } }), [{ kind: 'usage', usage: { promptTokens: 10, completionTokens: 3, cachedTokens: 8 } }]);
+  t.deepEqual(mapChunk({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 8 } } }), [{ kind: 'usage', usage: { promptTokens: 10, completionTokens: 3, cachedTokens: 8, prefilledTokens: 2, cacheFrom: 'usage' } }]);
   t.deepEqual(mapChunk({ choices: [{ delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 3 }, timings: { cache_n: 6, prompt_n: 4 } }), [
     { kind: 'finish', reason: 'stop' },
-    { kind: 'usage', usage: { promptTokens: 10, completionTokens: 3, cachedTokens: 6 } },
+    { kind: 'usage', usage: { promptTokens: 10, completionTokens: 3, cachedTokens: 6, prefilledTokens: 4, cacheFrom: 'timings' } },
   ]);
-  t.deepEqual(mapChunk({ choices: [{ delta: {}, finish_reason: 'stop' }], timings: { cache_n: 6, prompt_n: 4, predicted_n: 2 } })[1], { kind: 'usage', usage: { promptTokens: 10, completionTokens: 2, cachedTokens: 6 } });
+  t.deepEqual(mapChunk({ choices: [{ delta: {}, finish_reason: 'stop' }], timings: { cache_n: 6, prompt_n: 4, predicted_n: 2 } })[1], { kind: 'usage', usage: { promptTokens: 10, completionTokens: 2, cachedTokens: 6, prefilledTokens: 4, cacheFrom: 'timings' } });
+  // llama.cpp with return_progress: an empty delta and the prompt's progress.
+  t.deepEqual(mapChunk({ choices: [{ finish_reason: null, index: 0, delta: { role: 'assistant', content: null } }], prompt_progress: { total: 48000, cache: 1000, processed: 12300, time_ms: 41000 } }), [
+    { kind: 'progress', progress: { processed: 12300, total: 48000, cached: 1000, elapsedMs: 41000 } },
+  ]);
   t.deepEqual(mapChunk({ choices: [{ delta: { reasoning: 'r' } }] }), [{ kind: 'reasoning', text: 'r' }]);
   t.deepEqual(mapChunk({ error: { message: 'boom', code: 503 } }), [{ kind: 'error', status: 503, message: 'boom' }]);
 });

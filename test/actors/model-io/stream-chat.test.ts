@@ -70,7 +70,7 @@ test('one byte at a time, CRLF line endings and keep-alive comments give the sam
 
 test('usage inside the finish chunk with llama.cpp timings reports cached prompt tokens', async (t) => {
   const { reply } = await run({ content: 'hi', usageIn: 'finish', usage: { prompt_tokens: 120, completion_tokens: 2, cached_tokens: 100 } });
-  t.deepEqual(reply.usage, { promptTokens: 120, completionTokens: 2, cachedTokens: 100 });
+  t.deepEqual(reply.usage, { promptTokens: 120, completionTokens: 2, cachedTokens: 100, prefilledTokens: 20, cacheFrom: 'timings' });
 });
 
 test('the second request of a session reports the shared prefix as cached tokens', async (t) => {

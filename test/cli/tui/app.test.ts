@@ -303,3 +303,21 @@ test('/tokens says how the model writes its tool calls: none yet, then the diale
   await h.until('tool calls: written as text, read by reika as Mistral');
   t.regex(h.vt.all(), /read by reika as Mistral[^\n]*\(mistral\)/);
 });
+
+test('while llama.cpp reads the prompt the spinner says how far: reading prompt 12.3k/48.0k tokens · 41 s', async (t) => {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const h = await harness(t, [
+    async (_input, { emit }) => {
+      emit({ type: 'prefill', processed: 12_300, total: 48_000, cached: 0, elapsedMs: 41_000 });
+      await done;
+      emit({ type: 'text', text: 'Read it.' });
+      return { status: 'done' };
+    },
+  ]);
+  h.type('read the big file\r');
+  await h.until(/reading prompt 12\.3k\/48\.0k tokens · 41 s/);
+  finish();
+  await h.until('Read it.');
+  t.notRegex(h.vt.text(), /reading prompt/);
+});

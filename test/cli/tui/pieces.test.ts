@@ -64,6 +64,11 @@ test('the status line shows model, mode, approvals, context share and cache hit 
   const narrow = statusLine({ model: 'm'.repeat(60), mode: 'plan', approvals: 'off', contextTokens: 0, promptTokens: 0, cachedTokens: 0 }, 40, style);
   t.true(textWidth(narrow) <= 39);
   t.is(formatTokens(1234), '1.2k');
+  // The last request's real prefill when it fits; a re-prefill (`!`) always.
+  const facts = { model: 'qwen3', mode: 'agent', approvals: 'safe', contextTokens: 12_300, contextWindow: 32_768, promptTokens: 1000, cachedTokens: 910 };
+  t.is(statusLine({ ...facts, lastRequest: { prefilledTokens: 120 } }, 100, style), 'qwen3 · agent · approvals safe · ctx 12k/33k (38%) · cache 91% · prefill 120');
+  t.is(statusLine({ ...facts, lastRequest: { prefilledTokens: 120 } }, 70, style), 'qwen3 · agent · approvals safe · ctx 12k/33k (38%) · cache 91%');
+  t.regex(statusLine({ ...facts, lastRequest: { prefilledTokens: 12_000, reprefill: { cause: 'engine' } } }, 100, style), / · prefill 12k!$/);
 });
 
 test('widths count wide characters twice and ANSI codes not at all', (t) => {

@@ -1,0 +1,128 @@
+import type { Usage } from '../model-io/protocol.js';
+
+/**
+ * The real prefix-cache figures of the main agent's requests, one entry per request, as the
+ * engine reported them (llama.cpp `timings.cache_n`/`prompt_n`, or
+ * `usage.prompt_tokens_details.cached_tokens`). The one owner of these facts: the status line,
+ * `/tokens`, `--json`, `--stream` and `reika doctor` ask it.
+ *
+ * A request should only prefill what was appended since the previous one (the previous prompt
+ * stays cached). One that prefilled more is flagged, with the cause when reika knows it: a
+ * compaction event (its prefix changed on purpose), the chat template (the template check saw
+ * the rendered prompt change), a subagent wave that ran in the engine's only slot, else the
+ * engine dropped its cache by itself (eviction, another client, a restart).
+ */
+
+/** Prefilled tokens beyond the appended ones that are not worth a flag (a generation prompt re-rendered). */
+export const REPREFILL_SLACK_TOKENS = 32;
+
+export type ReprefillCause = 'compaction' | 'template' | 'subagent-wave' | 'engine';
+
+/** One request's figures. */
+export interface RequestCache {
+  /** 1-based over the session's main-agent requests. */
+  request: number;
+  promptTokens: number;
+  cachedTokens: number;
+  /** Tokens the engine evaluated (its own count, or prompt − cached). */
+  prefilledTokens: number;
+  /** Prompt tokens added since the previous request (undefined for the first). */
+  appendedTokens?: number;
+  /** Set when the request prefilled more than was appended. */
+  reprefill?: { tokens: number; cause: ReprefillCause; detail: string };
+}
+
+export interface CacheTotals {
+  requests: number;
+  promptTokens: number;
+  cachedTokens: number;
+  prefilledTokens: number;
+  /** The flagged requests. */
+  reprefills: RequestCache[];
+}
+
+/** What is known about the request whose usage came in. */
+export interface RequestFacts {
+  /** The request followed a compaction event. */
+  compaction?: boolean;
+  /** The template check found the rendered prompt changed at this request (its description). */
+  template?: string;
+  /** A subagent wave ran in the engine's only slot since the previous request. */
+  sharedSlotWave?: boolean;
+}
+
+export class CacheLedger {
+  private readonly entries: RequestCache[] = [];
+  private readonly facts = new Map<number, RequestFacts>();
+  private previousPrompt: number | undefined;
+  private requests = 0;
+
+  /** A request goes out: returns its number (1-based over the session). */
+  begin(facts: RequestFacts = {}): number {
+    this.requests++;
+    this.facts.set(this.requests, facts);
+    return this.requests;
+  }
+
+  /** The engine's usage for request `request`; returns its figures (null usage: nothing to record). */
+  record(request: number, usage: Usage | null): RequestCache | undefined {
+    const facts = this.facts.get(request) ?? {};
+    this.facts.delete(request);
+    if (!usage) {
+      this.previousPrompt = undefined;
+      return undefined;
+    }
+    const prefilled = usage.prefilledTokens ?? Math.max(0, usage.promptTokens - usage.cachedTokens);
+    const entry: RequestCache = { request, promptTokens: usage.promptTokens, cachedTokens: usage.cachedTokens, prefilledTokens: prefilled };
+    if (this.previousPrompt !== undefined) {
+      const appended = Math.max(0, usage.promptTokens - this.previousPrompt);
+      entry.appendedTokens = appended;
+      const extra = prefilled - appended;
+      if (extra > REPREFILL_SLACK_TOKENS) entry.reprefill = { tokens: extra, ...causeOf(facts) };
+    }
+    this.previousPrompt = usage.promptTokens;
+    this.entries.push(entry);
+    return { ...entry, ...(entry.reprefill ? { reprefill: { ...entry.reprefill } } : {}) };
+  }
+
+  /** A new conversation or system prompt: the next request starts the prefix over, unflagged. */
+  restart(): void {
+    this.previousPrompt = undefined;
+  }
+
+  /** Attaches the template's cause, found after the figures came in (or before: kept for them). */
+  explain(request: number, template: string): void {
+    const pending = this.facts.get(request);
+    if (pending) pending.template ??= template;
+    const entry = this.entries.find((e) => e.request === request);
+    if (entry?.reprefill && entry.reprefill.cause === 'engine') entry.reprefill = { tokens: entry.reprefill.tokens, cause: 'template', detail: template };
+  }
+
+  last(): RequestCache | undefined {
+    const last = this.entries.at(-1);
+    return last ? { ...last } : undefined;
+  }
+
+  totals(): CacheTotals {
+    const totals: CacheTotals = { requests: this.entries.length, promptTokens: 0, cachedTokens: 0, prefilledTokens: 0, reprefills: [] };
+    for (const entry of this.entries) {
+      totals.promptTokens += entry.promptTokens;
+      totals.cachedTokens += entry.cachedTokens;
+      totals.prefilledTokens += entry.prefilledTokens;
+      if (entry.reprefill) totals.reprefills.push({ ...entry, reprefill: { ...entry.reprefill } });
+    }
+    return totals;
+  }
+}
+
+function causeOf(facts: RequestFacts): { cause: ReprefillCause; detail: string } {
+  if (facts.compaction) return { cause: 'compaction', detail: 'a compaction event shed old payloads (on purpose, once)' };
+  if (facts.template) return { cause: 'template', detail: facts.template };
+  if (facts.sharedSlotWave) return { cause: 'subagent-wave', detail: 'a subagent wave ran in the engine’s only slot and evicted the main context (llama-server -np gives each its own)' };
+  return { cause: 'engine', detail: 'the engine no longer had the previous prompt cached (evicted, another client, or a restart)' };
+}
+
+/** `request 5: 12k re-prefilled (compaction …)`. */
+export function describeReprefill(entry: RequestCache): string {
+  return `request ${entry.request} prefilled ${entry.prefilledTokens} tokens for ${entry.appendedTokens ?? 0} appended: ${entry.reprefill?.detail ?? ''}`;
+}

@@ -1,0 +1,62 @@
+import type { Session } from '../../actors/agent/session.js';
+import type { Config } from '../../actors/config.js';
+import type { McpHub } from '../../actors/mcp/hub.js';
+import { describeDoctor, doctorReport, type DoctorInput, type DoctorReport } from './doctor-report.js';
+import { settingsPrefix } from './gather.js';
+
+/**
+ * `/doctor` inside a session: the same report as `reika doctor`, from what the session already
+ * knows (the engine record detected at its start, the template probe and the breaks its requests
+ * showed, the real cache figures of its requests) plus safety and the running MCP servers. Asks
+ * the server nothing new.
+ */
+export async function sessionDoctorReport(session: Session, config: Config, mcp?: () => Promise<McpHub>): Promise<DoctorReport> {
+  const info = session.info();
+  const facts = session.doctorFacts();
+  const engine = facts.engine ?? (await session.engineDetected());
+  const profile = config.profiles.find((p) => p.name === info.profile) ?? config.active;
+  const [safety, hub] = await Promise.all([
+    import('../../actors/tool-executor/safety/status.js').then(({ safetyStatus }) => safetyStatus(info.root)).catch(() => undefined),
+    mcp ? mcp().catch(() => undefined) : Promise.resolve(undefined),
+  ]);
+  const findings = [...(facts.templateFindings ?? [])];
+  const seen = new Set(findings.map((finding) => finding.kind));
+  for (const { request, break: found } of facts.templateBreaks) {
+    if (seen.has(found.cause)) continue;
+    seen.add(found.cause);
+    findings.push({ kind: found.cause, message: `${found.description} (seen at request ${request} of this session: ≈${found.lostTokens} tokens re-prefilled)`, fix: 'start llama-server with --chat-template-file FILE holding a template that renders the history the same way at every request' });
+  }
+  const input: DoctorInput = {
+    profile: profile.name,
+    prefix: settingsPrefix(profile),
+    baseUrl: profile.engine === 'embedded' ? `embedded: ${profile.model}` : profile.baseUrl,
+    ...(profile.model ? { configuredModel: profile.model } : {}),
+    ...(profile.contextWindow ? { configuredWindow: profile.contextWindow } : {}),
+    models: [],
+    ...(info.model ? { model: info.model } : {}),
+    ...(engine ? { engine } : {}),
+    ...(info.window ? { discoveredWindow: info.window } : {}),
+    session: {
+      requests: info.cache.requests,
+      promptTokens: info.cache.promptTokens,
+      cachedTokens: info.cache.cachedTokens,
+      prefilledTokens: info.cache.prefilledTokens,
+      breaks: info.cache.reprefills.map((entry) => ({ request: entry.request, prefilled: entry.prefilledTokens, appended: entry.appendedTokens ?? 0, ...(entry.reprefill ? { cause: entry.reprefill.detail } : {}) })),
+      ...(info.dialect ? { dialect: info.dialect } : {}),
+    },
+    ...(engine?.kind === 'server' && engine.chatTemplate ? { template: { findings } } : {}),
+    ...(safety ? { safety } : {}),
+    ...(hub ? { mcp: { servers: hub.status(), problems: hub.configProblems() } } : {}),
+  };
+  if (!info.window && engine?.kind === 'server' && engine.unreachable) input.connectError = `No model server answers at ${profile.baseUrl}.`;
+  const report = doctorReport(input);
+  return report;
+}
+
+export async function sessionDoctor(session: Session, config: Config, mcp?: () => Promise<McpHub>): Promise<string[]> {
+  const report = await sessionDoctorReport(session, config, mcp);
+  const lines = describeDoctor(report);
+  const facts = session.doctorFacts();
+  lines.splice(lines.findIndex((line) => line.startsWith('cache:')) + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.values.REIKA_REASONING_HISTORY ?? 'auto'}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
+  return lines;
+}

@@ -1,0 +1,77 @@
+import test from 'ava';
+import { Session } from '../../../actors/agent/session.js';
+import { loadConfig } from '../../../actors/config.js';
+import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
+import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ServerEngineInfo } from '../../../actors/model-io/protocol.js';
+import { defineActor, Supervisor } from '../../../runtime/index.js';
+import { gitRepo } from '../../helpers/temp.js';
+import { sessionDoctor } from '../../../cli/doctor/session-doctor.js';
+
+/**
+ * The engine's facts reach a session when they come: detection held back past the first turn
+ * (a slow server), then given with a template probe that wants the system text in the first user
+ * message and keeps reasoning. The conversation adopts them once, from its next request; what
+ * was sent stays as it was sent.
+ */
+test('a template probe that ends after the first request is adopted once, from the next request on', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const supervisor = new Supervisor();
+  t.teardown(() => supervisor.close());
+  const chats: ChatMessage[][] = [];
+  let release!: (info: ServerEngineInfo) => void;
+  const detected = new Promise<ServerEngineInfo>((resolve) => (release = resolve));
+  await supervisor.register(
+    INDEXER,
+    defineActor<IndexerProtocol>({
+      handle(request) {
+        if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts'], capped: [], stats: { directories: 1, files: 1, ignored: 0, skipped: 0, ms: 1 } };
+        return { text: 'src/a.ts: a\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
+      },
+    }),
+  );
+  await supervisor.register(
+    MODEL_IO,
+    defineActor<ModelIoProtocol>({
+      handle(request) {
+        if (request.type === 'discover') return { models: ['m'], contextWindow: 32_768 };
+        if (request.type === 'detect') return detected;
+        chats.push(request.messages);
+        const n = chats.length;
+        // The second request re-prefills all (the system text moved); the others only what they append.
+        const usage = { promptTokens: 1000 * n, completionTokens: 5, cachedTokens: n === 2 ? 0 : 1000 * (n - 1) };
+        return { text: `answer ${n}`, reasoning: `thought ${n}`, toolCalls: [], finishReason: 'stop', usage, notices: [] };
+      },
+    }),
+  );
+  const config = loadConfig({ cwd: root, env: { REIKA_MODEL: 'm', REIKA_BASE_URL: 'http://127.0.0.1:9/v1' }, home: root });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve() }, config, cwd: root, headless: true });
+  await session.run('first');
+  t.is(chats[0]![0]!.role, 'system', 'the first request went before the engine said anything');
+  release({
+    kind: 'server',
+    engine: 'llama.cpp',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    answered: ['/v1/models', '/props'],
+    chatTemplate: '{% for m in messages %}{{ m.role }}: {{ m.content }}\n{% endfor %}',
+    templateProbe: { placement: 'first-user', keepsReasoning: true, findings: [{ kind: 'system-placement', message: 'moved' }] },
+  });
+  await session.engineDetected();
+  while (session.doctorFacts().placement !== 'first-user') await new Promise((resolve) => setImmediate(resolve));
+  await session.run('second');
+  await session.run('third');
+  const [, second, third] = chats;
+  t.is(second![0]!.role, 'user');
+  t.regex(String(second![0]!.content), /^[\s\S]+\n\nfirst$/, 'the system text opens the first user message');
+  t.false(second!.some((m) => m.role === 'system'));
+  t.deepEqual(second![1], { role: 'assistant', content: 'answer 1' }, 'a reply recorded before the facts came has no reasoning');
+  t.deepEqual(third!.slice(0, second!.length), second, 'from then on every request extends the previous one');
+  t.deepEqual(third![3], { role: 'assistant', content: 'answer 2', reasoning_content: 'thought 2' });
+  t.like(session.doctorFacts(), { placement: 'first-user', reasoningHistory: true });
+  // /doctor from what the session knows.
+  const lines = await sessionDoctor(session, config);
+  t.true(lines.some((line) => /^engine: +llama\.cpp \(llama-server\)$/.test(line)), lines.join('\n'));
+  t.true(lines.some((line) => /^cache: +3 requests · 6000 prompt tokens, 33% from the cache, 4000 prefilled · 1 request re-prefilled more than was appended \(worst: request 2, 2000 tokens for 1000 new: the engine no longer had/.test(line)), lines.join('\n'));
+  t.true(lines.some((line) => /^history: +reasoning sent back .*; system prompt in the first user message$/.test(line)), lines.join('\n'));
+  t.true(lines.some((line) => line === 'template:   moved'));
+  t.true(lines.some((line) => line === 'window:     32768 tokens, from the server, at connect'), lines.join('\n'));
+});

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { llamaCppModel, startScriptedServer, vllmModel } from '../helpers/scripted-server.js';
+import { gitRepo } from '../helpers/temp.js';
+import { runReika } from './headless-helpers.js';
+
+/** `reika doctor` as a user runs it: against a scripted llama-server, a vLLM, and no server at all. */
+
+const templates = new URL('../../../test/fixtures/chat-templates/', import.meta.url);
+
+function llamaProps(slots: number, template: string): Record<string, unknown> {
+  return { default_generation_settings: { n_ctx: 16384, params: {} }, total_slots: slots, model_path: '/models/nemo.gguf', chat_template: template, chat_template_caps: { supports_tools: true, supports_tool_calls: true, supports_system_role: true }, bos_token: '<s>', eos_token: '</s>', build_info: 'b6870-5a4ff43e', endpoint_slots: true };
+}
+
+test('reika doctor: a one-slot llama-server with Mistral-Nemo’s template — engine, window and source, slots, template findings, each with its fix', async (t) => {
+  const nemo = readFileSync(new URL('mistralai-Mistral-Nemo-Instruct-2407.jinja', templates), 'utf8');
+  const server = await startScriptedServer([], { models: [llamaCppModel('nemo', 131072)], props: llamaProps(1, nemo), routes: { 'GET /slots': [{ id: 0, n_ctx: 16384, is_processing: false }] } });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 0, run.stderr);
+  t.is(run.stderr, '');
+  const out = run.stdout;
+  t.regex(out, /^engine: +llama\.cpp \(llama-server\) b6870-5a4ff43e$/m);
+  t.regex(out, /^model: +nemo$/m);
+  t.regex(out, /^window: +16384 tokens, from llama\.cpp \/props n_ctx \(per slot\)$/m);
+  t.regex(out, /^slots: +1 × 16384 tokens$/m);
+  t.regex(out, /drops or moves the system prompt: reika puts its instructions at the start of the first user message/);
+  t.regex(out, /tools block before the newest user message/);
+  t.regex(out, /fix: start llama-server with -np 5/);
+  t.regex(out, /fix: start llama-server with --chat-template-file/);
+  t.true(out.split('\n').length <= 30, 'one screen');
+
+  const json = await runReika(['doctor', '--json'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_SANDBOX: 'off' } });
+  t.is(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  t.like(report, { reachable: true, model: 'nemo', window: 16384, slots: { total: 1, window: 16384 } });
+  t.is(report.detected.engine, 'llama.cpp');
+  t.is(report.detected.chatTemplate, undefined, 'the template source is not repeated');
+  t.true(report.problems.some((p: { fix: string }) => /-np 5/.test(p.fix)));
+});
+
+test('reika doctor with no server: exit 1, the fix first, no stack trace; --json says the same', async (t) => {
+  const server = await startScriptedServer([]);
+  const url = server.url;
+  await server.close();
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: url, REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 1);
+  t.regex(run.stdout, /^server: +http:\/\/127\.0\.0\.1:\d+\/v1 — not answering$/m);
+  t.regex(run.stdout, /✗ No model server answers at http:\/\/127\.0\.0\.1:\d+\/v1/);
+  t.regex(run.stdout, /fix: start the server .* or set REIKA_BASE_URL\./);
+  t.notRegex(run.stdout + run.stderr, /\n\s+at /, 'no stack trace');
+  const json = await runReika(['doctor', '--json'], { cwd: repo, env: { REIKA_BASE_URL: url, REIKA_SANDBOX: 'off' } });
+  t.is(json.code, 1);
+  t.false(JSON.parse(json.stdout).reachable);
+});
+
+test('reika doctor on vLLM: the window from max_model_len, no template to check, tool calls known after the first call', async (t) => {
+  const server = await startScriptedServer([], { models: [vllmModel('Qwen/Qwen3-8B', 32768)], routes: { 'GET /version': { version: '0.10.1.1' } } });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 0, run.stderr);
+  t.regex(run.stdout, /^engine: +vLLM 0\.10\.1\.1$/m);
+  t.regex(run.stdout, /^window: +32768 tokens, from \/v1\/models$/m);
+  t.regex(run.stdout, /^template: +vLLM does not expose its chat template/m);
+  t.notRegex(run.stdout, /^slots:/m);
+});
