@@ -194,7 +194,7 @@ export class McpHub {
       this.set(entry, 'declined', `the project's .mcp.json starts it and reika runs headless: approve it once in interactive reika, or set REIKA_MCP_TRUST_PROJECT=1`);
       return false;
     }
-    const request: ApprovalRequest = { type: 'approve', tool: `MCP server ${server.name}`, reason: `this project's .mcp.json starts it (approved once, remembered for this project)`, command: commandLine(server) };
+    const request: ApprovalRequest = { type: 'approve', tool: `MCP server ${server.name}`, reason: `this project's .mcp.json starts it (approved once, remembered for this project)`, command: commandLine(server), remembered: 'for this project' };
     let reply: ApprovalReply;
     try {
       reply = await client(this.options.supervisor, APPROVER).request(request);

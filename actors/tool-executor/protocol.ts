@@ -75,6 +75,11 @@ export interface ApprovalRequest {
   command?: string;
   path?: string;
   diff?: string;
+  /**
+   * Set when the asker keeps an approval itself beyond the session, e.g. "for this project" (a
+   * project's MCP server): the person is offered approve or decline, not a session-long `always`.
+   */
+  remembered?: string;
 }
 
 export interface ApprovalReply {

@@ -12,15 +12,19 @@ export const CHOICES = [
 
 /**
  * The approval question: what will run or change, shown exactly, and a three-way choice made with
- * ↑/↓ (or ←/→) and Enter, or y / n / a. (Esc, handled by the app, interrupts the turn.)
+ * ↑/↓ (or ←/→) and Enter, or y / n / a. (Esc, handled by the app, interrupts the turn.) A request
+ * whose asker remembers the answer itself (`remembered`) offers approve or decline only.
  */
 export class ApprovalPrompt {
   selected = 0;
+  private readonly choices: readonly (typeof CHOICES)[number][];
 
   constructor(
     readonly request: ApprovalRequest,
     private readonly decide: (reply: ApprovalReply) => void,
-  ) {}
+  ) {
+    this.choices = request.remembered === undefined ? CHOICES : CHOICES.filter((choice) => choice.decision !== 'always');
+  }
 
   /** The lines printed once into the transcript: why it asks, then the command or the diff. */
   describe(style: Style): string[] {
@@ -44,17 +48,19 @@ export class ApprovalPrompt {
   /** The menu drawn in the live area. */
   menu(style: Style, columns: number): string[] {
     // The marker shows the choice without colour too (NO_COLOR drops the reverse video).
-    const items = CHOICES.map((choice, i) => {
-      const label = `${choice.label} (${choice.key})`;
+    const { remembered } = this.request;
+    const items = this.choices.map((choice, i) => {
+      const label = `${choice.decision === 'approve' && remembered !== undefined ? `Approve, remembered ${remembered}` : choice.label} (${choice.key})`;
       return i === this.selected ? style.inverse(`› ${label} `) : `  ${label} `;
     });
-    return [` ${items.join(' ')}`, style.dim(truncate('  ↑/↓ to choose, Enter to confirm · y / n / a · Esc interrupts the turn', columns - 1))];
+    const keys = this.choices.map((choice) => choice.key).join(' / ');
+    return [` ${items.join(' ')}`, style.dim(truncate(`  ↑/↓ to choose, Enter to confirm · ${keys} · Esc interrupts the turn`, columns - 1))];
   }
 
   /** Handles one key; returns true when the prompt is finished. */
   key(event: KeyEvent): boolean {
     if (event.type === 'text') {
-      const choice = CHOICES.find((c) => c.key === event.text.toLowerCase());
+      const choice = this.choices.find((c) => c.key === event.text.toLowerCase());
       if (choice) return this.finish(choice.decision);
       return false;
     }
@@ -63,15 +69,15 @@ export class ApprovalPrompt {
       case 'up':
       case 'left':
       case 'shift-tab':
-        this.selected = (this.selected + CHOICES.length - 1) % CHOICES.length;
+        this.selected = (this.selected + this.choices.length - 1) % this.choices.length;
         return false;
       case 'down':
       case 'right':
       case 'tab':
-        this.selected = (this.selected + 1) % CHOICES.length;
+        this.selected = (this.selected + 1) % this.choices.length;
         return false;
       case 'enter':
-        return this.finish(CHOICES[this.selected]!.decision);
+        return this.finish(this.choices[this.selected]!.decision);
       case 'escape':
         return this.finish('decline');
       default:

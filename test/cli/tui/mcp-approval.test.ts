@@ -32,6 +32,8 @@ test("the terminal asks once for a project's MCP server, showing its command lin
   const shown = squeezed(first.h.vt.all());
   t.true(shown.includes(squeezed("this project's .mcp.json starts it (approved once, remembered for this project)")));
   t.true(shown.includes(squeezed(`$ ${process.execPath} ${entry} stdio`)));
+  t.true(shown.includes(squeezed('Approve, remembered for this project (y)')));
+  t.false(shown.includes('Always'), 'the answer is kept for the project, so no session-long choice is offered');
   t.is(first.hub.status()[0]?.state, 'starting', 'nothing runs before the answer');
   first.h.type('y');
   await first.h.until('→ approved');
