@@ -35,6 +35,8 @@ const entries = [
 const ROOT_PLACEHOLDER = '__REIKA_BUNDLE_ROOT__';
 
 rmSync(out, { recursive: true, force: true });
+// tsc never deletes what it emitted: a test file deleted from the tree would still run from dist/.
+sweepStaleTests(join(root, 'test'), join(root, '..', 'test'));
 const result = await build({
   absWorkingDir: root,
   entryPoints: entries.map((entry) => join(root, entry)),
@@ -87,3 +89,29 @@ walk(root);
 const id = JSON.stringify({ id: hash.digest('hex').slice(0, 32) });
 writeFileSync(join(root, 'build-id.json'), id);
 writeFileSync(join(out, 'build-id.json'), id);
+
+/** Removes compiled `*.test.js` files (and their maps) whose `.ts` source is gone. */
+function sweepStaleTests(compiled, source) {
+  let names;
+  try {
+    names = readdirSync(compiled, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    const path = join(compiled, entry.name);
+    if (entry.isDirectory()) sweepStaleTests(path, join(source, entry.name));
+    else if (entry.name.endsWith('.test.js') && !exists(join(source, entry.name.replace(/\.js$/, '.ts')))) {
+      for (const suffix of ['', '.map']) rmSync(path + suffix, { force: true });
+    }
+  }
+}
+
+function exists(path) {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -12,7 +12,7 @@ import type { SessionRuntime } from './session.js';
 export type SessionMode = Exclude<AgentMode, 'subagent'>;
 
 /** What a transcript keeps of the frozen bootstrap: the exact bytes every request starts with. */
-export interface FrozenSnapshot {
+export interface FrozenBytes {
   mode: SessionMode;
   system: string;
   tools: ToolSchema[];
@@ -21,8 +21,8 @@ export interface FrozenSnapshot {
   subagentTools: ToolSchema[];
 }
 
-/** The frozen bootstrap: the snapshot's bytes, the bootstrap they were built from, and where each tool runs. */
-export interface Frozen extends FrozenSnapshot {
+/** The frozen bootstrap: its bytes, the bootstrap they were built from, and where each tool runs. */
+export interface Frozen extends FrozenBytes {
   boot: Bootstrap;
   /** Where each tool runs: the agent loop routes a call by it. */
   registry: ToolRegistry;
@@ -162,26 +162,6 @@ export class FrozenPrompt {
   /** True once a request went out with the current freeze. */
   get toolsFixed(): boolean {
     return this.value !== undefined && this.sent.has(this.value);
-  }
-
-  /** The frozen bytes as plain data (undefined before the first freeze). */
-  snapshot(): FrozenSnapshot | undefined {
-    const frozen = this.value;
-    if (!frozen) return undefined;
-    return { mode: frozen.mode, system: frozen.system, tools: structuredClone(frozen.tools), subagentSystem: frozen.subagentSystem, subagentTools: structuredClone(frozen.subagentTools) };
-  }
-
-  /**
-   * A transcript's frozen bytes over the current bootstrap (a resumed session sends exactly what
-   * it sent before, so the engine's prefix cache still matches); the tools still run where the
-   * current registry says.
-   */
-  restore(snapshot: FrozenSnapshot): Promise<Frozen> {
-    this.modeValue = snapshot.mode;
-    const restored = this.track(this.pending.then((frozen) => ({ ...frozen, ...structuredClone(snapshot) })));
-    // Its bytes were sent before: no late MCP tool may change them.
-    restored.then((frozen) => this.sent.add(frozen), () => {});
-    return restored;
   }
 
   private thawNow(root: string, record: FrozenRecord): Promise<Frozen> {

@@ -6,7 +6,7 @@ import type { Router } from '../../runtime/calls.js';
 import { onAbort } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { Config } from '../config.js';
-import { ContextManager, type Compaction, type ContextSnapshot, type TurnImage } from '../context/context-manager.js';
+import { ContextManager, type Compaction, type TurnImage } from '../context/context-manager.js';
 import type { ContextOp } from '../context/context-op.js';
 import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
@@ -25,11 +25,11 @@ import type { SessionRecorder } from '../transcript/session-recorder.js';
 import type { SessionSettings } from '../transcript/transcript-event.js';
 import type { Connection } from './connect.js';
 import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
-import { FrozenPrompt, type Frozen, type FrozenSnapshot, type SessionMode } from './frozen-prompt.js';
+import { FrozenPrompt, type Frozen, type SessionMode } from './frozen-prompt.js';
 import { ModelLink } from './model-link.js';
 import { describe, runTurn } from './turn.js';
 import { traceStartup } from '../indexer/startup-trace.js';
-import { emptyTotals, UsageLedger, type UsageLedgerState } from './usage-ledger.js';
+import { emptyTotals, UsageLedger } from './usage-ledger.js';
 import type { CacheTotals, RequestCache } from './cache-ledger.js';
 import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
 
@@ -75,14 +75,6 @@ export interface SessionOptions {
    * recorded (no scan, no repo map), so its next request begins with the bytes of its last one.
    */
   resume?: ResumedSession;
-}
-
-/** A session between turns as plain data (see `Session.snapshot`). */
-export interface SessionSnapshot {
-  frozen: FrozenSnapshot;
-  /** Absent before the first turn (or right after `/new`). */
-  context?: ContextSnapshot;
-  usage: UsageLedgerState;
 }
 
 /** Figures for the status line and `/tokens`. */
@@ -422,28 +414,6 @@ export class Session {
     this.context?.rebase(after.system, after.tools);
     this.facts.restartPrefix();
     return toolChange(before.tools, after.tools);
-  }
-
-  /**
-   * The session's state between turns as plain data (JSON-safe): the frozen system prompt and
-   * tools, the conversation and the usage. Undefined before the first bootstrap is frozen.
-   */
-  snapshot(): SessionSnapshot | undefined {
-    this.assertIdle();
-    const frozen = this.prompt.snapshot();
-    if (!frozen) return undefined;
-    return { frozen, ...(this.context ? { context: this.context.snapshot() } : {}), usage: this.usage.snapshot() };
-  }
-
-  /**
-   * Takes a {@link snapshot} back once this session's bootstrap is done: the next request starts
-   * with the same bytes the snapshot's session sent (the engine's prefix cache still matches).
-   */
-  async restore(snapshot: SessionSnapshot): Promise<void> {
-    this.assertIdle();
-    const frozen = await this.prompt.restore(snapshot.frozen);
-    this.context = snapshot.context ? ContextManager.restore(snapshot.context, { tools: frozen.tools, window: () => this.link.window, maxTokens: this.config.maxTokens }) : undefined;
-    this.usage = UsageLedger.restore(snapshot.usage);
   }
 
   info(): SessionInfo {

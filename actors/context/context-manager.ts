@@ -9,10 +9,8 @@ import { shrinkArguments } from './huge-arguments.js';
 import { shedOrder } from './shed-order.js';
 import { TokenEstimate } from './token-estimate.js';
 import { cutPayload, renderToolEntry, shedPayload, type ToolEntry } from './tool-entry.js';
-import type { ContextSnapshot } from './context-snapshot.js';
 
 export type { TurnImage } from './conversation.js';
-export type { ContextSnapshot } from './context-snapshot.js';
 
 /**
  * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
@@ -226,39 +224,6 @@ export class ContextManager {
       case 'window':
         return; // read by replay itself
     }
-  }
-
-  /**
-   * A manager from a {@link snapshot}: the same conversation, calibration and pace. The system
-   * prompt is the snapshot's (a different one is set with {@link rebase}).
-   */
-  static restore(snapshot: ContextSnapshot, options: Omit<ContextOptions, 'system'>): ContextManager {
-    const manager = new ContextManager({ ...options, system: '' });
-    manager.conversation = Conversation.fromState(snapshot.conversation, () => manager.windowValue !== undefined);
-    manager.estimate = TokenEstimate.fromState(snapshot.estimate);
-    manager.requests = snapshot.requests;
-    manager.lastChars = snapshot.lastChars;
-    manager.replies.push(...snapshot.replies.map((reply) => reply ?? Infinity));
-    if (snapshot.pace) manager.pace = { ...snapshot.pace };
-    if (snapshot.engine) {
-      manager.placement = snapshot.engine.systemPlacement;
-      manager.reasoningHistory = snapshot.engine.reasoningHistory;
-      manager.engineFactsSettled = true;
-    }
-    return manager;
-  }
-
-  /** The state between turns as plain data (JSON-safe); {@link restore} takes it back. */
-  snapshot(): ContextSnapshot {
-    return {
-      conversation: this.conversation.state(),
-      estimate: this.estimate.state(),
-      requests: this.requests,
-      lastChars: this.lastChars,
-      replies: this.replies.map((reply) => (Number.isFinite(reply) ? reply : null)),
-      ...(this.pace ? { pace: { ...this.pace } } : {}),
-      ...(this.placement !== 'system' || this.reasoningHistory ? { engine: { systemPlacement: this.placement, reasoningHistory: this.reasoningHistory } } : {}),
-    };
   }
 
   private get entries(): Entry[] {

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
-import { messageLine, Recap, roundLines, type RecapState } from './recap.js';
+import { messageLine, Recap, roundLines } from './recap.js';
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
@@ -38,17 +38,6 @@ interface RecapEntry {
 export type Rendered = { withPayload: boolean; message: ChatMessage; size: number };
 export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; turn: number };
 export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' | 'recap' };
-
-/** A conversation as plain data (see {@link Conversation.state}). */
-export interface ConversationState {
-  /** Entries without their render caches; the first is the system prompt. */
-  entries: Entry[];
-  recap: RecapState;
-  /** Index in `entries` of the message the recap rides in. */
-  recapHost?: number;
-  round: number;
-  turn: number;
-}
 
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
 export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
@@ -121,23 +110,6 @@ export class Conversation {
     }
     if (from !== -1) return from;
     return task > 0 ? task : this.entries.length;
-  }
-
-  /** The conversation as plain data (render caches left out), and back with {@link Conversation.fromState}. */
-  state(): ConversationState {
-    const entries = this.entries.map(({ cache: _cache, ...entry }) => structuredClone(entry) as Entry);
-    const host = this.recapHost ? this.entries.indexOf(this.recapHost) : -1;
-    return { entries, recap: this.recap.state(), ...(host >= 0 ? { recapHost: host } : {}), round: this.round, turn: this.turn };
-  }
-
-  static fromState(state: ConversationState, windowKnown: () => boolean): Conversation {
-    const conversation = new Conversation('', windowKnown);
-    conversation.entries = state.entries.map((entry) => structuredClone(entry));
-    conversation.recap = Recap.fromState(state.recap);
-    conversation.recapHost = state.recapHost === undefined ? undefined : conversation.entries[state.recapHost];
-    conversation.round = state.round;
-    conversation.turn = state.turn;
-    return conversation;
   }
 
   /** A way back to this state, for a fold that turned out not to save anything. */

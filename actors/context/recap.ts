@@ -19,13 +19,6 @@ export interface RecapLine {
   text: string;
 }
 
-/** A recap as plain data. */
-export interface RecapState {
-  lines: RecapLine[];
-  omitted: number;
-  rounds: number;
-}
-
 /** A recap line's longest quote of a message (the user's request, an answer, the model's note). */
 const QUOTE_CHARS = 240;
 /** A string argument longer than this is shortened in a call's line. */
@@ -38,19 +31,6 @@ export class Recap {
   private omitted = 0;
   /** Tool rounds folded into this recap so far. */
   rounds = 0;
-
-  /** As plain data (a transcript's), and back with {@link Recap.fromState}. */
-  state(): RecapState {
-    return { lines: this.lines.map((line) => ({ ...line })), omitted: this.omitted, rounds: this.rounds };
-  }
-
-  static fromState(state: RecapState): Recap {
-    const recap = new Recap();
-    for (const line of state.lines) recap.add({ ...line });
-    recap.omitted = state.omitted;
-    recap.rounds = state.rounds;
-    return recap;
-  }
 
   clone(): Recap {
     const copy = new Recap();

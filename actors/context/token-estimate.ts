@@ -48,18 +48,6 @@ export class TokenEstimate {
   get calibrated(): boolean {
     return this.samples > 0;
   }
-
-  /** The calibration as plain data, and back with {@link TokenEstimate.fromState}. */
-  state(): { factor: number; samples: number } {
-    return { factor: this.factorValue, samples: this.samples };
-  }
-
-  static fromState(state: { factor: number; samples: number }): TokenEstimate {
-    const estimate = new TokenEstimate();
-    estimate.factorValue = clamp(state.factor);
-    estimate.samples = state.samples;
-    return estimate;
-  }
 }
 
 function clamp(value: number): number {

@@ -88,23 +88,3 @@ test('with REIKA_MODEL unset and several models offered, the turn fails naming t
   t.regex(result.error!.message, /REIKA_MODEL is not set .* offers 2 models \(a, b\) — set REIKA_MODEL\./);
   await t.throwsAsync(session.ready);
 });
-
-test('a session restored from a snapshot (through JSON) sends the next request byte for byte as the original does', async (t) => {
-  const env = { REIKA_MODEL: 'm', REIKA_CONTEXT_WINDOW: '32000' };
-  const a = await sessionWith(t, env);
-  await a.session.run('one');
-  await a.session.run('two');
-  const snapshot = JSON.parse(JSON.stringify(a.session.snapshot()));
-  await a.session.run('three');
-
-  // Another folder: its own bootstrap would build another system prompt; the snapshot's is sent.
-  const b = await sessionWith(t, env);
-  await b.session.ready;
-  await b.session.restore(snapshot);
-  await b.session.run('three');
-  t.is(b.fakes.chats.length, 1);
-  t.deepEqual(b.fakes.chats[0]!.messages, a.fakes.chats[2]!.messages);
-  t.deepEqual(b.fakes.chats[0]!.tools, a.fakes.chats[2]!.tools);
-  t.deepEqual(b.session.info().usage, a.session.info().usage, 'the usage goes on from the snapshot');
-  t.is(b.session.info().requests, 3);
-});

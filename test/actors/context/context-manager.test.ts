@@ -251,3 +251,13 @@ test('a reply with several calls is one active round: all its results keep their
   t.true(last.every((content) => content.endsWith('x')), 'the three results of the newest reply are whole');
   t.deepEqual(prepared!.messages.slice(-6).map((m) => m.role), ['assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool']);
 });
+
+test('the window is asked of its owner each time: one found later applies to the next request', (t) => {
+  let window: number | undefined;
+  const context = new ContextManager({ system: 'S', tools, window: () => window });
+  context.addUser('task');
+  t.is(context.prepare().maxTokens, undefined);
+  window = 32_000;
+  t.is(context.window, 32_000);
+  t.true(context.prepare().maxTokens! > 0);
+});
