@@ -1,4 +1,4 @@
-import type { Compaction } from '../context/context-manager.js';
+import type { Compaction } from '../context/compactor.js';
 import type { PrefillProgress, Usage } from '../model-io/protocol.js';
 import type { RequestCache } from './cache-ledger.js';
 import type { ToolCallState, ToolCallStatus } from './tool-call-state.js';

@@ -1,5 +1,7 @@
+import { ReikaError } from '../../runtime/errors.js';
 import type { ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
-import type { ToolResultInput } from './context-manager.js';
+import type { ContextManager } from './context-manager.js';
+import type { ToolResultInput } from './tool-entry.js';
 
 /**
  * Every change made to a {@link ContextManager}, as plain data, in the order it was made. The
@@ -28,3 +30,40 @@ export type ContextOp =
   | { op: 'rebase'; system: string; tools: ToolSchema[] }
   /** The window changed (its owner found or switched it) before the next change. */
   | { op: 'window'; window?: number };
+
+/** Makes one recorded change again (`ContextManager.replay`; a `window` op is read by the replay itself). */
+export function applyOp(manager: ContextManager, op: ContextOp): void {
+  switch (op.op) {
+    case 'init':
+      throw new ReikaError('REIKA_ERR_TRANSCRIPT', 'the recorded conversation starts twice');
+    case 'user':
+      return manager.addUser(op.text);
+    case 'user-images':
+      return manager.addUserImages(op.text, op.notes.map((note) => ({ url: '', note })));
+    case 'end-turn':
+      return manager.endTurn(op.status);
+    case 'nudge':
+      return manager.addNudge(op.text);
+    case 'assistant':
+      if (op.reasoning !== undefined) manager.keepReasoning();
+      return manager.addAssistant(op.text, op.calls, op.ids, op.reasoning);
+    case 'tool-result':
+      return manager.addToolResult(op.result);
+    case 'prepare':
+      try {
+        manager.prepare();
+      } catch {
+        // REIKA_ERR_CONTEXT_FULL: the turn ended there, as it did when it happened.
+      }
+      return;
+    case 'compact':
+      manager.compact();
+      return;
+    case 'usage':
+      return manager.recordUsage(op.usage, op.finishReason);
+    case 'rebase':
+      return manager.rebase(op.system, op.tools);
+    case 'window':
+      return;
+  }
+}

@@ -1,4 +1,4 @@
-import type { Compaction } from './context-manager.js';
+import type { Compaction } from './compactor.js';
 
 /**
  * What one compaction event did, in words shared by the terminal and headless progress:

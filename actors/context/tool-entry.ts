@@ -20,6 +20,15 @@ export interface ToolEntry {
   notes?: string[];
 }
 
+/** A tool result as the turn hands it over. */
+export interface ToolResultInput {
+  callId: string;
+  name: string;
+  summary: string;
+  payload: string;
+  status?: 'done' | 'error' | 'declined' | 'cancelled';
+}
+
 /** Marker appended when a payload was shed: the model knows the output existed and how to get it back. */
 export const SHED_NOTE = '[output dropped from the context to save space; run the tool again if you need it]';
 

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { COMPACT_TO, ContextManager } from '../../../actors/context/context-manager.js';
+import { COMPACT_TO } from '../../../actors/context/compactor.js';
+import { ContextManager } from '../../../actors/context/context-manager.js';
 import { SHED_NOTE } from '../../../actors/context/tool-entry.js';
 import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
 

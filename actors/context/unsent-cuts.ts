@@ -1,0 +1,76 @@
+import { tokensOf, type ContextParts } from './context-parts.js';
+import type { Conversation, Entry } from './conversation.js';
+import { shrinkArguments } from './huge-arguments.js';
+import { cutPayload, type ToolEntry } from './tool-entry.js';
+
+/**
+ * What a request may still change for free: what was never sent. A new payload too large for the
+ * window is cut (head and tail kept, a marker between), and as a last resort the huge arguments of
+ * unsent calls are replaced by their size and hash; the prefix cache loses nothing either way.
+ */
+
+/** A new payload takes at most this share of the threshold (the rest is cut with a marker). */
+export const NEW_PAYLOAD_SHARE = 0.15;
+/** With the window unknown, a single payload is still cut past this many characters. */
+export const UNKNOWN_WINDOW_PAYLOAD_CAP = 200_000;
+/** A cut payload keeps at least this many characters. */
+const MIN_KEEP = 400;
+
+/** New payloads beyond `cap` characters are cut (a 200 KB output must not fill a small window alone). */
+export function capUnsent(conversation: Conversation, cap: number): number {
+  let cut = 0;
+  const limit = Math.max(MIN_KEEP, cap);
+  for (const entry of conversation.entries) {
+    if (entry.kind !== 'tool' || entry.sent || entry.shed || entry.payload.length <= limit) continue;
+    cut += cutPayload(entry, limit);
+    entry.cache = undefined;
+  }
+  return cut;
+}
+
+/** Cuts payloads never sent yet (largest first) until the estimate fits under `limit`. */
+export function cutUnsent(parts: ContextParts, limit: number): number {
+  let cut = 0;
+  // The marker adds a little text, so a second pass may be needed; each pass only shrinks.
+  for (let pass = 0; pass < 3 && tokensOf(parts) > limit; pass++) {
+    let excess = parts.estimate.chars(tokensOf(parts) - limit) + 256;
+    const unsent = parts.conversation.entries
+      .filter((entry): entry is Entry & ToolEntry => entry.kind === 'tool' && !entry.sent && !entry.shed && entry.payload.length > MIN_KEEP)
+      .sort((a, b) => b.payload.length - a.payload.length);
+    for (const entry of unsent) {
+      if (excess <= 0) break;
+      const removed = cutPayload(entry, Math.max(MIN_KEEP, entry.payload.length - excess));
+      entry.cache = undefined;
+      excess -= removed;
+      cut += removed;
+    }
+  }
+  return cut;
+}
+
+/** Replaces huge arguments of the unsent call `callId` by their size and hash. */
+export function shrinkCall(conversation: Conversation, callId: string): void {
+  const entries = conversation.entries;
+  for (let i = entries.length - 1; i > 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind !== 'message' || entry.message.role !== 'assistant' || !entry.message.tool_calls) continue;
+    if (entry.sent) return;
+    const calls = entry.message.tool_calls;
+    const at = calls.findIndex((call) => call.id === callId);
+    if (at === -1) continue;
+    const shrunk = shrinkArguments(calls[at]!);
+    if (shrunk) {
+      entry.message = { ...entry.message, tool_calls: calls.map((call, j) => (j === at ? shrunk : call)) };
+      entry.cache = undefined;
+    }
+    return;
+  }
+}
+
+/** The last resort before giving up on a request: huge arguments of unsent calls shrunk too. */
+export function shrinkUnsentCalls(conversation: Conversation): void {
+  for (const entry of conversation.entries) {
+    if (entry.sent || entry.kind !== 'message' || entry.message.role !== 'assistant') continue;
+    for (const call of entry.message.tool_calls ?? []) shrinkCall(conversation, call.id);
+  }
+}
