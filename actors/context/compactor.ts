@@ -78,7 +78,7 @@ export class Compactor {
       const after = sized(renderToolEntry({ ...entry, shed: true, payload: '' }, true)).size;
       if (after >= before) continue; // a payload shorter than the note that would replace it
       shedPayload(entry);
-      entry.cache = undefined;
+      conversation.touch(entry);
       chars += after - before;
       shed++;
     }

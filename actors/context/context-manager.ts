@@ -155,6 +155,16 @@ export class ContextManager {
     return this.budget.maxTokensFloor;
   }
 
+  /** Serialised size of the next request's messages and the tools array (a running total). */
+  chars(): number {
+    return this.conversation.chars() + this.toolsChars;
+  }
+
+  /** The same by a full walk, every message rendered afresh: what {@link chars} always equals. */
+  recountChars(): number {
+    return this.conversation.recount() + this.toolsChars;
+  }
+
   /** The user's request for a new turn; merged into an unsent trailing user message (a nudge). */
   addUser(text: string): void {
     this.log({ op: 'user', text });
@@ -172,7 +182,7 @@ export class ContextManager {
     // The image bytes went once; only their notes are kept (what every later request carries).
     this.log({ op: 'user-images', text, notes: images.map((image) => image.note) });
     this.conversation.turn++;
-    this.conversation.entries.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true }, prompt: true, turn: this.conversation.turn });
+    this.conversation.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true }, prompt: true, turn: this.conversation.turn });
   }
 
   /**
@@ -186,12 +196,12 @@ export class ContextManager {
     this.calls.drop();
     const last = this.conversation.last;
     if (status === 'unanswered' && (last.kind === 'tool' || (last.kind === 'message' && last.message.role === 'user'))) {
-      this.conversation.entries.push({ kind: 'message', message: { role: 'assistant', content: INTERRUPTED_NOTE }, turn: this.conversation.turn });
+      this.conversation.push({ kind: 'message', message: { role: 'assistant', content: INTERRUPTED_NOTE }, turn: this.conversation.turn });
     }
     for (const entry of this.conversation.entries) {
       if (entry.kind === 'message' && entry.images?.live) {
         entry.images.live = false;
-        entry.cache = undefined;
+        this.conversation.touch(entry);
       }
     }
   }
@@ -208,7 +218,7 @@ export class ContextManager {
     const last = this.conversation.last;
     if (last.kind === 'tool' && !last.sent) {
       last.notes = [...(last.notes ?? []), text];
-      last.cache = undefined;
+      this.conversation.touch(last);
       return;
     }
     this.pushUser(text, false);
@@ -238,7 +248,7 @@ export class ContextManager {
     const first = named[0];
     const message: ChatMessage = first ? callMessage(text, first) : { role: 'assistant', content: text };
     if (this.reasoningHistory && reasoning !== '') (message as Extract<ChatMessage, { role: 'assistant' }>).reasoning_content = reasoning;
-    this.conversation.entries.push({ kind: 'message', message, turn: this.conversation.turn, round: this.conversation.round });
+    this.conversation.push({ kind: 'message', message, turn: this.conversation.turn, round: this.conversation.round });
     this.log({ op: 'assistant', text, calls: [...calls], ids: named.map((call) => call.id), ...(this.reasoningHistory && reasoning !== '' ? { reasoning } : {}) });
   }
 
@@ -253,9 +263,9 @@ export class ContextManager {
     const entry: ToolEntry = { kind: 'tool', callId, name: result.name, summary: result.summary, payload: result.payload, round: this.conversation.round, shed: false, cutChars: 0 };
     if (this.budget.window === undefined && entry.payload.length > UNKNOWN_WINDOW_PAYLOAD_CAP) cutPayload(entry, UNKNOWN_WINDOW_PAYLOAD_CAP);
     if (result.status === 'error') shrinkCall(this.conversation, callId);
-    this.conversation.entries.push({ ...entry, turn: this.conversation.turn });
+    this.conversation.push({ ...entry, turn: this.conversation.turn });
     const next = this.calls.next();
-    if (next) this.conversation.entries.push({ kind: 'message', message: callMessage('', next), turn: this.conversation.turn, round: this.conversation.round });
+    if (next) this.conversation.push({ kind: 'message', message: callMessage('', next), turn: this.conversation.turn, round: this.conversation.round });
   }
 
   /**
@@ -279,7 +289,7 @@ export class ContextManager {
     const estimateTokens = this.estimate.tokens(chars);
     const maxTokens = this.budget.maxTokensFor(estimateTokens, this.estimate.calibrated);
     const floor = this.budget.maxTokensFloor;
-    if (maxTokens !== undefined && floor !== undefined && maxTokens < floor) throw this.contextFull(estimateTokens);
+    if (maxTokens !== undefined && floor !== undefined && maxTokens < floor) throw this.budget.overflow(estimateTokens, this.estimate.tokens(this.fixedChars()));
     const entries = this.conversation.entries;
     const messages = placeSystem(
       entries.map((entry) => this.conversation.render(entry).message),
@@ -314,8 +324,7 @@ export class ContextManager {
    */
   rebase(system: string, tools: readonly ToolSchema[]): void {
     this.log({ op: 'rebase', system, tools: [...tools] });
-    const entries = this.conversation.entries;
-    entries[0] = { kind: 'message', message: { role: 'system', content: system }, sent: entries[0]!.sent, turn: 0 };
+    this.conversation.setSystem(system);
     this.toolsChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
   }
 
@@ -352,7 +361,7 @@ export class ContextManager {
     const last = conversation.last;
     if (last.kind === 'message' && last.message.role === 'user' && !last.sent && typeof last.message.content === 'string' && last !== conversation.recapHost) {
       last.message = { role: 'user', content: `${last.message.content}\n\n${text}` };
-      last.cache = undefined;
+      conversation.touch(last);
       if (prompt) {
         last.prompt = true;
         last.turn = conversation.turn;
@@ -360,33 +369,17 @@ export class ContextManager {
       return;
     }
     // The model answered nothing to what was sent last: an empty assistant message goes between.
-    if (isUser(last) || (last.kind === 'tool' && last.sent)) conversation.entries.push({ kind: 'message', message: { role: 'assistant', content: '' }, turn: conversation.turn });
-    conversation.entries.push({ kind: 'message', message: { role: 'user', content: text }, turn: conversation.turn, ...(prompt ? { prompt: true } : {}) });
+    if (isUser(last) || (last.kind === 'tool' && last.sent)) conversation.push({ kind: 'message', message: { role: 'assistant', content: '' }, turn: conversation.turn });
+    conversation.push({ kind: 'message', message: { role: 'user', content: text }, turn: conversation.turn, ...(prompt ? { prompt: true } : {}) });
   }
 
   private tokens(): number {
     return this.estimate.tokens(this.chars());
   }
 
-  private chars(): number {
-    return this.conversation.chars() + this.toolsChars;
-  }
-
   /** The system prompt and the tools array. */
   private fixedChars(): number {
     return this.conversation.render(this.conversation.entries[0]!).size + this.toolsChars;
-  }
-
-  /** The request cannot leave the reply its floor even after compaction: says what fills it. */
-  private contextFull(estimateTokens: number): ReikaError {
-    const fixed = this.estimate.tokens(this.fixedChars());
-    const fmt = (n: number) => n.toLocaleString('en-US');
-    // Mostly system prompt (a big repo map in a small window): say which setting shrinks it.
-    const why = fixed * 2 > estimateTokens ? `, ${fmt(fixed)} of them the system prompt and tools; a smaller REIKA_REPO_MAP_BUDGET shrinks the repo map in it` : '';
-    return new ReikaError(
-      'REIKA_ERR_CONTEXT_FULL',
-      `the request does not fit the ${fmt(this.budget.window!)}-token context window even after compaction (about ${fmt(estimateTokens)} tokens of system prompt, task and newest tool round${why}); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
-    );
   }
 
   /**
@@ -395,7 +388,9 @@ export class ContextManager {
    */
   private releaseOldPayloads(): void {
     for (const entry of this.conversation.entries) {
-      if (entry.kind === 'tool' && !entry.shed && entry.payload !== '' && entry.round < this.conversation.round) shedPayload(entry);
+      if (entry.kind !== 'tool' || entry.shed || entry.payload === '' || entry.round >= this.conversation.round) continue;
+      shedPayload(entry);
+      this.conversation.touch(entry);
     }
   }
 }

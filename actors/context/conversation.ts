@@ -6,7 +6,8 @@ import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
 /**
  * The conversation's entries and their shape, for the context manager: how each renders on the
- * wire (cached, with its size for the estimate), the units a compaction folds (a round, an
+ * wire (cached, with its size for the estimate; the sizes' sum is a running total, so every
+ * change goes through {@link Conversation.push}, {@link Conversation.touch} or a fold), the units a compaction folds (a round, an
  * answer, a user message), what is protected (the task and the active round), and folding whole
  * units into the one recap message right after the system prompt.
  */
@@ -36,7 +37,8 @@ interface RecapEntry {
 
 /** `size` is what counts in the estimate: the JSON's length, a non-ASCII character as 4, an image as IMAGE_TOKENS. */
 export type Rendered = { withPayload: boolean; message: ChatMessage; size: number };
-export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; turn: number };
+/** `counted`: the size the running total holds for the entry (see {@link Conversation.chars}). */
+export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; counted?: number; turn: number };
 export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' | 'recap' };
 
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
@@ -45,7 +47,7 @@ export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
 const RECAP_LINE_CHARS = 100;
 
 export class Conversation {
-  entries: Entry[];
+  private list: Entry[];
   recap = new Recap();
   /** The message the recap rides in (a user message right after the system prompt). */
   recapHost: Entry | undefined;
@@ -55,41 +57,89 @@ export class Conversation {
   turn = 0;
   /** With the window unknown, only the newest round's results carry payloads (asks the context manager). */
   private readonly windowIsKnown: () => boolean;
+  /** The running total: the `counted` sizes of all entries (see {@link chars}). */
+  private total = 0;
+  /** Entries added or changed since the total last counted them. */
+  private readonly stale = new Set<Entry>();
+  /** What the tool entries were counted with: whether the window was known, and the round then. */
+  private countedWith: { windowKnown: boolean; round: number } = { windowKnown: false, round: 0 };
 
   constructor(system: string, windowKnown: () => boolean = () => false) {
     this.windowIsKnown = windowKnown;
-    this.entries = [{ kind: 'message', message: { role: 'system', content: system }, turn: 0 }];
+    this.list = [];
+    this.push({ kind: 'message', message: { role: 'system', content: system }, turn: 0 });
+  }
+
+  /** The entries in order (the first is the system prompt); changed only through this class. */
+  get entries(): readonly Entry[] {
+    return this.list;
   }
 
   get last(): Entry {
-    return this.entries[this.entries.length - 1]!;
+    return this.list[this.list.length - 1]!;
+  }
+
+  push(entry: Entry): void {
+    this.list.push(entry);
+    this.stale.add(entry);
+  }
+
+  /** A new system prompt (a mode switch), sent or not as the one it replaces. */
+  setSystem(system: string): void {
+    const old = this.list[0]!;
+    this.drop(old);
+    this.list[0] = { kind: 'message', message: { role: 'system', content: system }, sent: old.sent, turn: 0 };
+    this.stale.add(this.list[0]);
+  }
+
+  /** `entry` (one of {@link entries}) changed in place: it renders anew and is counted again. */
+  touch(entry: Entry): void {
+    entry.cache = undefined;
+    this.stale.add(entry);
   }
 
   render(entry: Entry): Rendered {
-    if (entry.kind === 'recap') {
-      if (!entry.cache) entry.cache = sized({ role: 'user', content: this.recap.blocks(undefined).before });
+    if (entry.kind === 'tool') {
+      const withPayload = this.withPayload(entry);
+      if (!entry.cache || entry.cache.withPayload !== withPayload) entry.cache = this.build(entry);
       return entry.cache;
     }
-    if (entry.kind === 'message') {
-      if (!entry.cache) entry.cache = renderMessage(entry, entry === this.recapHost ? this.recap.blocks(entry.turn) : undefined);
-      return entry.cache;
-    }
-    const withPayload = this.windowIsKnown() || entry.round === this.round;
-    if (!entry.cache || entry.cache.withPayload !== withPayload) entry.cache = { ...sized(renderToolEntry(entry, withPayload)), withPayload };
+    if (!entry.cache) entry.cache = this.build(entry);
     return entry.cache;
   }
 
-  /** Serialised size of the messages array (brackets and commas included). */
+  /**
+   * Serialised size of the messages array (brackets and commas included): a running total,
+   * updated for the entries added, changed or removed since it was last asked, so a request
+   * does not walk the whole conversation (compaction and the payload cuts ask it many times).
+   */
   chars(): number {
-    let total = 2 + Math.max(0, this.entries.length - 1);
-    for (const entry of this.entries) total += this.render(entry).size;
+    const windowKnown = this.windowIsKnown();
+    const was = this.countedWith;
+    // Whether a tool result carries its payload depends on the window and the round (see render).
+    if (windowKnown !== was.windowKnown) for (const entry of this.list) this.stale.add(entry);
+    else if (!windowKnown && this.round !== was.round) this.staleSince(was.round);
+    this.countedWith = { windowKnown, round: this.round };
+    for (const entry of this.stale) {
+      const size = this.render(entry).size;
+      this.total += size - (entry.counted ?? 0);
+      entry.counted = size;
+    }
+    this.stale.clear();
+    return this.total + 2 + Math.max(0, this.list.length - 1);
+  }
+
+  /** The same size by a full walk, each entry rendered afresh (what {@link chars} must always equal). */
+  recount(): number {
+    let total = 2 + Math.max(0, this.list.length - 1);
+    for (const entry of this.list) total += this.build(entry).size;
     return total;
   }
 
   /** Index of the current turn's request (-1 when there is none). */
   taskIndex(): number {
-    for (let i = this.entries.length - 1; i > 0; i--) {
-      const entry = this.entries[i]!;
+    for (let i = this.list.length - 1; i > 0; i--) {
+      const entry = this.list[i]!;
       if (entry.kind === 'message' && entry.prompt) return i;
     }
     return -1;
@@ -102,24 +152,29 @@ export class Conversation {
   protectedFrom(): number {
     const task = this.taskIndex();
     let from = -1;
-    for (let i = this.entries.length - 1; i > Math.max(0, task); i--) {
-      const entry = this.entries[i]!;
+    for (let i = this.list.length - 1; i > Math.max(0, task); i--) {
+      const entry = this.list[i]!;
       if (entry.kind !== 'message' || entry.message.role !== 'assistant' || !entry.message.tool_calls?.length) continue;
-      if (from !== -1 && entry.round !== (this.entries[from] as MessageEntry).round) break;
+      if (from !== -1 && entry.round !== (this.list[from] as MessageEntry).round) break;
       from = i;
     }
     if (from !== -1) return from;
-    return task > 0 ? task : this.entries.length;
+    return task > 0 ? task : this.list.length;
   }
 
   /** A way back to this state, for a fold that turned out not to save anything. */
   snapshot(): () => void {
-    const saved = { entries: [...this.entries], recap: this.recap.clone(), host: this.recapHost };
+    const saved = { entries: [...this.list], recap: this.recap.clone(), host: this.recapHost };
     return () => {
-      this.entries = saved.entries;
+      for (const entry of this.list) this.drop(entry);
+      this.list = saved.entries;
       this.recap = saved.recap;
       this.recapHost = saved.host;
-      for (const entry of this.entries) if (entry.kind !== 'tool') entry.cache = undefined;
+      for (const entry of this.list) {
+        entry.counted = undefined;
+        if (entry.kind !== 'tool') entry.cache = undefined;
+        this.stale.add(entry);
+      }
     };
   }
 
@@ -136,9 +191,10 @@ export class Conversation {
     for (const unit of batch) {
       if (unit.kind === 'round') rounds++;
       this.recapLines(unit);
-      for (let i = unit.start; i < unit.end; i++) gone.add(this.entries[i]!);
+      for (let i = unit.start; i < unit.end; i++) gone.add(this.list[i]!);
     }
-    this.entries = this.entries.filter((entry) => !gone.has(entry));
+    for (const entry of gone) this.drop(entry);
+    this.list = this.list.filter((entry) => !gone.has(entry));
     return rounds;
   }
 
@@ -149,24 +205,59 @@ export class Conversation {
   rehost(): void {
     const previous = this.recapHost;
     for (;;) {
-      const first = this.entries[1];
-      const second = this.entries[2];
+      const first = this.list[1];
+      const second = this.list[2];
       if (!isUser(first) || !isUser(second)) break;
       // Two user messages in a row at the start: fold the one that is neither the task nor a request.
       const drop = first!.kind === 'recap' ? 1 : second!.kind === 'message' && !second!.prompt ? 2 : this.taskIndex() === 1 ? 2 : 1;
-      this.recapLines({ start: drop, end: drop + 1, kind: this.entries[drop]!.kind === 'recap' ? 'recap' : 'user' });
-      this.entries.splice(drop, 1);
+      this.recapLines({ start: drop, end: drop + 1, kind: this.list[drop]!.kind === 'recap' ? 'recap' : 'user' });
+      this.drop(this.list[drop]!);
+      this.list.splice(drop, 1);
     }
-    const first = this.entries[1];
+    const first = this.list[1];
     if (first?.kind === 'recap' || (first?.kind === 'message' && first.message.role === 'user')) {
       this.recapHost = first;
     } else {
       const entry: Entry = { kind: 'recap', turn: 0 };
-      this.entries.splice(1, 0, entry);
+      this.list.splice(1, 0, entry);
       this.recapHost = entry;
     }
-    if (previous) previous.cache = undefined;
-    this.recapHost.cache = undefined;
+    // The recap moved or changed: its old and new host render anew (the old one may be gone).
+    if (previous && previous !== this.recapHost && this.list.includes(previous)) this.touch(previous);
+    else if (previous) previous.cache = undefined;
+    this.touch(this.recapHost);
+  }
+
+  private withPayload(entry: ToolEntry): boolean {
+    return this.windowIsKnown() || entry.round === this.round;
+  }
+
+  /** The entry rendered afresh, with its size. */
+  private build(entry: Entry): Rendered {
+    if (entry.kind === 'recap') return sized({ role: 'user', content: this.recap.blocks(undefined).before });
+    if (entry.kind === 'message') return renderMessage(entry, entry === this.recapHost ? this.recap.blocks(entry.turn) : undefined);
+    const withPayload = this.withPayload(entry);
+    return { ...sized(renderToolEntry(entry, withPayload)), withPayload };
+  }
+
+  /** An entry leaves the conversation: the total no longer holds it. */
+  private drop(entry: Entry): void {
+    this.total -= entry.counted ?? 0;
+    entry.counted = undefined;
+    this.stale.delete(entry);
+  }
+
+  /**
+   * Window unknown, a round opened since `round`: the results of that round lose their payloads
+   * and those of the new one gain theirs. Results are in round order, so the scan stops at the first older one.
+   */
+  private staleSince(round: number): void {
+    for (let i = this.list.length - 1; i > 0; i--) {
+      const entry = this.list[i]!;
+      if (entry.kind !== 'tool') continue;
+      if (entry.round < round) return;
+      this.stale.add(entry);
+    }
   }
 
   private foldable(chars: number): Unit[] {
@@ -178,7 +269,7 @@ export class Conversation {
       if (unit.end > protectedFrom || saving >= chars) break;
       if (unit.start === task || unit.kind === 'recap') continue;
       batch.push(unit);
-      for (let i = unit.start; i < unit.end; i++) saving += this.render(this.entries[i]!).size + 1;
+      for (let i = unit.start; i < unit.end; i++) saving += this.render(this.list[i]!).size + 1;
       saving -= RECAP_LINE_CHARS * (unit.end - unit.start);
     }
     return batch;
@@ -186,11 +277,11 @@ export class Conversation {
 
   /** The recap lines of one unit: its calls and their summaries, the user's request, the answer. */
   private recapLines(unit: Unit): void {
-    const first = this.entries[unit.start]!;
+    const first = this.list[unit.start]!;
     if (unit.kind === 'round' && first.kind === 'message' && first.message.role === 'assistant') {
       const summaries = new Map<string, string>();
       for (let i = unit.start + 1; i < unit.end; i++) {
-        const entry = this.entries[i]!;
+        const entry = this.list[i]!;
         if (entry.kind === 'tool') summaries.set(entry.callId, entry.summary);
       }
       for (const line of roundLines(first.turn, first.message, summaries)) this.recap.add(line);
@@ -205,16 +296,16 @@ export class Conversation {
   /** The conversation after the system prompt in units: a round (call + results), an answer, a user message, the recap. */
   private units(): Unit[] {
     const units: Unit[] = [];
-    const n = this.entries.length;
+    const n = this.list.length;
     for (let i = 1; i < n; ) {
-      const entry = this.entries[i]!;
+      const entry = this.list[i]!;
       let end = i + 1;
       let kind: Unit['kind'];
       if (entry.kind === 'recap') kind = 'recap';
       else if (entry.kind === 'tool') kind = 'round';
       else if (entry.message.role === 'assistant') kind = entry.message.tool_calls?.length ? 'round' : 'answer';
       else kind = 'user';
-      if (kind === 'round') while (end < n && this.entries[end]!.kind === 'tool') end++;
+      if (kind === 'round') while (end < n && this.list[end]!.kind === 'tool') end++;
       units.push({ start: i, end, kind });
       i = end;
     }

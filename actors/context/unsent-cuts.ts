@@ -23,7 +23,7 @@ export function capUnsent(conversation: Conversation, cap: number): number {
   for (const entry of conversation.entries) {
     if (entry.kind !== 'tool' || entry.sent || entry.shed || entry.payload.length <= limit) continue;
     cut += cutPayload(entry, limit);
-    entry.cache = undefined;
+    conversation.touch(entry);
   }
   return cut;
 }
@@ -40,7 +40,7 @@ export function cutUnsent(parts: ContextParts, limit: number): number {
     for (const entry of unsent) {
       if (excess <= 0) break;
       const removed = cutPayload(entry, Math.max(MIN_KEEP, entry.payload.length - excess));
-      entry.cache = undefined;
+      parts.conversation.touch(entry);
       excess -= removed;
       cut += removed;
     }
@@ -61,7 +61,7 @@ export function shrinkCall(conversation: Conversation, callId: string): void {
     const shrunk = shrinkArguments(calls[at]!);
     if (shrunk) {
       entry.message = { ...entry.message, tool_calls: calls.map((call, j) => (j === at ? shrunk : call)) };
-      entry.cache = undefined;
+      conversation.touch(entry);
     }
     return;
   }

@@ -1,3 +1,4 @@
+import { ReikaError } from '../../runtime/errors.js';
 import type { Usage } from '../model-io/protocol.js';
 
 /**
@@ -97,5 +98,19 @@ export class WindowBudget {
     const safe = calibrated ? fits : window - Math.ceil(estimateTokens * 1.5) - SLACK_TOKENS;
     const floor = Math.min(this.maxTokensFloor!, fits);
     return Math.max(0, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, Math.max(floor, safe)));
+  }
+
+  /**
+   * The error for a request that cannot leave the reply its floor even after compaction, saying
+   * what fills it (`fixedTokens`: the system prompt and tools).
+   */
+  overflow(estimateTokens: number, fixedTokens: number): ReikaError {
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    // Mostly system prompt (a big repo map in a small window): say which setting shrinks it.
+    const why = fixedTokens * 2 > estimateTokens ? `, ${fmt(fixedTokens)} of them the system prompt and tools; a smaller REIKA_REPO_MAP_BUDGET shrinks the repo map in it` : '';
+    return new ReikaError(
+      'REIKA_ERR_CONTEXT_FULL',
+      `the request does not fit the ${fmt(this.window!)}-token context window even after compaction (about ${fmt(estimateTokens)} tokens of system prompt, task and newest tool round${why}); use a larger window (REIKA_CONTEXT_WINDOW) or a shorter request`,
+    );
   }
 }
