@@ -232,7 +232,7 @@ function safetyLines(safety: SafetyStatus | undefined, problems: DoctorProblem[]
   const { sandbox, checkpoints } = safety;
   const lines = [
     sandbox.kind === 'none' ? `sandbox: none — ${sandbox.note}` : `sandbox: ${sandbox.kind} (REIKA_SANDBOX=${sandbox.setting})`,
-    checkpoints.enabled ? `checkpoints: on (${checkpoints.sessions} session${checkpoints.sessions === 1 ? '' : 's'} in this project)` : `checkpoints: off — ${checkpoints.note}`,
+    checkpoints.enabled ? `checkpoints: on (${checkpoints.sessions} session${checkpoints.sessions === 1 ? '' : 's'} in this project${checkpoints.fullWalk ? `; each checkpoint walks the whole tree: ${checkpoints.fullWalk}` : ''})` : `checkpoints: off — ${checkpoints.note}`,
   ];
   if (sandbox.kind === 'none' && sandbox.setting !== 'off') problems.push({ problem: `bash commands run without a sandbox (${sandbox.note}).`, fix: process.platform === 'linux' ? 'install bubblewrap (apt install bubblewrap), or REIKA_SANDBOX=off to silence this.' : 'REIKA_SANDBOX=off silences this.' });
   return lines;

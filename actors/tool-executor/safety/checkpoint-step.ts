@@ -1,6 +1,6 @@
 import { CheckpointStore, type Checkpoint } from './checkpoint-store.js';
 import { checkpointSession } from './session-id.js';
-import { checkpointsEnabled } from './status.js';
+import { checkpointsEnabled, checkpointWatchEnabled } from './status.js';
 
 /**
  * The checkpoint the executor takes before an edit, a write or a command runs (after approval,
@@ -28,7 +28,7 @@ export async function checkpointBefore(root: string, tool: string, label: string
       resolve({ note: `no checkpoint: the snapshot took longer than ${Math.round(waitMs / 1000)} s (the next one will be quicker)` });
     }, waitMs);
   });
-  const store = CheckpointStore.for(root);
+  const store = CheckpointStore.for(root, { watch: checkpointWatchEnabled(root) });
   const taken = store
     .snapshot(checkpointSession(), tool, label, gaveUp.signal)
     .then(

@@ -3,15 +3,19 @@ import { existsSync, realpathSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { projectStateDir, stateFolder } from '../../state-dir.js';
+import { ignoreSourcesStamp } from './ignore-sources.js';
 import { storeGit, type StorePaths } from './store-git.js';
 import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } from './store-seed.js';
+import { TreeWatcher, type WatcherState } from './tree-watcher.js';
 
 /**
  * Checkpoints (SPEC §12): before each edit, write and bash, the project's files — tracked and
  * untracked, not ignored — are snapshotted into a private git store under the state folder,
  * keyed by the project root: its own GIT_DIR and index, never the user's `.git`, index, refs,
  * hooks or stash, and it works in folders that are not repositories. Snapshots are incremental
- * (git's stat cache and untracked cache); files over a size cap are not held and say so.
+ * (git's stat cache and untracked cache); files over a size cap are not held and say so. From the
+ * second snapshot on, a watcher (tree-watcher.ts) tells which paths changed since the last one, and
+ * git is asked about those only; whenever it cannot vouch for its set, the whole tree is walked.
  * Undoing N steps of a session restores the files of the snapshot taken before the N-th last
  * step: deleted files come back, created files go, changed ones get their content back.
  */
@@ -70,7 +74,16 @@ export interface StoreOptions {
   /** The state folder (default {@link stateFolder}). */
   stateHome?: string;
   maxFileBytes?: number;
+  /** Watch the tree between snapshots so a warm one reads only what changed (default true). */
+  watch?: boolean;
+  /** More folders than this to watch turns the watcher off (default 50,000). */
+  watchMaxDirs?: number;
 }
+
+/** Why a store walks the whole tree at every snapshot, kept for `reika doctor` (its folder, this name). */
+export const WATCH_OFF_FILE = 'watch-off';
+
+const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 
 const stores = new Map<string, CheckpointStore>();
 
@@ -89,6 +102,17 @@ export class CheckpointStore {
   private unusable: string | undefined;
   /** The last commit made, and its tree (HEAD points at it). */
   private head: { commit: string; tree: string } | undefined;
+  private readonly watchWanted: boolean;
+  private readonly watchMaxDirs: number | undefined;
+  /** How the last snapshot found its changes: the watcher's paths, or a walk of the whole tree. */
+  lastScan: 'watched' | 'full' | undefined;
+  private watcher: TreeWatcher | undefined;
+  /** The watcher generation whose barrier the last snapshot was taken behind: its changes since then are the next one's. */
+  private baseline: number | undefined;
+  /** Files the last snapshot did not hold for their size (carried to the next where nothing about them changed). */
+  private lastSkipped: string[] = [];
+  /** The ignore files and git config outside the tree, as of the last snapshot. */
+  private ignoreStamp: string | undefined;
 
   /** The store for a project root (one instance per root and state folder in a process). */
   static for(root: string, options: StoreOptions = {}): CheckpointStore {
@@ -107,6 +131,31 @@ export class CheckpointStore {
     this.dir = projectStateDir('checkpoints', root, options.stateHome ?? stateFolder());
     this.paths = { gitDir: join(this.dir, 'git'), index: join(this.dir, 'index'), root };
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
+    this.watchWanted = options.watch ?? true;
+    this.watchMaxDirs = options.watchMaxDirs;
+  }
+
+  /** The watcher's state: undefined before the first snapshot (or with watching off). */
+  watchState(): WatcherState | undefined {
+    return this.watcher?.state;
+  }
+
+  /** Why the watcher last built its watches again, if it did. */
+  watchFault(): string | undefined {
+    return this.watcher?.lastFault;
+  }
+
+  /** Resolves once the watcher has built its watches (or turned off); at once when there is none. */
+  async watchSettled(): Promise<WatcherState | undefined> {
+    await this.watcher?.whenSettled();
+    return this.watcher?.state;
+  }
+
+  /** Ends the watches (tests, and a store no longer used). */
+  stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.baseline = undefined;
   }
 
   /**
@@ -135,7 +184,7 @@ export class CheckpointStore {
    */
   changedSince(checkpoint: Checkpoint): Promise<string[]> {
     return this.serial(async () => {
-      const status = await storeGit(this.paths, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], {
+      const status = await storeGit(this.paths, STATUS, {
         timeoutMs: SNAPSHOT_TIMEOUT_MS,
         env: { GIT_OPTIONAL_LOCKS: '0' },
       });
@@ -208,6 +257,8 @@ export class CheckpointStore {
       if (restore.length > 0) await storeGit(this.paths, ['checkout', target.tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
       await this.append(session, { type: 'undo', to: target.n, at: new Date().toISOString(), before: now.commit });
       for (const list of [result.changed, result.recreated, result.removed, result.leftAlone]) list.sort();
+      // The index now differs from HEAD where the undo wrote: the next snapshot walks everything.
+      this.baseline = undefined;
       return result;
     });
   }
@@ -247,8 +298,14 @@ export class CheckpointStore {
   /** Stages the work tree into the store's index and returns the tree, as a commit. */
   private async take(message: string): Promise<{ tree: string; commit: string; skipped: string[] }> {
     await this.init();
-    await this.syncExclude();
-    const status = await storeGit(this.paths, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], { timeoutMs: SNAPSHOT_TIMEOUT_MS });
+    const changes = await this.watchedChanges(await this.syncExclude());
+    // Only the changed paths (none: no git at all), or the whole tree.
+    const status = !changes
+      ? await storeGit(this.paths, STATUS, { timeoutMs: SNAPSHOT_TIMEOUT_MS })
+      : changes.paths.length > 0
+        ? await storeGit(this.paths, [...STATUS, '--', ...changes.paths], { timeoutMs: SNAPSHOT_TIMEOUT_MS })
+        : '';
+    this.lastScan = changes ? 'watched' : 'full';
     const update: string[] = [];
     const drop: string[] = [];
     const skipped: string[] = [];
@@ -291,12 +348,65 @@ export class CheckpointStore {
       await writeRef(this.paths.gitDir, 'HEAD', commit);
       this.head = { commit, tree };
     }
+    // Files too big to hold that nothing has touched since the last snapshot are still not held.
+    if (changes) {
+      const within = (path: string) => changes.paths.some((changed) => path === changed || path.startsWith(`${changed}/`));
+      skipped.push(...this.lastSkipped.filter((path) => !within(path)));
+    }
+    this.lastSkipped = [...new Set(skipped)].sort();
+    this.baseline = changes?.generation ?? this.pendingBaseline;
+    if (this.watchWanted && !this.watcher) this.startWatching();
     if (this.borrowing) {
       this.borrowing = false;
       // Off the critical path, but inside the queue: no snapshot may borrow while the loan ends.
       setTimeout(() => void this.ownObjects().catch(() => {}), 1_000).unref();
     }
-    return { tree, commit: this.head.commit, skipped: skipped.sort() };
+    return { tree, commit: this.head.commit, skipped: this.lastSkipped };
+  }
+
+  /** Set by watchedChanges: the generation a full walk just now was taken behind. */
+  private pendingBaseline: number | undefined;
+
+  /**
+   * The paths changed since the last snapshot, when the watcher can vouch for them: it is running,
+   * the last snapshot was taken behind its barrier, nobody else moved HEAD and no ignore rule
+   * changed. Undefined: walk the whole tree.
+   */
+  private async watchedChanges(excludeChanged: boolean): Promise<{ paths: string[]; generation: number } | undefined> {
+    const previous = this.baseline;
+    // Until this snapshot succeeds, none is a baseline (a failed one may have updated the index).
+    this.baseline = undefined;
+    this.pendingBaseline = undefined;
+    if (!this.watcher) return undefined;
+    const stamp = await ignoreSourcesStamp(this.paths);
+    const rulesChanged = excludeChanged || (this.ignoreStamp !== undefined && stamp !== this.ignoreStamp);
+    this.ignoreStamp = stamp;
+    if (rulesChanged) {
+      this.watcher.reset();
+      return undefined;
+    }
+    const headMoved = this.head === undefined || (await readRef(this.paths.gitDir, 'HEAD')) !== this.head.commit;
+    const drained = await this.watcher.drain();
+    if (!drained) return undefined;
+    this.pendingBaseline = drained.generation;
+    return previous === drained.generation && !headMoved ? drained : undefined;
+  }
+
+  private startWatching(): void {
+    const marker = join(this.dir, WATCH_OFF_FILE);
+    this.watcher = new TreeWatcher({
+      root: this.root,
+      barrierDir: join(this.dir, 'watch'),
+      ...(this.watchMaxDirs !== undefined ? { maxDirs: this.watchMaxDirs } : {}),
+      heldDirs: async () => (await storeGit(this.paths, ['ls-tree', '-r', '-d', '-z', '--name-only', 'HEAD'])).split('\0').filter(Boolean),
+      ignored: async (dirs) =>
+        new Set((await storeGit(this.paths, ['check-ignore', '-z', '--stdin'], { input: `${dirs.join('\0')}\0`, env: { GIT_LITERAL_PATHSPECS: '0' }, okExit: [1] })).split('\0').filter(Boolean)),
+      onOff: (reason) => void writeFile(marker, `${reason}\n`).catch(() => {}),
+    });
+    // A watcher that builds is vouched for again: the note of an earlier one is stale.
+    void this.watcher.whenSettled().then(async () => {
+      if (this.watcher?.state.kind === 'ready') await rm(marker, { force: true }).catch(() => {});
+    });
   }
 
   private userRepository(): Promise<UserRepository | undefined> {
@@ -304,12 +414,14 @@ export class CheckpointStore {
     return this.repository;
   }
 
-  /** The user repository's `info/exclude` applies here too (ignore rules match `git status`). */
-  private async syncExclude(): Promise<void> {
+  /** The user repository's `info/exclude` applies here too (ignore rules match `git status`); true when it changed. */
+  private async syncExclude(): Promise<boolean> {
     const path = (await this.userRepository())?.exclude;
     const wanted = path ? await readFile(path, 'utf8').catch(() => '') : '';
     const mine = join(this.paths.gitDir, 'info', 'exclude');
-    if ((await readFile(mine, 'utf8').catch(() => '')) !== wanted) await writeFile(mine, wanted);
+    if ((await readFile(mine, 'utf8').catch(() => '')) === wanted) return false;
+    await writeFile(mine, wanted);
+    return true;
   }
 
   private async records(session: string): Promise<LogRecord[]> {

@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { access, constants, mkdir } from 'node:fs/promises';
 import { loadConfig } from '../../config.js';
 import { stateFolder } from '../../state-dir.js';
-import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES } from './checkpoint-store.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES, WATCH_OFF_FILE } from './checkpoint-store.js';
 import { sandboxState, type SandboxState } from './sandbox.js';
 
 /**
@@ -22,6 +24,8 @@ export interface CheckpointState {
   maxFileBytes: number;
   /** Why checkpoints are off (REIKA_CHECKPOINTS=off, no git, a read-only state folder). */
   note?: string;
+  /** Why each checkpoint walks the whole tree instead of reading what the watcher saw change. */
+  fullWalk?: string;
 }
 
 export interface SafetyStatus {
@@ -30,7 +34,7 @@ export interface SafetyStatus {
 }
 
 /** A REIKA_* setting: the environment, then the project's and the user's `.env`. */
-export function safetySetting(root: string, name: 'REIKA_SANDBOX' | 'REIKA_CHECKPOINTS'): string | undefined {
+export function safetySetting(root: string, name: 'REIKA_SANDBOX' | 'REIKA_CHECKPOINTS' | 'REIKA_CHECKPOINT_WATCH'): string | undefined {
   try {
     return loadConfig({ cwd: root }).values[name];
   } catch {
@@ -43,6 +47,20 @@ export function checkpointsEnabled(root: string): boolean {
   return !/^(off|0|false|no|none)$/i.test((safetySetting(root, 'REIKA_CHECKPOINTS') ?? '').trim());
 }
 
+/** True unless REIKA_CHECKPOINT_WATCH says off: then every checkpoint walks the whole tree. */
+export function checkpointWatchEnabled(root: string): boolean {
+  return !/^(off|0|false|no|none)$/i.test((safetySetting(root, 'REIKA_CHECKPOINT_WATCH') ?? '').trim());
+}
+
+/** Why checkpoints in this project walk the whole tree: this process's watcher, the setting, the last session's note. */
+async function fullWalkReason(root: string, store: CheckpointStore): Promise<string | undefined> {
+  const live = store.watchState();
+  if (live) return live.kind === 'off' ? live.reason : undefined;
+  if (!checkpointWatchEnabled(root)) return 'REIKA_CHECKPOINT_WATCH=off';
+  if (process.platform !== 'linux') return `no inotify on ${process.platform}`;
+  return (await readFile(join(store.dir, WATCH_OFF_FILE), 'utf8').catch(() => '')).trim() || undefined;
+}
+
 export async function safetyStatus(root: string): Promise<SafetyStatus> {
   const [sandbox, checkpoints] = await Promise.all([sandboxState(safetySetting(root, 'REIKA_SANDBOX')), checkpointState(root)]);
   return { sandbox, checkpoints };
@@ -50,7 +68,7 @@ export async function safetyStatus(root: string): Promise<SafetyStatus> {
 
 async function checkpointState(root: string): Promise<CheckpointState> {
   const folder = stateFolder();
-  const store = CheckpointStore.for(root);
+  const store = CheckpointStore.for(root, { watch: checkpointWatchEnabled(root) });
   const state: CheckpointState = { enabled: true, folder, store: store.dir, sessions: 0, maxFileBytes: MAX_CHECKPOINT_FILE_BYTES };
   if (!checkpointsEnabled(root)) return { ...state, enabled: false, note: 'REIKA_CHECKPOINTS=off: edits and commands are not checkpointed' };
   const git = await new Promise<boolean>((done) => execFile('git', ['--version'], (error) => done(!error)));
@@ -61,6 +79,8 @@ async function checkpointState(root: string): Promise<CheckpointState> {
   } catch (error) {
     return { ...state, enabled: false, note: `the state folder ${folder} is not writable (${(error as NodeJS.ErrnoException).code ?? error}): no checkpoints` };
   }
+  const fullWalk = await fullWalkReason(root, store);
+  if (fullWalk) state.fullWalk = fullWalk;
   const sessions = await store.sessions();
   state.sessions = sessions.length;
   if (sessions[0]) {
@@ -85,7 +105,7 @@ export function describeSafety(status: SafetyStatus): string[] {
       ? `sandbox: none — ${sandbox.note}`
       : `sandbox: ${sandbox.kind} (${sandbox.program}${sandbox.pidNamespace ? ', own PID namespace' : ''}; REIKA_SANDBOX=${sandbox.setting})${sandbox.note ? ` — ${sandbox.note}` : ''}`;
   const points = checkpoints.enabled
-    ? `checkpoints: on, in ${checkpoints.store} (${checkpoints.sessions} session${checkpoints.sessions === 1 ? '' : 's'}${checkpoints.lastSession ? `; last ${checkpoints.lastSession}, ${checkpoints.lastSessionSteps} step${checkpoints.lastSessionSteps === 1 ? '' : 's'} to undo` : ''}; files over ${checkpoints.maxFileBytes / 1024 / 1024} MB are not held)`
+    ? `checkpoints: on, in ${checkpoints.store} (${checkpoints.sessions} session${checkpoints.sessions === 1 ? '' : 's'}${checkpoints.lastSession ? `; last ${checkpoints.lastSession}, ${checkpoints.lastSessionSteps} step${checkpoints.lastSessionSteps === 1 ? '' : 's'} to undo` : ''}; files over ${checkpoints.maxFileBytes / 1024 / 1024} MB are not held${checkpoints.fullWalk ? `; each checkpoint walks the whole tree: ${checkpoints.fullWalk}` : ''})`
     : `checkpoints: off — ${checkpoints.note}`;
   return [box, points];
 }

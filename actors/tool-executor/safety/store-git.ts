@@ -63,6 +63,8 @@ export interface GitRun {
   timeoutMs?: number;
   /** Extra environment (e.g. GIT_OPTIONAL_LOCKS=0 for a status that must not write the index). */
   env?: Record<string, string>;
+  /** Exit codes besides 0 that are an answer, not a failure (check-ignore's 1: nothing ignored). */
+  okExit?: number[];
 }
 
 /** stdout of `git args…` in the store; rejects with git's own message. Retries while another process holds the index lock. */
@@ -84,7 +86,7 @@ function once(paths: StorePaths, args: string[], options: GitRun): Promise<strin
       [...CONFIG, ...args],
       { cwd: paths.root, env: { ...storeEnv(paths), ...options.env }, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
+        if (!error || (typeof error.code === 'number' && options.okExit?.includes(error.code))) return resolve(stdout);
         const line = stderr.trim().split('\n').filter((l) => !l.startsWith('warning:')).pop() ?? error.message;
         reject(new StoreGitError(error.killed ? `git ${args[0]} took too long` : `git ${args[0]}: ${line.replace(/^(fatal|error): /, '')}`, stderr));
       },
