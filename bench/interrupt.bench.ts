@@ -17,8 +17,11 @@ const TARGET_MS = 150;
 
 const MILESTONES = ['headless: arguments read', 'headless: runtime started', 'headless: session loaded', 'runtime: model-io ready', 'session: bootstrap', 'session: request'];
 
-/** Every reply calls a tool, slowly streamed: a signal at `session: request` lands in a stream. */
-const reply = (_request: unknown, index: number): ScriptedReply => ({ content: 'working on it '.repeat(40), chunkDelayMs: 5, toolCalls: [{ name: 'write', arguments: { path: `w${index}.txt`, content: 'x\n' } }] });
+/**
+ * Every reply calls a tool, slowly streamed (200-byte pieces 5 ms apart, ~0.6 s): a signal at
+ * `session: request` lands in a stream. Unsplit, the whole reply would be written at once.
+ */
+const reply = (_request: unknown, index: number): ScriptedReply => ({ content: 'working on it '.repeat(40), chunkDelayMs: 5, split: { mode: 'fixed', size: 200 }, toolCalls: [{ name: 'write', arguments: { path: `w${index}.txt`, content: 'x\n' } }] });
 
 const BARE = "process.on('SIGINT', () => process.exit(130)); process.stderr.write('ready\\n'); setInterval(() => {}, 1000);";
 

@@ -19,13 +19,16 @@ const STEPS = 10;
 const DETECTION_WAVE = 4;
 const LAST_MS = 300;
 
+/** The reply's bytes go out in pieces of this size, `chunkDelayMs` apart (unsplit, it would be written at once). */
+const STREAMED = { mode: 'fixed', size: 200 } as const;
+
 /**
  * Every reply calls a tool that changes the project; the model never answers. Each streams for
  * about 2 s (a preamble in 4-character deltas, 25 ms apart), so a stream under way at the signal
  * is still under way when the abort reaches it: it must end closed by the client.
  */
 function reply(_request: unknown, index: number): ScriptedReply {
-  const stream = { content: 'Let me change the files now. '.repeat(10), chunkDelayMs: 25 };
+  const stream = { content: 'Let me change the files now. '.repeat(10), chunkDelayMs: 25, split: STREAMED };
   if (index % 2 === 0) return { ...stream, toolCalls: [{ name: 'edit', arguments: { path: 'a.txt', old_string: `v${index}`, new_string: `v${index + 2}` } }] };
   return { ...stream, toolCalls: [{ name: 'write', arguments: { path: `w${index}.txt`, content: 'written\n' } }] };
 }
