@@ -1,5 +1,8 @@
 import { defineActor, type ActorDefinition } from '../runtime/actor.js';
 import { Supervisor, type SupervisorOptions } from '../runtime/supervisor.js';
+import { ReikaError } from '../runtime/errors.js';
+import { pollTurn } from '../runtime/poll-turn.js';
+import { CLEARANCE, clearance } from '../runtime/clearance.js';
 import { APPROVER, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
 import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
@@ -16,9 +19,11 @@ import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-m
  * start its bootstrap at once and spawning overlaps the scan.
  *
  * The tool executor is not needed before the model's first reply, so its process starts on
- * {@link Runtime.prewarm} (the session calls it once the bootstrap is done), and not before the
- * model-io thread is up: on a small machine a Node process booting beside the scan thread or the
- * model-io thread would delay the first request (bench/startup.bench.ts). The MCP servers' hub
+ * {@link Runtime.prewarm} (the session calls it once its first request has gone to model-io), and
+ * not before the model-io thread is up: on a small machine a Node process booting beside the scan
+ * thread or the model-io thread would delay the first request (bench/startup.bench.ts), and the
+ * spawn holds the main thread until the child has exec'd, so before the first request it would
+ * hold engine detection and a signal's handling too. The MCP servers' hub
  * loads on first use, which the session makes right after its bootstrap.
  */
 
@@ -35,6 +40,8 @@ export interface RuntimeOptions {
   headless?: boolean;
   /** Where MCP config and trust are read (HOME, XDG_*, REIKA_MCP_TRUST_PROJECT); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** The run's interrupt (cli/early-interrupt.ts): once it fired, no actor process is started any more. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,9 +117,12 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const prewarm = () => {
     if (prewarmed) return;
     prewarmed = true;
-    // After model-io is up (or failed), and after the requests queued for it have gone out.
+    // After model-io is up (or failed), and after the requests queued for it have gone out. A
+    // spawn holds this thread until the child has exec'd (milliseconds, tens under load): an
+    // interrupt that came before it is seen first, and then nothing is started.
     const start = () =>
-      setImmediate(() => {
+      void pollTurn().then(() => {
+        if (options.signal?.aborted) return executorStarted(Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika was interrupted')));
         traceStartup('runtime: tool executor starting');
         executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, title: 'the process that runs the tools', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
       });
@@ -121,6 +131,8 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const ready = Promise.all([
     modelIo.then(() => traceStartup('runtime: model-io ready')),
     supervisor.register(APPROVER, approver),
+    // model-io asks it before a request it sends on its own: nothing leaves after a signal the main thread had yet to see.
+    supervisor.register(CLEARANCE, clearance),
     // Spawns a worker thread `subagent/N` per subagent call and stops it when it has reported.
     supervisor.register(SUBAGENTS, lazyDispatcher(supervisor)),
     indexerReady,

@@ -138,6 +138,12 @@ export class Supervisor extends EventEmitter implements Router {
   abort(scope: string, reason = 'aborted'): void {
     if (this.abortedScopes.has(scope)) return;
     this.abortedScopes.add(scope);
+    // A request of the scope still queued for a starting actor never runs: it is answered here.
+    for (const slot of this.slots.values()) {
+      const dropped: string[] = [];
+      slot.queue = slot.queue.filter((envelope) => envelope.type !== 'request' || envelope.scope !== scope || (dropped.push(envelope.id), false));
+      for (const id of dropped) this.reply({ type: 'fail', id, error: cancelledError(reason).toRecord() });
+    }
     const open: string[] = [];
     const callees = new Set<string>();
     for (const [id, route] of this.routes) {

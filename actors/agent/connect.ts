@@ -1,6 +1,7 @@
 import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
+import { pollTurn } from '../../runtime/poll-turn.js';
 import { endpointOf, type Config, type Profile } from '../config.js';
 import { MODEL_IO, type Endpoint, type EngineInfo } from '../model-io/protocol.js';
 
@@ -28,6 +29,8 @@ export async function connect(router: Router, profile: Profile, config: Config, 
   if (endpoint.model !== '' && profile.contextWindow !== undefined && endpoint.engine !== 'embedded') {
     return { profile: profile.name, endpoint, window: profile.contextWindow, models: [] };
   }
+  // An interrupt that came meanwhile is seen before the server is asked (the scope then refuses it).
+  await pollTurn();
   const reply = await client(router, MODEL_IO).request({ type: 'discover', endpoint }, options);
   if (endpoint.model === '') {
     if (reply.models.length !== 1) {

@@ -29,7 +29,7 @@ export interface Frozen extends FrozenBytes {
 }
 
 export interface FrozenPromptOptions {
-  runtime: Pick<SessionRuntime, 'supervisor' | 'indexerReady' | 'prewarm' | 'mcp'>;
+  runtime: Pick<SessionRuntime, 'supervisor' | 'indexerReady' | 'mcp'>;
   config: Config;
   mode: SessionMode;
   /** Nobody answers approval prompts: the system prompt says so. */
@@ -165,7 +165,6 @@ export class FrozenPrompt {
   }
 
   private thawNow(root: string, record: FrozenRecord): Promise<Frozen> {
-    const { runtime } = this.options;
     // The bootstrap as the prompt was made of it; the repo map's per-file list is not kept.
     const boot: Bootstrap = Object.freeze({
       root: record.root,
@@ -177,7 +176,6 @@ export class FrozenPrompt {
       skills: collectSkills(record.root, this.options.config.userFolder),
       ms: 0,
     });
-    runtime.prewarm?.();
     this.tools = this.registryFor(root);
     const mode = this.modeValue;
     return this.tools.then((registry) => {
@@ -194,13 +192,10 @@ export class FrozenPrompt {
     const promise = runtime.indexerReady
       .then(() => bootstrap(runtime.supervisor, { root, budgetTokens, userFolder: this.options.config.userFolder }))
       .then((boot) => {
-        runtime.prewarm?.();
         this.tools = this.registryFor(root);
         this.options.onBootstrap(boot);
         return this.tools.then((tools) => this.freeze(boot, tools));
       });
-    // Even a failed bootstrap must not leave the executor unstarted (the runtime's `ready` waits for it).
-    promise.catch(() => runtime.prewarm?.());
     return promise;
   }
 

@@ -1,6 +1,7 @@
 import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
+import { pollTurn } from '../../runtime/poll-turn.js';
 import { endpointOf, findProfile, type Config, type Profile } from '../config.js';
 import { MODEL_IO, type EngineInfo } from '../model-io/protocol.js';
 import { connect, type Connection } from './connect.js';
@@ -154,6 +155,8 @@ export class ModelLink {
     if (!engine && off('REIKA_DETECT_ENGINE')) return undefined;
     if (!engine) {
       try {
+        // An interrupt that came while the session started is seen before detection's requests go (the scope then refuses them).
+        await pollTurn();
         // The template probe runs in model-io's idle time, right after detection (engine-facts.ts uses it).
         engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: !off('REIKA_TEMPLATE_CHECK') }, this.options());
       } catch {

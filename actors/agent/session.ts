@@ -51,7 +51,7 @@ export interface SessionRuntime {
   /** Routes requests; `abort(scope)` sends the one abort message for a turn. */
   supervisor: Router & { abort(scope: string, reason?: string): void };
   indexerReady: Promise<void>;
-  /** Starts actors that are only needed once turns run (the tool executor). */
+  /** Starts actors that are only needed once a request is out (the tool executor). */
   prewarm?(): void;
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** The MCP servers, whose ready tools join the tools array when it is frozen (cli/start-runtime.ts). */
@@ -257,7 +257,6 @@ export class Session {
         return this.endEarly(turn, prompt, started, controller.signal.aborted ? undefined : describe(error));
       }
       this.prompt.markSent(frozen);
-      this.runtime.prewarm?.();
       this.facts.follow(this.link.engineDetected());
       const decision = this.context ? undefined : await this.facts.forConversation();
       const context = this.contextFor(frozen, decision, connection.endpoint.model);
@@ -286,7 +285,12 @@ export class Session {
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
         emit: (event) => this.emit(event),
-        sent: (messages, tools) => this.facts.sent(turn, messages, tools, (event) => this.emit(event)),
+        sent: (messages, tools) => {
+          // The tool executor boots while the model answers the first request: its spawn holds this
+          // thread, and before the first request it would hold engine detection and the request too.
+          this.runtime.prewarm?.();
+          this.facts.sent(turn, messages, tools, (event) => this.emit(event));
+        },
         watchApprovals: this.runtime.watchApprovals,
       });
       // The template check of the turn's last requests (milliseconds in the worker) ends with the turn.

@@ -1,6 +1,7 @@
 import { client, type ActorAddress } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
+import { pollTurn } from '../../runtime/poll-turn.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import { MODEL_IO, type ChatMessage, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
 import { diskAfterCrash } from '../tool-executor/disk-after-crash.js';
@@ -96,6 +97,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   else context.addUser(prompt);
 
   while (true) {
+    // A signal or abort that came while the loop ran on settled promises is seen before a request goes out.
+    await pollTurn();
     if (options.signal.aborted) return finish('aborted');
     if (requests >= options.maxRequests) {
       return finish('max-turns', { code: 'REIKA_ERR_MAX_TURNS', message: `stopped after ${requests} model requests (REIKA_MAX_TURNS=${options.maxRequests}) without a final answer` });
@@ -159,7 +162,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
 
     let verdict: GuardVerdict = { action: 'ok' };
-    const early = await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
+    await pollTurn();
+    const early = options.signal.aborted ? undefined : await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
     for (const call of calls) {
       const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload, status: result.status });
@@ -185,6 +189,8 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     emit({ type: 'tool-call', turn, state, previous });
   };
   emit({ type: 'tool-call', turn, state });
+  // A call may write: an interrupt that came since the reply is seen first (the call is then not run).
+  await pollTurn();
   const skipped = notRunResult(call, options.signal);
   if (skipped) {
     change({ type: 'finish', result: skipped });

@@ -1,4 +1,6 @@
-import { defineActor } from '../../runtime/actor.js';
+import { client, defineActor, type RequestContext } from '../../runtime/actor.js';
+import { CLEARANCE } from '../../runtime/clearance.js';
+import { isCancelled } from '../../runtime/errors.js';
 import { detectEngine } from './detect-engine.js';
 import { discover } from './discover.js';
 import type { ModelIoProtocol } from './protocol.js';
@@ -27,13 +29,27 @@ const loadEmbedded = () => (embedded ??= import('./embedded/index.js'));
  * Detection, and the template probe when asked: it runs here, in model-io's idle time at session
  * start (no request is in flight before the bootstrap ends), so no other thread has to boot beside the scan.
  */
-async function detectAndProbe(endpoint: Parameters<typeof detectEngine>[0], probe: boolean, signal: AbortSignal) {
-  const info = await detectEngine(endpoint, signal);
+async function detectAndProbe(endpoint: Parameters<typeof detectEngine>[0], probe: boolean, signal: AbortSignal, clear: () => Promise<boolean>) {
+  const info = await detectEngine(endpoint, signal, clear);
   if (probe && info.chatTemplate && !signal.aborted) {
     const { probeTemplate } = await import('./template-check/probe.js');
     info.templateProbe = await probeTemplate({ template: info.chatTemplate, ...(info.bosToken !== undefined ? { bosToken: info.bosToken } : {}), ...(info.eosToken !== undefined ? { eosToken: info.eosToken } : {}) });
   }
   return info;
+}
+
+/**
+ * Asks the main thread for its go-ahead before a request this thread sends on its own (a later
+ * detection wave, a retry): false once the request's scope was aborted (an interrupt the main
+ * thread had not handled yet included). A runtime without the clearance actor (tests) lets it go.
+ */
+function cleared(context: RequestContext<unknown>): Promise<boolean> {
+  return client(context, CLEARANCE)
+    .request({ type: 'clear' })
+    .then(
+      () => true,
+      (error: unknown) => !isCancelled(error),
+    );
 }
 
 export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
@@ -44,13 +60,13 @@ export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
     switch (request.type) {
       case 'chat':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedChat(request, { signal: context.signal, emit: (event) => context.emit(event), from: context.from });
-        return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry });
+        return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry, clear: () => cleared(context) });
       case 'discover':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedDiscover(request.endpoint);
         return discover(request.endpoint, request.contextWindow, context.signal);
       case 'detect':
         if (request.endpoint.engine === 'embedded') return (await (await loadEmbedded()).embeddedDiscover(request.endpoint)).engine!;
-        return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal);
+        return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal, () => cleared(context));
       default:
         throw new Error(`model-io: unknown request type ${(request as { type?: unknown }).type}`);
     }

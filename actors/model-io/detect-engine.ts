@@ -1,3 +1,4 @@
+import { pollTurn } from '../../runtime/poll-turn.js';
 import { openHttp, readText } from './http-request.js';
 import type { Endpoint, ServerEngineInfo } from './protocol.js';
 import { endpointUrl } from './request-body.js';
@@ -29,12 +30,17 @@ interface Answer {
 
 type Ask = (path: string, init?: { method?: 'GET' | 'POST'; body?: unknown; base?: 'origin' | 'api' }) => Promise<Answer | undefined>;
 
-function asker(endpoint: Endpoint, signal: AbortSignal, answered: string[]): Ask {
+function asker(endpoint: Endpoint, signal: AbortSignal, answered: string[], clear: () => Promise<boolean>): Ask {
   const origin = originOf(endpoint.baseUrl);
   return async (path, init = {}) => {
     const url = init.base === 'api' ? endpointUrl(endpoint.baseUrl, path) : `${origin}${path}`;
     const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     const headers: Record<string, string> = { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) };
+    // An abort that reached this thread while the last answer was read is handled before the next
+    // question goes, and the main thread (which sees signals) clears it: after an interrupt, no
+    // probe of a later wave leaves.
+    await pollTurn();
+    if (signal.aborted || !(await clear()) || signal.aborted) return undefined;
     let exchange;
     try {
       exchange = await openHttp(url, { method: init.method ?? 'GET', headers, ...(body ? { body } : {}), signal, idleTimeoutMs: PROBE_TIMEOUT_MS });
@@ -122,12 +128,18 @@ function entryOf(data: any[], model: string): any {
   return data.find((m) => m?.id === model) ?? (model ? undefined : data[0]) ?? (data.length === 1 ? data[0] : undefined);
 }
 
-/** Detects the engine behind `endpoint`. Never throws: what could not be learnt stays unset. */
-export async function detectEngine(endpoint: Endpoint, signal: AbortSignal): Promise<ServerEngineInfo> {
+/**
+ * Detects the engine behind `endpoint`. Never throws: what could not be learnt stays unset. Once
+ * `signal` aborts no further question is asked, and what was learnt so far is returned. `clear`
+ * is asked before each question (model-io: the main thread's clearance, runtime/clearance.ts); a
+ * question it refuses is not asked.
+ */
+export async function detectEngine(endpoint: Endpoint, signal: AbortSignal, clear: () => Promise<boolean> = async () => true): Promise<ServerEngineInfo> {
   const answered: string[] = [];
-  const ask = asker(endpoint, signal, answered);
+  const ask = asker(endpoint, signal, answered, clear);
   const info: ServerEngineInfo = { kind: 'server', engine: 'unknown', baseUrl: endpoint.baseUrl, ...(endpoint.model ? { model: endpoint.model } : {}), answered };
   const models = await ask('models', { base: 'api' });
+  if (signal.aborted) return info;
   if (!models) {
     info.unreachable = true;
     return info;
@@ -154,6 +166,7 @@ export async function detectEngine(endpoint: Endpoint, signal: AbortSignal): Pro
   }
   // A local server that names no engine: ask each engine's own endpoints (a 404 costs one request).
   const [props, ollamaVersion, serverInfo, version] = await Promise.all([ask('/props'), ask('/api/version'), ask('/get_server_info'), ask('/version')]);
+  if (signal.aborted) return info;
   if (props?.status === 200 && props.json?.default_generation_settings) return llamaCpp(info, ask, entry, props);
   if (ollamaVersion?.status === 200 && text(ollamaVersion.json?.version)) return ollama(info, ask, ollamaVersion);
   if (serverInfo?.status === 200 && serverInfo.json && typeof serverInfo.json === 'object') return sglang(info, ask, entry, serverInfo);

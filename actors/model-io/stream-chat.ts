@@ -26,6 +26,8 @@ export interface ChatContext {
   clock?: Clock;
   /** Tests: how each health check of a silent stream ended (see idle-watch.ts). */
   onProbe?(alive: boolean): void;
+  /** Asked before a retry goes out (model-io: the main thread's clearance); false ends the reply `aborted`. */
+  clear?(): Promise<boolean>;
 }
 
 export function authHeaders(endpoint: Endpoint): Record<string, string> {
@@ -64,6 +66,7 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
     } catch {
       return new TurnAssembler(tools, context.emit, mintCallId).finish(true);
     }
+    if (context.clear && !(await context.clear())) return new TurnAssembler(tools, context.emit, mintCallId).finish(true);
   }
 }
 

@@ -110,8 +110,11 @@ export async function run(argv: string[]): Promise<number> {
     const untilInterrupted = <T>(promise: Promise<T>) => Promise.race([promise, interruptedPromise.then(() => undefined)]);
     const runtimeModule = await untilInterrupted(loadingRuntime);
     if (interrupted || !runtimeModule) return exitSoon();
-    const runtime = runtimeModule.startRuntime({ approve: declineHeadless, cwd, headless: true });
+    const runtime = runtimeModule.startRuntime({ approve: declineHeadless, cwd, headless: true, signal: interruption });
     traceStartup('headless: runtime started');
+    // Loaded beside the session's modules: a prompt may name a custom command (`reika -p "/review src"`).
+    const loadingCommands = import('../slash/custom-commands.js');
+    loadingCommands.catch(() => {});
     const sessionModule = await untilInterrupted(import('../../actors/agent/session.js'));
     if (interrupted || !sessionModule) {
       await runtime.close();
@@ -135,17 +138,25 @@ export async function run(argv: string[]): Promise<number> {
     if (args.output === 'text') void tellMcp(runtime);
     // Said once, on stderr, while the first request is under way.
     void import('../../actors/tool-executor/safety/status.js')
-      .then(({ sandboxNotice }) => sandboxNotice(cwd))
+      .then(({ sandboxNotice }) => (interrupted ? undefined : sandboxNotice(cwd)))
       .then((line) => line && process.stderr.write(`reika: ${line}\n`));
     // `reika -p "/review src"`: a custom command (.reika/commands/review.md) sends its prompt.
-    const { expandTypedCommand } = await import('../slash/custom-commands.js');
-    const command = expandTypedCommand(prompt, cwd, config.userFolder);
+    const commands = await untilInterrupted(loadingCommands);
+    if (interrupted || !commands) {
+      await runtime.close();
+      traceStartup('headless: runtime closed');
+      return exitSoon();
+    }
+    const command = commands.expandTypedCommand(prompt, cwd, config.userFolder);
     if (command && 'error' in command) {
       await runtime.close();
       return fail(command.error);
     }
     if (command) prompt = command.prompt;
     const turn = session.run(prompt);
+    // Interrupted, the turn winds down first (its abort stops the stream, an embedded model's
+    // generation and the commands): ending the model-io thread while llama.cpp generates in it
+    // aborts the whole process.
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     traceStartup('headless: turn ended');
     const info = session.info();

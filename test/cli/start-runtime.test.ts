@@ -64,3 +64,15 @@ test('two runtimes in one process each own their indexer: closing one leaves the
   const index = await client(second.supervisor, INDEXER).request({ type: 'scan', root });
   t.deepEqual(index.paths, ['a.txt']);
 });
+
+test('an interrupted run starts no tool executor: a prewarm after the signal spawns nothing', async (t) => {
+  const root = tempDir();
+  const interrupt = new AbortController();
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root, signal: interrupt.signal });
+  t.teardown(() => runtime.close());
+  interrupt.abort('SIGINT');
+  runtime.prewarm();
+  const error = (await t.throwsAsync(runtime.ready)) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_CLOSED');
+  t.is(runtime.supervisor.pidOf(TOOL_EXECUTOR), undefined);
+});

@@ -156,6 +156,19 @@ test('one abort reaches a grandchild actor and its work ends cancelled, as data'
   }, { onDeliver: delivered.onDeliver });
 });
 
+test('a request queued for an actor still starting is answered cancelled by its scope\'s abort and never runs', async (t) => {
+  await withSupervisor(async (supervisor) => {
+    const starting = supervisor.spawn({ name: 'thread', kind: 'thread', module: actorModule });
+    // The echo would answer at once if it ran; queued, it is refused by the abort instead.
+    const queued = to(supervisor, 'thread').request({ type: 'echo', value: 'late' }, { scope: 'session-1' });
+    supervisor.abort('session-1', 'interrupted');
+    const error = (await t.throwsAsync(queued)) as ReikaError;
+    t.is(error.code, 'REIKA_ERR_CANCELLED');
+    await starting;
+    t.is(await to(supervisor, 'thread').request({ type: 'echo', value: 'other' }, { scope: 'session-2' }), 'other');
+  }, new ManualClock());
+});
+
 test('a request timeout fails the call and cancels the work at the callee, and the work the callee started', async (t) => {
   const delivered = stops();
   let innerEnded!: (body: unknown) => void;

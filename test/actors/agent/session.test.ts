@@ -12,7 +12,7 @@ interface Fakes {
   models: string[];
 }
 
-async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: Record<string, string>, models = ['only-model']) {
+async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: Record<string, string>, models = ['only-model'], prewarm?: () => void) {
   const root = gitRepo({ 'package.json': JSON.stringify({ name: 'demo', scripts: { test: 'node --test' } }), 'src/a.ts': 'export const a = 1;\n', 'AGENTS.md': 'Be brief.' });
   const fakes: Fakes = { scans: [], chats: [], models };
   const supervisor = new Supervisor();
@@ -41,9 +41,22 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
     }),
   );
   const config = loadConfig({ cwd: root, env, home: root });
-  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve() }, config, cwd: root, headless: true });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve(), ...(prewarm ? { prewarm } : {}) }, config, cwd: root, headless: true });
   return { session, fakes, root };
 }
+
+test('the tool executor is started once the first request has gone, not at the bootstrap (its spawn holds the main thread)', async (t) => {
+  const prewarmed: number[] = [];
+  let requests = 0;
+  const { session } = await sessionWith(t, { REIKA_MODEL: 'm', REIKA_CONTEXT_WINDOW: '32000' }, ['m'], () => prewarmed.push(requests));
+  session.subscribe((event) => {
+    if (event.type === 'request') requests++;
+  });
+  await session.ready;
+  t.deepEqual(prewarmed, [], 'not started by the bootstrap');
+  await session.run('hello');
+  t.deepEqual(prewarmed, [1], 'started as the first request went to model-io');
+});
 
 test('the bootstrap runs once and every turn sends the same frozen system prompt and tools', async (t) => {
   const { session, fakes, root } = await sessionWith(t, {});

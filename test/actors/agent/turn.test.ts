@@ -226,3 +226,40 @@ test('a reply whose call markup cannot be read gets one corrective note; a secon
   t.regex(note.content as string, /^\[tool call not run/);
   t.is(seen[1]!.at(-2)!.role, 'assistant', 'the note follows the reply it corrects');
 });
+
+/** A SIGUSR2 listener that aborts the turn, as headless's SIGINT listener does (session.close). */
+function abortOnSignal(t: { teardown(fn: () => void): void }, controller: AbortController): () => void {
+  const listener = () => controller.abort('interrupted by SIGUSR2');
+  process.on('SIGUSR2', listener);
+  t.teardown(() => process.off('SIGUSR2', listener));
+  return () => process.kill(process.pid, 'SIGUSR2');
+}
+
+test('a signal that came while the turn ran on settled promises stops it before its first request goes', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const { options, controller } = await setup(t, fakeModel([{ text: 'hi' }], seen), fakeExecutor((r) => done(r, 'x')));
+  const signal = abortOnSignal(t, controller);
+  // Sent, not yet handled: the listener runs when the event loop next polls.
+  signal();
+  const result = await runTurn('go', options);
+  t.is(result.status, 'aborted');
+  t.is(seen.length, 0, 'no request went to model-io after the signal');
+});
+
+test('a signal that came with the reply stops its tool calls before any runs', async (t) => {
+  const ran: string[] = [];
+  const signalled: Array<() => void> = [];
+  const model = defineActor<ModelIoProtocol>({
+    handle() {
+      signalled[0]!();
+      return { text: '', reasoning: '', toolCalls: [{ id: 'c1', name: 'write', arguments: { path: 'a.txt', content: 'x' }, source: 'native' }], finishReason: 'tool_calls', usage: { promptTokens: 100, completionTokens: 10, cachedTokens: 0 }, notices: [] };
+    },
+  });
+  const { options, controller, events } = await setup(t, model, fakeExecutor((r) => (ran.push(r.name), done(r, 'written'))));
+  signalled.push(abortOnSignal(t, controller));
+  const result = await runTurn('go', options);
+  t.is(result.status, 'aborted');
+  t.deepEqual(ran, [], 'the write never reached the executor');
+  t.true(result.toolCalls.every((call) => call.status === 'cancelled'), 'a call the turn kept ends cancelled, as data');
+  t.true(events.every((e) => e.type !== 'tool-call' || e.state.status === 'pending' || e.state.status === 'cancelled'));
+});

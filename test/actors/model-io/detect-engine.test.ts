@@ -120,3 +120,28 @@ test('hosted or local is decided by the host', (t) => {
   for (const url of ['http://localhost:8080/v1', 'http://127.0.0.1:1234/v1', 'http://192.168.1.20:11434/v1', 'http://10.0.0.5/v1', 'http://[::1]:8000/v1', 'http://gpu-box:8000/v1', 'http://studio.local:1234/v1']) t.true(isLocalHost(url), url);
   for (const url of ['https://api.openai.com/v1', 'https://openrouter.ai/api/v1', 'https://api.deepseek.com/v1', 'http://8.8.8.8/v1']) t.false(isLocalHost(url), url);
 });
+
+test('detection asks nothing more once its signal aborted: after /v1/models answered, no probe of the next wave goes', async (t) => {
+  const server = await startScriptedServer([], { models: ['m'] });
+  t.teardown(() => server.close());
+  const controller = new AbortController();
+  const endpoint: Endpoint = { baseUrl: server.url, model: 'm', requestTimeoutMs: 0 };
+  // The abort comes with the first answer, as an interrupt would while the next wave is being prepared.
+  let asked = 0;
+  const info = await detectEngine(endpoint, controller.signal, async () => {
+    if (++asked === 2) controller.abort('interrupted');
+    return true;
+  });
+  t.deepEqual(server.requests.map((r) => r.path), ['/v1/models']);
+  t.is(info.engine, 'unknown');
+  t.falsy(info.unreachable, 'an aborted detection does not call the server unreachable');
+});
+
+test('a question the clearance refuses is not asked (the main thread saw an interrupt first)', async (t) => {
+  const server = await startScriptedServer([], { models: ['m'] });
+  t.teardown(() => server.close());
+  let asked = 0;
+  await detectEngine({ baseUrl: server.url, model: 'm', requestTimeoutMs: 0 }, new AbortController().signal, async () => ++asked === 1);
+  t.deepEqual(server.requests.map((r) => r.path), ['/v1/models'], 'the 4-probe wave was refused');
+  t.is(asked, 5, 'each question asked for its clearance');
+});

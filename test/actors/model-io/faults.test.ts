@@ -151,3 +151,12 @@ test('a llama.cpp `error:` line mid-stream is reported, not swallowed', async (t
   oneLine(t, error, 'REIKA_ERR_HTTP', /slot unavailable retry later/);
   t.is(server.chatRequests().length, fast.maxRetries + 1, 'a 500 inside the stream is retried like one outside');
 });
+
+test('a retry the main thread does not clear (an interrupt it saw during the backoff) is not sent: the reply ends aborted', async (t) => {
+  const server = await startScriptedServer([{ fault: { type: 'status', status: 503 } }, { content: 'never asked' }]);
+  t.teardown(() => server.close());
+  const endpoint = { baseUrl: server.url, model: 'scripted-model', requestTimeoutMs: 5_000 };
+  const reply = await streamChat({ type: 'chat', endpoint, messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: new AbortController().signal, emit: () => {}, retry: fast, clear: async () => false });
+  t.is(reply.finishReason, 'aborted');
+  t.is(server.chatRequests().length, 1, 'only the first attempt reached the server');
+});
