@@ -28,7 +28,7 @@ import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceErr
 
 /** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
 const WIND_DOWN_MS = 800;
-/** After close, a process still held open by a stray handle is ended this much later. */
+/** After close, once stdout and stderr have drained, a process still held open by a stray handle is ended this much later. */
 const EXIT_GRACE_MS = 500;
 
 export async function run(argv: string[]): Promise<number> {
@@ -164,9 +164,12 @@ export async function run(argv: string[]): Promise<number> {
     await runtime.close();
     opened.recorder.close();
     traceStartup('headless: runtime closed');
-    // Interrupted: what is left to write went out synchronously (pipes, files, terminals); no grace.
-    setTimeout(() => process.exit(process.exitCode ?? 0), interrupted ? 0 : EXIT_GRACE_MS).unref();
-    return report(result, args.output, info.model, Date.now() - started, interrupted, answer, id, info.cache);
+    const code = report(result, args.output, info.model, Date.now() - started, interrupted, answer, id, info.cache);
+    // What was written goes out first: a pipe takes a large answer (a 10 MB `--json` result) in
+    // pieces as its reader reads, and an exit before then cut it off. Then a stray handle gets the
+    // grace (none once interrupted).
+    void drained().then(() => setTimeout(() => process.exit(process.exitCode ?? 0), interrupted ? 0 : EXIT_GRACE_MS).unref());
+    return code;
   } finally {
     opened.recorder.close();
     process.off('SIGINT', onSignal);
@@ -217,6 +220,12 @@ async function tellMcp(runtime: { mcp(): Promise<import('../../actors/mcp/hub.js
     const line = describeChange(change, false);
     if (line) process.stderr.write(`reika: ${line}\n`);
   });
+}
+
+/** Settles once everything written to stdout and stderr so far has left the process (or the reader is gone). */
+function drained(): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => (stream.writableLength === 0 ? resolve() : stream.write('', () => resolve())));
+  return Promise.all([flushed(process.stdout), flushed(process.stderr)]).then(() => undefined);
 }
 
 function writeLine(text: string): void {

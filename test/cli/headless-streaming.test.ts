@@ -1,7 +1,9 @@
 import test from 'ava';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
-import { runReika } from './headless-helpers.js';
+import { cleanEnv, mainJs, runReika } from './headless-helpers.js';
 
 /** Plain `reika -p`: the answer streams to stdout as it arrives, and is exactly the answer. */
 
@@ -60,4 +62,25 @@ test('a short answer is printed whole at the end, and the session figures close 
   t.is(run.code, 0, run.stderr);
   t.is(run.stdout, 'Short.\n');
   t.regex(run.stderr.trim().split('\n').at(-1)!, /^reika: 1 request · 1\.0k prompt tokens, 90% cached · 2 generated · [\d.]+s$/);
+});
+
+test('a 10 MB --json result reaches a reader that is slow to read it whole: the exit waits for stdout to drain', async (t) => {
+  // Found by the issue 21 soak: the exit timer (a stray handle's grace) cut the result off at
+  // what the pipe had taken (4.1 of 10.5 MB under load), with exit code 0.
+  const answer = 'y'.repeat(10 * 1024 * 1024);
+  const s = await server([{ content: answer, charsPerDelta: 1024 * 1024 }]);
+  const repo = gitRepo({ 'a.txt': 'v0\n' });
+  const child = spawn(process.execPath, [mainJs, '-p', 'go', '--json'], { cwd: repo, env: cleanEnv(env(s)), stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  // The reader takes the first bytes, then looks away for four times the exit grace (500 ms).
+  child.stdout.once('data', () => {
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 2_000);
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  t.is(code, 0);
+  const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  t.is(result.status, 'answered');
+  t.is(result.answer.length, answer.length);
 });
