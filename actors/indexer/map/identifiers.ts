@@ -34,9 +34,69 @@ function isPart(code: number): boolean {
 
 /** The hash of a whole name, equal to the hash `identifierHashes` gives its mentions. */
 export function hashIdentifier(name: string): number {
+  return hashRange(name, 0, name.length);
+}
+
+/** `hashIdentifier(text.slice(start, end))`, without the slice. */
+export function hashRange(text: string, start: number, end: number): number {
   let hash = FNV_OFFSET;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), FNV_PRIME);
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
   return hash >>> 1;
+}
+
+/**
+ * Small ids for hashes (31-bit, as `hashIdentifier` gives them): an open-addressed table in typed
+ * arrays, kept at most half full. A `Map` of numbers did the same at several times the cost per
+ * lookup, most of all cold.
+ */
+export class HashIds {
+  private hashes = new Int32Array(1 << 12).fill(-1);
+  private ids = new Int32Array(1 << 12);
+  private mask = (1 << 12) - 1;
+  /** Ids given so far (the next one is this). */
+  size = 0;
+
+  /** The id of `hash`, or -1. */
+  get(hash: number): number {
+    const hashes = this.hashes;
+    const mask = this.mask;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const known = hashes[slot]!;
+      if (known === hash) return this.ids[slot]!;
+      if (known === -1) return -1;
+    }
+  }
+
+  /** The id of `hash`, a new one (`size` before the call) if it had none. */
+  add(hash: number): number {
+    const mask = this.mask;
+    let slot = hash & mask;
+    for (let known = this.hashes[slot]!; known !== -1; known = this.hashes[slot]!) {
+      if (known === hash) return this.ids[slot]!;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.size++;
+    this.hashes[slot] = hash;
+    this.ids[slot] = id;
+    if (this.size * 2 > mask) this.grow();
+    return id;
+  }
+
+  private grow(): void {
+    const { hashes, ids } = this;
+    const size = hashes.length * 2;
+    this.hashes = new Int32Array(size).fill(-1);
+    this.ids = new Int32Array(size);
+    this.mask = size - 1;
+    for (let old = 0; old < hashes.length; old++) {
+      const hash = hashes[old]!;
+      if (hash === -1) continue;
+      let slot = hash & this.mask;
+      while (this.hashes[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.hashes[slot] = hash;
+      this.ids[slot] = ids[old]!;
+    }
+  }
 }
 
 /**

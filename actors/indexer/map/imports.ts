@@ -17,11 +17,15 @@
 
 const NONE: readonly number[] = Object.freeze([]);
 
-/** One importing file, with the memos its folder and language family share (`ModuleIndex.importer`). */
+/**
+ * One importing file, with the memos its folder and language family share (`ModuleIndex.importer`),
+ * each looked up the first time a specifier needs it: extraction makes relative specifiers
+ * root-relative, so most importers never need either.
+ */
 export interface Importer {
   path: string;
-  relative: Map<string, readonly number[]>;
-  bare: Map<string, readonly number[]>;
+  relative: Map<string, readonly number[]> | undefined;
+  bare: Map<string, readonly number[]> | undefined;
 }
 
 /** `.ts`/`.tsx`/`.mts`/`.cts` are one family, `.js`/`.jsx`/`.mjs`/`.cjs` another; else the extension. */
@@ -35,14 +39,11 @@ function familyOf(path: string): string {
 
 /** `packages/core/src/x` → `packages/core/x`: without the first `src` or `lib` folder ('' when there is none). */
 function withoutSourceFolder(key: string): string {
-  for (const name of ['src', 'lib']) {
-    if (key.startsWith(`${name}/`)) return key.slice(name.length + 1);
-  }
-  let at = -1;
-  for (const name of ['/src/', '/lib/']) {
-    const found = key.indexOf(name);
-    if (found !== -1 && (at === -1 || found < at)) at = found;
-  }
+  // Plain searches, no loops over name lists: this runs for every mapped file, cold, at startup.
+  if (key.startsWith('src/') || key.startsWith('lib/')) return key.slice(4);
+  const src = key.indexOf('/src/');
+  const lib = key.indexOf('/lib/');
+  const at = src === -1 ? lib : lib === -1 || src < lib ? src : lib;
   if (at !== -1) return key.slice(0, at) + key.slice(at + 4);
   return key.endsWith('/src') || key.endsWith('/lib') ? key.slice(0, -4) : '';
 }
@@ -77,11 +78,28 @@ export function join(folder: string, specifier: string): string | undefined {
   return base;
 }
 
-/** An index of the mapped files by their keys, built once per ranking. */
+/** Whether a file with this stem (`a/index`, `a/__init__`, `a/mod` of `mod.rs`) stands for its folder. */
+function isFolderModule(path: string, stem: string, slash: number): boolean {
+  const length = stem.length - slash - 1;
+  if (length === 5) return stem.startsWith('index', slash + 1);
+  if (length === 8) return stem.startsWith('__init__', slash + 1);
+  // Rust's `mod.rs` is its folder's module; a Python `mod.py` is just a module.
+  return length === 3 && stem.startsWith('mod', slash + 1) && path.endsWith('.rs');
+}
+
+/**
+ * An index of the mapped files by their keys, built once per ranking. Only the exact keys are
+ * made at once (root-relative specifiers, the most common, need nothing else); the keys by last
+ * segment that other specifiers need are made the first time one comes.
+ */
 export class ModuleIndex {
-  private readonly exact = new Map<string, number[]>();
-  /** Keys by their last segment, as rows of `keyText`/`keyFile`/`keyFolder`. */
-  private readonly byLast = new Map<string, number[]>();
+  /** Files by exact key: one file as a number (most keys), several as a list. */
+  private readonly exact = new Map<string, number | number[]>();
+  /** Per file, its key and whether it names a folder (`index.*`, `__init__.py`, `mod.rs`). */
+  private readonly fileKey: string[];
+  private readonly fileFolder: boolean[];
+  /** Keys by their last segment, as rows of `keyText`/`keyFile`/`keyFolder` (made on first use). */
+  private byLastMap: Map<string, number[]> | undefined;
   private readonly keyText: string[] = [];
   private readonly keyFile: number[] = [];
   /** The key names a folder (`index.*`, `__init__.py`, `mod.rs`, or a `src` folder's entry). */
@@ -89,27 +107,53 @@ export class ModuleIndex {
 
   /** `paths` in the ranking's order: the resolved numbers index it. */
   constructor(private readonly paths: readonly string[]) {
-    paths.forEach((path, file) => {
+    const count = paths.length;
+    this.fileKey = new Array<string>(count);
+    this.fileFolder = new Array<boolean>(count);
+    for (let file = 0; file < count; file++) {
+      const path = paths[file]!;
       const slash = path.lastIndexOf('/');
       const dot = path.lastIndexOf('.');
       const stem = dot > slash + 1 ? path.slice(0, dot) : path;
-      const base = stem.slice(slash + 1);
-      // Rust's `mod.rs` is its folder's module; a Python `mod.py` is just a module.
-      const folder = base === 'index' || base === '__init__' || (base === 'mod' && path.endsWith('.rs'));
+      const folder = isFolderModule(path, stem, slash);
       const key = folder ? path.slice(0, Math.max(slash, 0)) : stem;
+      this.fileKey[file] = key;
+      this.fileFolder[file] = folder;
       // Relative specifiers name the path itself: `./store` and also `./store/index`.
       this.addExact(key, file);
       if (folder) this.addExact(stem, file);
-      this.addKey(key, file, folder);
-      const shorter = withoutSourceFolder(key);
-      if (shorter !== '') this.addKey(shorter, file, folder || key.endsWith('/src') || key.endsWith('/lib'));
-    });
+    }
   }
 
   private addExact(key: string, file: number): void {
-    const list = this.exact.get(key);
-    if (list) list.push(file);
-    else this.exact.set(key, [file]);
+    const known = this.exact.get(key);
+    if (known === undefined) this.exact.set(key, file);
+    else if (typeof known === 'number') this.exact.set(key, [known, file]);
+    else known.push(file);
+  }
+
+  /** The files of an exact key, as a list (kept, so the same list comes back next time). */
+  private exactFiles(key: string): readonly number[] {
+    const known = this.exact.get(key);
+    if (known === undefined) return NONE;
+    if (typeof known !== 'number') return known;
+    const list = [known];
+    this.exact.set(key, list);
+    return list;
+  }
+
+  /** Keys by last segment: each file's key, and its key without the first `src`/`lib` folder. */
+  private get byLast(): Map<string, number[]> {
+    if (this.byLastMap) return this.byLastMap;
+    this.byLastMap = new Map();
+    for (let file = 0; file < this.paths.length; file++) {
+      const key = this.fileKey[file]!;
+      const folder = this.fileFolder[file]!;
+      this.addKey(key, file, folder);
+      const shorter = withoutSourceFolder(key);
+      if (shorter !== '') this.addKey(shorter, file, folder || key.endsWith('/src') || key.endsWith('/lib'));
+    }
+    return this.byLastMap;
   }
 
   private addKey(key: string, file: number, folder: boolean): void {
@@ -118,22 +162,23 @@ export class ModuleIndex {
     this.keyFile.push(file);
     this.keyFolder.push(folder);
     const last = key.slice(key.lastIndexOf('/') + 1);
-    const list = this.byLast.get(last);
+    const list = this.byLastMap!.get(last);
     if (list) list.push(row);
-    else this.byLast.set(last, [row]);
+    else this.byLastMap!.set(last, [row]);
   }
 
   /** Resolved specifiers, by the importer's folder (relative ones) or language family (the rest). */
   private readonly memos = new Map<string, Map<string, readonly number[]>>();
 
-  /** What resolving from the file at `path` needs, made once per file. */
+  private memo(key: string): Map<string, readonly number[]> {
+    let map = this.memos.get(key);
+    if (!map) this.memos.set(key, (map = new Map()));
+    return map;
+  }
+
+  /** What resolving from the file at `path` needs; its memos are looked up when first needed. */
   importer(path: string): Importer {
-    const memo = (key: string) => {
-      let map = this.memos.get(key);
-      if (!map) this.memos.set(key, (map = new Map()));
-      return map;
-    };
-    return { path, relative: memo(`/${path.slice(0, path.lastIndexOf('/') + 1)}`), bare: memo(familyOf(path)) };
+    return { path, relative: undefined, bare: undefined };
   }
 
   /**
@@ -142,23 +187,28 @@ export class ModuleIndex {
    */
   resolve(specifier: string, from: string | Importer): readonly number[] {
     const importer = typeof from === 'string' ? this.importer(from) : from;
-    if (!specifier.includes('|')) return this.cached(specifier, importer);
-    for (const alternative of specifier.split('|')) {
-      const files = this.cached(alternative, importer);
+    let bar = specifier.indexOf('|');
+    if (bar === -1) return this.cached(specifier, importer);
+    // The alternatives, as `split('|')` gives them, without the array.
+    for (let at = 0; ; at = bar + 1, bar = specifier.indexOf('|', at)) {
+      const files = this.cached(bar === -1 ? specifier.slice(at) : specifier.slice(at, bar), importer);
       if (files.length > 0) return files;
+      if (bar === -1) return NONE;
     }
-    return NONE;
   }
 
   private cached(specifier: string, importer: Importer): readonly number[] {
-    if (specifier.charCodeAt(0) === 47) return this.exact.get(specifier.slice(1)) ?? NONE; // `/a/x`
+    if (specifier.charCodeAt(0) === 47) return this.exactFiles(specifier.slice(1)); // `/a/x`
     const relative = specifier.charCodeAt(0) === 46; // `.`, `./x`, `../x`
     // Most misses (`from m import Name`, registry packages) end in a segment no file has.
     if (!relative && !this.byLast.has(specifier.slice(specifier.lastIndexOf('/') + 1))) return NONE;
-    const memo = relative ? importer.relative : importer.bare;
+    const path = importer.path;
+    const memo = relative
+      ? (importer.relative ??= this.memo(`/${path.slice(0, path.lastIndexOf('/') + 1)}`))
+      : (importer.bare ??= this.memo(familyOf(path)));
     let files = memo.get(specifier);
     if (files === undefined) {
-      files = this.resolveOne(specifier, importer.path);
+      files = this.resolveOne(specifier, path);
       memo.set(specifier, files);
     }
     return files;
@@ -167,7 +217,7 @@ export class ModuleIndex {
   private resolveOne(specifier: string, from: string): readonly number[] {
     if (specifier.charCodeAt(0) === 46) {
       const path = join(from.slice(0, from.lastIndexOf('/') + 1), specifier);
-      return path === undefined ? NONE : (this.exact.get(path) ?? NONE);
+      return path === undefined ? NONE : this.exactFiles(path);
     }
     let name = specifier;
     // `@scope/pkg/x` is `pkg/x`; a trailing or doubled `/` says nothing.
@@ -225,13 +275,18 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
     touched.length = 0;
     if (imports) {
       const importer = modules.importer(path);
-      for (const specifier of imports.split(' ')) {
-        const named = modules.resolve(specifier, importer);
-        for (const file of named) {
+      // The space-separated specifiers, as `split(' ')` gives them, without the array.
+      for (let at = 0; at <= imports.length; ) {
+        let end = imports.indexOf(' ', at);
+        if (end === -1) end = imports.length;
+        const named = modules.resolve(imports.slice(at, end), importer);
+        for (let k = 0; k < named.length; k++) {
+          const file = named[k]!;
           if (file === index) continue;
           if (scratch[file] === 0) touched.push(file);
           scratch[file]! += 1 / named.length;
         }
+        at = end + 1;
       }
     }
     for (const file of touched) {

@@ -1,7 +1,7 @@
 import type { RepoMapFile } from '../protocol.js';
 import type { FileSymbols } from './extract.js';
 import { ROLE_WEIGHT, roleOf } from './file-role.js';
-import { hashIdentifier, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
+import { hashRange, HashIds, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
 import { importEdges } from './imports.js';
 
 /**
@@ -40,8 +40,8 @@ const PRIVATE_WEIGHT = 0.25;
  * exports `get`.
  */
 const FULL_EVIDENCE = 2;
-/** Names that never stand for one definition (the anonymous `export default`). */
-const UNLINKED = new Set(['default']);
+/** The name that never stands for one definition (the anonymous `export default`). */
+const UNLINKED = 'default';
 /**
  * What one import weighs (split between the files it may name): an import says for sure what a
  * shared name only suggests, so it outweighs dozens of mentions.
@@ -62,10 +62,10 @@ function specificity(name: string): number {
   return name.length >= 8 && /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z]/.test(name) ? base * 2 : base;
 }
 
-/** The key a definition is referred to by: Ruby's `valid?`/`name=` are mentioned as `valid`/`name`. */
-function keyOf(name: string): string {
-  const last = name.charCodeAt(name.length - 1);
-  return last === 63 || last === 33 || last === 61 ? name.slice(0, -1) : name;
+/** The end of the key a definition is referred to by: Ruby's `valid?`/`name=` are mentioned as `valid`/`name`. */
+function keyEnd(list: string, start: number, end: number): number {
+  const last = list.charCodeAt(end - 1);
+  return end > start && (last === 63 || last === 33 || last === 61) ? end - 1 : end;
 }
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -77,56 +77,59 @@ const words = (list: string): string[] => (list === '' ? [] : list.split(' '));
  * definers are rows `start[id]` to `end[id]` of `file`/`weight`, in file order, one per file.
  */
 interface DefinerTable {
-  ids: Map<number, number>;
+  ids: HashIds;
   keys: string[];
   start: Int32Array;
   end: Int32Array;
   file: Int32Array;
   weight: Float64Array;
-  /** Per file, the ids it defines. */
-  own: Int32Array[];
+  /** The ids file i defines are `own[ownStart[i]]` up to `own[ownStart[i + 1]]`. */
+  ownStart: Int32Array;
+  own: Int32Array;
 }
 
 function definerTable(files: FileSymbols[]): DefinerTable {
-  const ids = new Map<number, number>();
+  const ids = new HashIds();
   const keys: string[] = [];
   const rowId: number[] = [];
   const rowFile: number[] = [];
   const rowWeight: number[] = [];
-  const own: Int32Array[] = [];
-  const mine: number[] = [];
-  const add = (name: string, file: number, weight: number) => {
-    const key = keyOf(name);
-    // Shorter names are never collected as mentions, so they link nothing.
-    if (key.length < MIN_IDENTIFIER_LENGTH || UNLINKED.has(key)) return;
-    const hash = hashIdentifier(key);
-    let id = ids.get(hash);
-    if (id === undefined) {
-      id = keys.length;
-      ids.set(hash, id);
-      keys.push(key);
+  const ownStart = new Int32Array(files.length + 1);
+  // The names of a space-separated list, read in place: no array of words, no substring per name.
+  const addAll = (list: string, file: number, weight: number) => {
+    for (let at = 0; at < list.length; ) {
+      let end = list.indexOf(' ', at);
+      if (end === -1) end = list.length;
+      const keyStop = keyEnd(list, at, end);
+      // Shorter names are never collected as mentions, so they link nothing.
+      if (keyStop - at >= MIN_IDENTIFIER_LENGTH && !(keyStop - at === UNLINKED.length && list.startsWith(UNLINKED, at))) {
+        const id = ids.add(hashRange(list, at, keyStop));
+        if (id === keys.length) keys.push(list.slice(at, keyStop));
+        rowId.push(id);
+        rowFile.push(file);
+        rowWeight.push(weight);
+      }
+      at = end + 1;
     }
-    rowId.push(id);
-    rowFile.push(file);
-    rowWeight.push(weight);
-    mine.push(id);
   };
-  files.forEach((file, index) => {
-    mine.length = 0;
-    for (const name of words(file.exported)) add(name, index, 1);
-    for (const name of words(file.internal)) add(name, index, PRIVATE_WEIGHT);
-    own.push(new Int32Array(mine));
-  });
+  for (let index = 0; index < files.length; index++) {
+    const file = files[index]!;
+    addAll(file.exported, index, 1);
+    addAll(file.internal, index, PRIVATE_WEIGHT);
+    ownStart[index + 1] = rowId.length;
+  }
+  // Each row is one of its file's own names, in file order.
+  const own = Int32Array.from(rowId);
   // Counting sort of the rows by id; rows of one id stay in file order.
   const names = keys.length;
   const start = new Int32Array(names + 1);
-  for (const id of rowId) start[id + 1]!++;
+  for (let row = 0; row < own.length; row++) start[own[row]! + 1]!++;
   for (let id = 0; id < names; id++) start[id + 1]! += start[id]!;
   const end = start.slice(0, names);
-  const file = new Int32Array(rowId.length);
-  const weight = new Float64Array(rowId.length);
-  for (let row = 0; row < rowId.length; row++) {
-    const id = rowId[row]!;
+  const file = new Int32Array(own.length);
+  const weight = new Float64Array(own.length);
+  for (let row = 0; row < own.length; row++) {
+    const id = own[row]!;
     const at = end[id]!;
     if (at > start[id]! && file[at - 1] === rowFile[row]) {
       // The same name twice in one file (exported and private): the stronger counts.
@@ -137,7 +140,7 @@ function definerTable(files: FileSymbols[]): DefinerTable {
     weight[at] = rowWeight[row]!;
     end[id] = at + 1;
   }
-  return { ids, keys, start, end, file, weight, own };
+  return { ids, keys, start, end, file, weight, ownStart, own };
 }
 
 export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
@@ -148,21 +151,29 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   const definers = definerTable(files);
   const names = definers.keys.length;
 
-  // Which defined identifiers each file mentions (not its own), and how many files mention each.
+  // Which defined identifiers each file mentions (not its own), and how many files mention each:
+  // file i's are `mention[mentionStart[i]]` up to `mention[mentionStart[i + 1]]`.
   const ownMark = new Int32Array(names);
   const mentionedBy = new Int32Array(names);
-  const mentions: Int32Array[] = [];
-  const found: number[] = [];
+  const mentionStart = new Int32Array(count + 1);
+  let mention = new Int32Array(1024);
+  let mentioned = 0;
+  const { ids, own, ownStart } = definers;
   for (let index = 0; index < count; index++) {
-    for (const id of definers.own[index]!) ownMark[id] = index + 1;
-    found.length = 0;
-    for (const hash of files[index]!.references) {
-      const id = definers.ids.get(hash);
-      if (id === undefined || ownMark[id] === index + 1) continue;
-      found.push(id);
+    for (let row = ownStart[index]!, end = ownStart[index + 1]!; row < end; row++) ownMark[own[row]!] = index + 1;
+    const references = files[index]!.references;
+    if (mentioned + references.length > mention.length) {
+      const grown = new Int32Array(Math.max(mention.length * 2, mentioned + references.length));
+      grown.set(mention.subarray(0, mentioned));
+      mention = grown;
+    }
+    for (let k = 0; k < references.length; k++) {
+      const id = ids.get(references[k]!);
+      if (id === -1 || ownMark[id] === index + 1) continue;
+      mention[mentioned++] = id;
       mentionedBy[id]!++;
     }
-    mentions.push(new Int32Array(found));
+    mentionStart[index + 1] = mentioned;
   }
 
   // Each identifier's vote, to be split between its definers by their weights.
@@ -194,7 +205,8 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
   let edges = 0;
   for (let index = 0; index < count; index++) {
     touched.length = 0;
-    for (const id of mentions[index]!) {
+    for (let k = mentionStart[index]!, end = mentionStart[index + 1]!; k < end; k++) {
+      const id = mention[k]!;
       for (let row = definers.start[id]!; row < definers.end[id]!; row++) {
         const file = definers.file[row]!;
         if (scratch[file] === 0) touched.push(file);
@@ -256,6 +268,13 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
  */
 function pageRank(edgeStart: Int32Array, targets: Int32Array, weights: Float64Array, teleport: Float64Array): Float64Array {
   const count = teleport.length;
+  // What each file passes on: the same sum, in the same order, as each iteration would make it.
+  const kept = new Float64Array(count);
+  for (let from = 0; from < count; from++) {
+    let passed = 0;
+    for (let edge = edgeStart[from]!, end = edgeStart[from + 1]!; edge < end; edge++) passed += weights[edge]!;
+    kept[from] = 1 - passed;
+  }
   let rank = Float64Array.from(teleport);
   let next = new Float64Array(count);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
@@ -263,12 +282,8 @@ function pageRank(edgeStart: Int32Array, targets: Int32Array, weights: Float64Ar
     next.fill(0);
     for (let from = 0; from < count; from++) {
       const mass = rank[from]! * DAMPING;
-      let passed = 0;
-      for (let edge = edgeStart[from]!, end = edgeStart[from + 1]!; edge < end; edge++) {
-        next[targets[edge]!]! += mass * weights[edge]!;
-        passed += weights[edge]!;
-      }
-      dangling += rank[from]! * (1 - passed);
+      for (let edge = edgeStart[from]!, end = edgeStart[from + 1]!; edge < end; edge++) next[targets[edge]!]! += mass * weights[edge]!;
+      dangling += rank[from]! * kept[from]!;
     }
     let change = 0;
     for (let index = 0; index < count; index++) {
