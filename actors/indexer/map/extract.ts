@@ -1,10 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import { identifierHashes } from './identifiers.js';
 import { fromRoot } from './imports.js';
 import { findDefinitions } from './symbols/definitions.js';
 import type { Definition } from './symbols/language.js';
-import { extensionOf, languageOf } from './symbols/languages.js';
+import { extensionOf, languageOfExtension } from './symbols/languages.js';
 
 /**
  * The repo map's pool task, run in the indexer's worker threads: reads a batch of files and
@@ -64,8 +63,18 @@ function readText(full: string): { text: string; huge: boolean } | undefined {
     fd = openSync(full, 'r');
     const length = readSync(fd, buffer, 0, READ_BYTES, 0);
     // A NUL in the first 8 KB marks a binary file: one native search, not a loop over bytes (a
-    // cold loop costs milliseconds over thousands of files at startup).
-    if (buffer.subarray(0, Math.min(length, 8192)).includes(0)) return undefined;
+    // cold loop costs milliseconds over thousands of files at startup). A NUL put right after
+    // the text ends the search there without a view of the buffer per file (thousands of small
+    // views cost the collector more than the search).
+    let nul: number;
+    if (length < READ_BYTES) {
+      buffer[length] = 0;
+      nul = buffer.indexOf(0);
+    } else {
+      nul = buffer.subarray(0, 8192).indexOf(0);
+      if (nul === -1) nul = length;
+    }
+    if (nul < Math.min(length, 8192)) return undefined;
     const start = length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
     // Only a file that fills the buffer costs a stat.
     const huge = length === READ_BYTES && fstatSync(fd).size > GENERATED_BYTES;
@@ -106,29 +115,30 @@ function importList(imports: string[], path: string): string {
 
 /** Reads and extracts one file; undefined when it cannot be read or is not a mapped language. */
 export function extractFile(root: string, path: string): FileSymbols | undefined {
-  const language = languageOf(path);
+  const extension = extensionOf(path);
+  const language = languageOfExtension(extension);
   if (!language) return undefined;
-  const read = readText(join(root, path));
+  // Not `path.join`: the paths are the scan's (relative, no `.` or `..` parts), and normalising
+  // thousands of them cost more than reading some of the files (cold, at startup).
+  const read = readText(root.endsWith('/') ? root + path : `${root}/${path}`);
   if (!read) return undefined;
   const exported: string[] = [];
   const internal: string[] = [];
   let definitions: Definition[] = [];
   let imports: string[] | undefined;
   try {
-    definitions = findDefinitions(language, read.text, { extension: extensionOf(path) });
+    definitions = findDefinitions(language, read.text, { extension });
     imports = language.imports?.(read.text);
   } catch {
     // A rule that trips over one odd file must not cost the whole map: the file maps bare.
   }
   for (const definition of definitions) (definition.exported ? exported : internal).push(definition.name);
-  return {
-    path,
-    exported: exported.join(' '),
-    internal: internal.join(' '),
-    references: identifierHashes(read.text),
-    ...(language.imports ? { imports: importList(imports ?? [], path) } : {}),
-    generated: looksGenerated(read.text, read.huge),
-  };
+  const references = identifierHashes(read.text);
+  const generated = looksGenerated(read.text, read.huge);
+  // Two literal shapes, no spread of a conditional object per file.
+  return language.imports
+    ? { path, exported: exported.join(' '), internal: internal.join(' '), references, imports: importList(imports ?? [], path), generated }
+    : { path, exported: exported.join(' '), internal: internal.join(' '), references, generated };
 }
 
 /** The pool task: a batch of files, in the order given; unreadable files are left out. */

@@ -62,6 +62,20 @@ function segmentsOf(key: string): number {
  */
 export function join(folder: string, specifier: string): string | undefined {
   let base = folder.endsWith('/') ? folder.slice(0, -1) : folder;
+  // The usual `./a/b` or `../../a/b`: climb, then append the rest whole (when none of its
+  // segments is empty or starts with a dot, it appends segment by segment to the same string).
+  let rest = specifier.startsWith('./') ? 2 : 0;
+  let ups = 0;
+  if (rest === 0) while (specifier.startsWith('../', rest)) (rest += 3), ups++;
+  const first = specifier.charCodeAt(rest);
+  if (rest > 0 && rest < specifier.length && first !== 46 && first !== 47 && !specifier.includes('/.', rest) && !specifier.includes('//', rest) && !specifier.endsWith('/')) {
+    for (; ups > 0; ups--) {
+      if (base === '') return undefined;
+      base = base.slice(0, Math.max(0, base.lastIndexOf('/')));
+    }
+    const tail = specifier.slice(rest);
+    return base === '' ? tail : `${base}/${tail}`;
+  }
   let at = 0;
   while (at < specifier.length) {
     let end = specifier.indexOf('/', at);
@@ -306,6 +320,12 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
 export function fromRoot(specifier: string, path: string): string {
   if (!specifier.includes('.')) return specifier;
   const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  if (!specifier.includes('|')) {
+    // One alternative (most imports): no list to split and join.
+    if (specifier.charCodeAt(0) !== 46) return specifier;
+    const joined = join(folder, specifier);
+    return joined === undefined ? '' : `/${joined}`;
+  }
   const alternatives: string[] = [];
   for (const alternative of specifier.split('|')) {
     if (alternative.charCodeAt(0) !== 46) alternatives.push(alternative);

@@ -39,6 +39,11 @@ export function languageOf(path: string): Language | undefined {
   return byExtension.get(extensionOf(path));
 }
 
+/** The language of a lower-cased extension with its dot (`extensionOf`). */
+export function languageOfExtension(extension: string): Language | undefined {
+  return byExtension.get(extension);
+}
+
 /** True for files the repo map reads (the scan's map cap counts these). */
 export function isMapSource(path: string): boolean {
   return byExtension.has(extensionOf(path));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { fromRoot, importEdges, ModuleIndex } from '../../../../actors/indexer/map/imports.js';
+import { fromRoot, importEdges, join, ModuleIndex } from '../../../../actors/indexer/map/imports.js';
 
 /** The paths `specifier` names from `from`, in a tree of `paths`. */
 function resolve(paths: string[], specifier: string, from: string): string[] {
@@ -63,4 +63,39 @@ test('import edges list each imported file once per importer, with the shares of
   t.deepEqual([...edges.file], [0, 2]);
   // `/a/util` twice (1 + 1), and `util` shared with b/util (½ each).
   t.deepEqual([...edges.share], [2.5, 0.5]);
+});
+
+/** `join` as it was first written: one segment at a time (the shortcut for `./a/b` must agree). */
+function joinBySegments(folder: string, specifier: string): string | undefined {
+  let base = folder.endsWith('/') ? folder.slice(0, -1) : folder;
+  for (const segment of specifier.split('/')) {
+    if (segment === '..') {
+      if (base === '') return undefined;
+      base = base.slice(0, Math.max(0, base.lastIndexOf('/')));
+    } else if (segment !== '' && segment !== '.') {
+      base = base === '' ? segment : `${base}/${segment}`;
+    }
+  }
+  return base;
+}
+
+test('joining a relative specifier to a folder agrees with a segment-by-segment walk, odd spellings too', (t) => {
+  const parts = ['.', '..', 'x', 'y.z', '.h', '', 'src', '...'];
+  const specifiers: string[] = [];
+  const grow = (prefix: string, depth: number) => {
+    for (const part of parts) {
+      const specifier = prefix === '' ? part : `${prefix}/${part}`;
+      specifiers.push(specifier, `./${specifier}`, `../${specifier}`, `../../${specifier}`, `${specifier}/`);
+      if (depth > 1) grow(specifier, depth - 1);
+    }
+  };
+  grow('', 3);
+  let compared = 0;
+  for (const folder of ['', 'a/', 'a/b/', 'a/b/c/', 'x']) {
+    for (const specifier of specifiers) {
+      if (join(folder, specifier) !== joinBySegments(folder, specifier)) t.fail(`${folder} + ${specifier}`);
+      compared++;
+    }
+  }
+  t.true(compared > 10_000);
 });
