@@ -157,27 +157,51 @@ export class TrackedPaths {
   /**
    * True when `rel` (relative to the scan root) is a tracked file, or with `folder`, a folder
    * holding tracked files. One binary search of the raw names: only ignored entries are looked up.
+   * An ASCII path (nearly all) is compared by its char codes, which are its UTF-8 bytes: no
+   * buffer per lookup and no `Buffer.compare` call (with its argument checks) per probe.
    */
   has(rel: string, folder: boolean): boolean {
-    const key = Buffer.from(folder ? `${this.prefix}${rel}/` : `${this.prefix}${rel}`);
+    const text = folder ? `${this.prefix}${rel}/` : `${this.prefix}${rel}`;
+    const key: string | Buffer = isAscii(text) ? text : Buffer.from(text);
     const i = this.lowerBound(key);
     if (i >= this.count) return false;
     const start = this.starts[i]!;
     const end = this.ends[i]!;
     // A folder: the first name at or after `rel/` starts with it; a file: that name is `rel`.
-    if (folder) return end - start > key.length && key.compare(this.names, start, start + key.length) === 0;
-    return key.compare(this.names, start, end) === 0;
+    if (folder) return end - start > key.length && this.compare(key, start, start + key.length) === 0;
+    return this.compare(key, start, end) === 0;
   }
 
   /** The first entry whose name is not below `key` in byte order. */
-  private lowerBound(key: Buffer): number {
+  private lowerBound(key: string | Buffer): number {
     let low = 0;
     let high = this.count;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (key.compare(this.names, this.starts[mid], this.ends[mid]) > 0) low = mid + 1;
+      if (this.compare(key, this.starts[mid]!, this.ends[mid]!) > 0) low = mid + 1;
       else high = mid;
     }
     return low;
   }
+
+  /** `key` against the name bytes `start`..`end`, as `Buffer.compare` orders them (a prefix first). */
+  private compare(key: string | Buffer, start: number, end: number): number {
+    const names = this.names;
+    const length = key.length;
+    const ascii = typeof key === 'string';
+    let at = start;
+    for (let k = 0; k < length; k++, at++) {
+      if (at === end) return 1;
+      const byte = ascii ? key.charCodeAt(k) : key[k]!;
+      const other = names[at]!;
+      if (byte !== other) return byte < other ? -1 : 1;
+    }
+    return at === end ? 0 : -1;
+  }
+}
+
+/** True when every char code of `text` is below 128 (its UTF-8 bytes are its char codes). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
 }
