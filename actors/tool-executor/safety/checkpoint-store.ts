@@ -104,9 +104,10 @@ export class CheckpointStore {
   private head: { commit: string; tree: string } | undefined;
   private readonly watchWanted: boolean;
   private readonly watchMaxDirs: number | undefined;
-  /** How the last snapshot found its changes: the watcher's paths, or a walk of the whole tree. */
+  /** How the last snapshot (or changedSince) found its changes: the watcher's paths, or a walk of the whole tree. */
   lastScan: 'watched' | 'full' | undefined;
   private watcher: TreeWatcher | undefined;
+  private watchNoted: Promise<void> | undefined;
   /** The watcher generation whose barrier the last snapshot was taken behind: its changes since then are the next one's. */
   private baseline: number | undefined;
   /** Files the last snapshot did not hold for their size (carried to the next where nothing about them changed). */
@@ -148,6 +149,7 @@ export class CheckpointStore {
   /** Resolves once the watcher has built its watches (or turned off); at once when there is none. */
   async watchSettled(): Promise<WatcherState | undefined> {
     await this.watcher?.whenSettled();
+    await this.watchNoted;
     return this.watcher?.state;
   }
 
@@ -184,10 +186,12 @@ export class CheckpointStore {
    */
   changedSince(checkpoint: Checkpoint): Promise<string[]> {
     return this.serial(async () => {
-      const status = await storeGit(this.paths, STATUS, {
-        timeoutMs: SNAPSHOT_TIMEOUT_MS,
-        env: { GIT_OPTIONAL_LOCKS: '0' },
-      });
+      // The watcher's paths when it vouches for them since this very snapshot, else the whole tree.
+      const since = this.watcher && this.baseline !== undefined && this.head?.commit === checkpoint.commit && (await readRef(this.paths.gitDir, 'HEAD')) === checkpoint.commit ? await this.watcher.peek() : undefined;
+      const watched = since?.generation === this.baseline ? since : undefined;
+      const run = { timeoutMs: SNAPSHOT_TIMEOUT_MS, env: { GIT_OPTIONAL_LOCKS: '0' } };
+      const status = !watched ? await storeGit(this.paths, STATUS, run) : watched.paths.length > 0 ? await storeGit(this.paths, [...STATUS, '--', ...watched.paths], run) : '';
+      this.lastScan = watched ? 'watched' : 'full';
       const skipped = new Set(checkpoint.skipped);
       const changed: string[] = [];
       for (const entry of status.split('\0')) {
@@ -303,7 +307,8 @@ export class CheckpointStore {
     const status = !changes
       ? await storeGit(this.paths, STATUS, { timeoutMs: SNAPSHOT_TIMEOUT_MS })
       : changes.paths.length > 0
-        ? await storeGit(this.paths, [...STATUS, '--', ...changes.paths], { timeoutMs: SNAPSHOT_TIMEOUT_MS })
+        ? // Not written back: refreshing a few entries' stat data is not worth writing the whole index (update-index writes it).
+          await storeGit(this.paths, [...STATUS, '--', ...changes.paths], { timeoutMs: SNAPSHOT_TIMEOUT_MS, env: { GIT_OPTIONAL_LOCKS: '0' } })
         : '';
     this.lastScan = changes ? 'watched' : 'full';
     const update: string[] = [];
@@ -403,9 +408,12 @@ export class CheckpointStore {
         new Set((await storeGit(this.paths, ['check-ignore', '-z', '--stdin'], { input: `${dirs.join('\0')}\0`, env: { GIT_LITERAL_PATHSPECS: '0' }, okExit: [1] })).split('\0').filter(Boolean)),
       onOff: (reason) => void writeFile(marker, `${reason}\n`).catch(() => {}),
     });
-    // A watcher that builds is vouched for again: the note of an earlier one is stale.
-    void this.watcher.whenSettled().then(async () => {
-      if (this.watcher?.state.kind === 'ready') await rm(marker, { force: true }).catch(() => {});
+    // The note for reika doctor: why this watcher is off, or gone once one builds (an earlier note is stale).
+    const watcher = this.watcher;
+    this.watchNoted = watcher.whenSettled().then(async () => {
+      const state = watcher.state;
+      if (state.kind === 'off') await writeFile(marker, `${state.reason}\n`).catch(() => {});
+      else if (state.kind === 'ready') await rm(marker, { force: true }).catch(() => {});
     });
   }
 

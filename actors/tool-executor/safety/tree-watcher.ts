@@ -65,6 +65,13 @@ const REMOTE_FS: Record<number, string> = {
 
 class Stop extends Error {}
 
+/** What the handlers gathered between two barriers. */
+interface Seen {
+  dirty: Set<string>;
+  events: number;
+  anomaly: string | undefined;
+}
+
 export class TreeWatcher {
   private readonly options: Required<TreeWatcherOptions>;
   private watchers = new Map<string, FSWatcher>();
@@ -72,7 +79,7 @@ export class TreeWatcher {
   private events = 0;
   /** Set when the set of watches may have missed something: the next drain rebuilds. */
   private anomaly: string | undefined;
-  private barrier: { name: string; done: (seen: { dirty: Set<string>; events: number; anomaly: string | undefined }) => void } | undefined;
+  private barrier: { name: string; take: boolean; done: (seen: Seen) => void } | undefined;
   private barriers = 0;
   private generation = 0;
   private rebuilds = 0;
@@ -129,6 +136,18 @@ export class TreeWatcher {
     return { paths, generation };
   }
 
+  /**
+   * The paths changed since the last drain, behind a barrier, without taking them (the next drain
+   * still has them); undefined when they cannot be trusted. Nothing is watched anew.
+   */
+  async peek(): Promise<WatchedChanges | undefined> {
+    if (this.state_.kind !== 'ready') return undefined;
+    const generation = this.generation;
+    const seen = await this.awaitBarrier(false);
+    if (!seen || generation !== this.generation || seen.anomaly || seen.events >= this.overflowAt || seen.dirty.size > this.options.maxChanges) return undefined;
+    return { paths: [...seen.dirty].sort(), generation };
+  }
+
   /** Ends every watch. */
   close(): void {
     this.generation++;
@@ -142,9 +161,12 @@ export class TreeWatcher {
     try {
       const unsupported = await unsupportedHere(this.options.root);
       if (unsupported) return this.off(unsupported);
-      const queued = Number.parseInt(await readFile('/proc/sys/fs/inotify/max_queued_events', 'utf8').catch(() => ''), 10);
+      const queued = await procNumber('max_queued_events');
       // Half the queue: room for events that reach the descriptor but none of our handlers.
       if (queued > 0) this.overflowAt = Math.max(64, Math.floor(queued / 2));
+      // Half the user's watches at most: editors and dev servers need theirs.
+      const watches = await procNumber('max_user_watches');
+      if (watches > 0 && watches / 2 < this.options.maxDirs) this.options.maxDirs = Math.floor(watches / 2);
       await mkdir(this.options.barrierDir, { recursive: true });
       this.add('\0barrier', this.options.barrierDir);
       this.held = new Set(await this.options.heldDirs());
@@ -238,7 +260,7 @@ export class TreeWatcher {
 
   private add(rel: string, full: string): void {
     if (this.watchers.has(rel)) return;
-    if (this.watchers.size > this.options.maxDirs) throw new Error(`more than ${this.options.maxDirs.toLocaleString('en-US')} folders to watch`);
+    if (this.watchers.size > this.options.maxDirs) throw new Error(`more than ${this.options.maxDirs.toLocaleString('en-US')} folders to watch (at most 50,000, and half of fs.inotify.max_user_watches)`);
     let watcher: FSWatcher;
     try {
       watcher = watch(full, { persistent: false }, (_event, name) => this.onEvent(rel, name));
@@ -260,10 +282,13 @@ export class TreeWatcher {
       return;
     }
     const entry = name.toString();
+    // A name that is not UTF-8 cannot be given back to git as it is.
+    if (entry.includes('\uFFFD')) this.anomaly ??= 'a file name that is not UTF-8';
     if (rel === '\0barrier') {
       if (this.barrier?.name === entry) {
-        const { done } = this.barrier;
+        const { done, take } = this.barrier;
         this.barrier = undefined;
+        if (!take) return done({ dirty: new Set(this.dirty), events: this.events, anomaly: this.anomaly });
         // The set handed over and a new one begun in the same callback: no event falls between.
         const seen = { dirty: this.dirty, events: this.events, anomaly: this.anomaly };
         this.dirty = new Set();
@@ -278,11 +303,12 @@ export class TreeWatcher {
     this.dirty.add(rel ? `${rel}/${entry}` : entry);
   }
 
-  private async awaitBarrier(): Promise<{ dirty: Set<string>; events: number; anomaly: string | undefined } | undefined> {
+  /** Writes a barrier file and waits for its event: then every earlier change has been seen. `take` hands the set over. */
+  private async awaitBarrier(take = true): Promise<Seen | undefined> {
     const name = `b${++this.barriers}`;
     let timer: NodeJS.Timeout | undefined;
-    const seen = new Promise<{ dirty: Set<string>; events: number; anomaly: string | undefined } | undefined>((resolve) => {
-      this.barrier = { name, done: resolve };
+    const seen = new Promise<Seen | undefined>((resolve) => {
+      this.barrier = { name, take, done: resolve };
       timer = setTimeout(() => resolve(undefined), this.options.barrierMs);
     });
     try {
@@ -310,6 +336,10 @@ export class TreeWatcher {
       }
     }
   }
+}
+
+async function procNumber(name: string): Promise<number> {
+  return Number.parseInt(await readFile(`/proc/sys/fs/inotify/${name}`, 'utf8').catch(() => ''), 10) || 0;
 }
 
 /** True when a folder above `path` is in `paths` too. */

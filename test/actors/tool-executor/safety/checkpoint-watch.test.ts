@@ -107,6 +107,25 @@ for (const kind of ['repository', 'plain folder'] as const) {
   });
 }
 
+test('the files a command changed are the same from the watcher’s paths as from a full walk', async (t) => {
+  const root = gitRepo(TREE);
+  const store = await warmStore(t, root);
+  const full = CheckpointStore.for(root, { stateHome: tempDir('reika-state-'), watch: false });
+  const commands = [
+    'true',
+    'echo x >> src/a.ts; rm docs/guide.md; mkdir -p n/m && echo y > n/m/z.txt; echo l > x.log',
+    'mv src lib; chmod +x README.md; rm -rf n',
+  ];
+  for (const command of commands) {
+    const [watchedAt, fullAt] = [await store.snapshot('s', 'bash', command), await full.snapshot('s', 'bash', command)];
+    await bash(root, command);
+    const changed = await store.changedSince(watchedAt);
+    t.is(store.lastScan, 'watched', `last rebuilt for ${store.watchFault()}`);
+    t.deepEqual(changed, await full.changedSince(fullAt), command);
+  }
+  t.true((await store.changedSince(await store.snapshot('s', 'bash', 'ls'))).length === 0);
+});
+
 test('files too big to hold stay named in a watched snapshot that did not touch them', async (t) => {
   const root = gitRepo(TREE);
   writeFileSync(join(root, 'big.bin'), Buffer.alloc(4096, 1));
@@ -160,5 +179,5 @@ test('reika doctor’s checkpoint line says when each checkpoint walks the whole
   await store.snapshot('doctor', 'bash', 'ls');
   await store.watchSettled();
   const [, line] = describeSafety(await safetyStatus(root));
-  t.regex(line!, /; each checkpoint walks the whole tree: more than 1 folders to watch\)$/);
+  t.regex(line!, /; each checkpoint walks the whole tree: more than 1 folders to watch \(at most 50,000, and half of fs.inotify.max_user_watches\)\)$/);
 });
