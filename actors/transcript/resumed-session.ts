@@ -1,4 +1,4 @@
-import type { UsageLedgerState } from '../agent/usage-ledger.js';
+import { UsageLedger, type UsageLedgerState } from '../agent/usage-ledger.js';
 import type { ContextOp } from '../context/context-op.js';
 import { ReikaError } from '../../runtime/errors.js';
 import type { Transcript } from './read-transcript.js';
@@ -28,7 +28,8 @@ export interface ResumedSession {
 export function resumedSession(transcript: Transcript): ResumedSession {
   let frozen: FrozenRecord | undefined;
   const contextOps: ContextOp[] = [];
-  const usage: UsageLedgerState = { totals: { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reported: 0 }, requests: 0 };
+  // Summed as the session summed them while it ran.
+  const usage = new UsageLedger();
   let settings: SessionSettings | undefined;
   let turns = 0;
   let openTurn: string | undefined;
@@ -42,14 +43,8 @@ export function resumedSession(transcript: Transcript): ResumedSession {
       case 'ctx': {
         const { type: _type, ...op } = event;
         contextOps.push(op as ContextOp);
-        if (event.op === 'prepare') usage.requests++;
-        if (event.op === 'usage' && event.usage) {
-          usage.totals.promptTokens += event.usage.promptTokens;
-          usage.totals.completionTokens += event.usage.completionTokens;
-          usage.totals.cachedTokens += event.usage.cachedTokens;
-          usage.totals.reported++;
-          usage.last = event.usage;
-        }
+        if (event.op === 'prepare') usage.countRequest();
+        if (event.op === 'usage' && event.usage) usage.record(event.usage);
         if (event.op === 'assistant' && event.text.trim() !== '') lastAnswer = event.text;
         break;
       }
@@ -71,5 +66,5 @@ export function resumedSession(transcript: Transcript): ResumedSession {
     }
   }
   if (!frozen || contextOps[0]?.op !== 'init') throw new ReikaError('REIKA_ERR_TRANSCRIPT', `session ${transcript.header.id} is damaged (its transcript lacks the frozen system prompt)`);
-  return { header: transcript.header, frozen, contextOps, usage, ...(settings ? { settings } : {}), turns, ...(openTurn ? { openTurn } : {}), ...(lastPrompt !== undefined ? { lastPrompt } : {}), ...(lastAnswer !== undefined ? { lastAnswer } : {}) };
+  return { header: transcript.header, frozen, contextOps, usage: usage.snapshot(), ...(settings ? { settings } : {}), turns, ...(openTurn ? { openTurn } : {}), ...(lastPrompt !== undefined ? { lastPrompt } : {}), ...(lastAnswer !== undefined ? { lastAnswer } : {}) };
 }

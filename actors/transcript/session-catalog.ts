@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReikaError } from '../../runtime/errors.js';
+import { UsageLedger } from '../agent/usage-ledger.js';
 import { readTranscript } from './read-transcript.js';
 import { isIdLike, projectDir, sessionFiles, sessionsDir, type SessionFiles } from './store-paths.js';
 import type { SessionMeta } from './transcript-event.js';
@@ -95,6 +96,8 @@ function metaOf(files: SessionFiles, id: string): SessionMeta {
 function metaFromTranscript(files: SessionFiles, id: string): SessionMeta {
   const meta: SessionMeta = { id, root: '', created: '', updated: '', turns: 0, firstPrompt: '', promptTokens: 0, cachedTokens: 0, completionTokens: 0, v: 0 };
   if (!existsSync(files.transcript)) return meta;
+  // Summed as the session summed them (a damaged transcript: up to where it breaks).
+  const usage = new UsageLedger();
   try {
     const transcript = readTranscript(files.transcript, id);
     meta.root = transcript.header.root;
@@ -108,15 +111,15 @@ function metaFromTranscript(files: SessionFiles, id: string): SessionMeta {
       } else if (event.type === 'turn-end') {
         meta.updated = event.at;
       } else if (event.type === 'ctx' && event.op === 'usage' && event.usage) {
-        meta.promptTokens += event.usage.promptTokens;
-        meta.cachedTokens += event.usage.cachedTokens;
-        meta.completionTokens += event.usage.completionTokens;
+        usage.record(event.usage);
       }
     }
   } catch (error) {
     // A damaged or foreign transcript is still listed; opening it says what is wrong.
     meta.firstPrompt = `(${error instanceof Error ? error.message : String(error)})`;
   }
+  const { promptTokens, cachedTokens, completionTokens } = usage.totals;
+  Object.assign(meta, { promptTokens, cachedTokens, completionTokens });
   return meta;
 }
 
