@@ -12,3 +12,11 @@ export function onAbort(signal: AbortSignal, fn: (reason: unknown) => void): () 
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
 }
+
+/** Resolves with `promise`, or rejects with `reason()` as soon as `signal` aborts. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, reason: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const remove = onAbort(signal, () => reject(reason()));
+    promise.then(resolve, reject).finally(remove);
+  });
+}

@@ -6,7 +6,7 @@ import { buildSystemPrompt } from '../prompt/system-prompt.js';
 import { collectSkills } from '../prompt/skills.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import type { FrozenRecord } from '../transcript/transcript-event.js';
-import type { SessionRuntime } from './session.js';
+import type { SessionRuntime } from './session-runtime.js';
 
 /** The session's modes (a subagent's is its own). */
 export type SessionMode = Exclude<AgentMode, 'subagent'>;
@@ -242,4 +242,17 @@ export class FrozenPrompt {
     );
     return promise;
   }
+}
+
+/** Tool names that joined and left the tools array (`/cd`, `/mcp reload`). */
+export interface ToolChange {
+  added: string[];
+  removed: string[];
+}
+
+/** Which names joined and left between two tools arrays. */
+export function toolChange(before: readonly ToolSchema[], after: readonly ToolSchema[]): ToolChange {
+  const was = new Set(before.map((tool) => tool.function.name));
+  const now = new Set(after.map((tool) => tool.function.name));
+  return { added: [...now].filter((name) => !was.has(name)), removed: [...was].filter((name) => !now.has(name)) };
 }

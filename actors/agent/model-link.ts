@@ -4,6 +4,7 @@ import { ReikaError } from '../../runtime/errors.js';
 import { pollTurn } from '../../runtime/poll-turn.js';
 import { endpointOf, findProfile, type Config, type Profile } from '../config.js';
 import { MODEL_IO, type EngineInfo } from '../model-io/protocol.js';
+import { repoMapBudget } from '../indexer/budget.js';
 import { connect, type Connection } from './connect.js';
 
 /**
@@ -46,6 +47,18 @@ export class ModelLink {
   /** The context window in tokens, once known. */
   get window(): number | undefined {
     return this.windowValue;
+  }
+
+  /** The window to show: the one known, else (before the connection settles) the profile's configured one. */
+  get shownWindow(): number | undefined {
+    return this.windowValue ?? this.profileValue.contextWindow;
+  }
+
+  /** The repo map's budget (`pinned`: REIKA_REPO_MAP_BUDGET) needs the window; discovery is only waited for when neither is configured. */
+  repoMapBudget(pinned: number | undefined): number | Promise<number> {
+    const window = this.profileValue.contextWindow;
+    if (pinned !== undefined || window !== undefined) return repoMapBudget(window, pinned);
+    return this.ready.then((c) => repoMapBudget(c.window), () => repoMapBudget(undefined));
   }
 
   /** How the model writes its tool calls, as last seen (`native` or a text dialect's name); unknown until it made a call. */

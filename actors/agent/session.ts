@@ -2,37 +2,33 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { nanoid } from 'nanoid';
 import { actorAddress, type ActorAddress } from '../../runtime/actor.js';
-import type { Router } from '../../runtime/calls.js';
-import { onAbort } from '../../runtime/abort.js';
+import { untilAborted } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { Config } from '../config.js';
 import type { Compaction } from '../context/compactor.js';
-import { ContextManager, type TurnImage } from '../context/context-manager.js';
-import type { ContextOp } from '../context/context-op.js';
+import type { TurnImage } from '../context/context-manager.js';
 import type { Image } from '../images/image.js';
 import { imageMentions, prepareImages } from '../images/prepare.js';
 import { pasteProblem } from '../images/recognize.js';
-import { repoMapBudget } from '../indexer/budget.js';
-import type { EngineInfo, ToolSchema, Usage } from '../model-io/protocol.js';
+import type { EngineInfo } from '../model-io/protocol.js';
 import type { Bootstrap } from '../prompt/bootstrap.js';
-import type { AgentMode } from '../agent-mode.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { SubagentWaves } from '../subagent/wave.js';
 import type { ApprovalMode, ToolExecutorProtocol } from '../tool-executor/protocol.js';
-import type { McpHub } from '../mcp/hub.js';
 import type { ResumedSession } from '../transcript/resumed-session.js';
 import type { SessionRecorder } from '../transcript/session-recorder.js';
 import type { SessionSettings } from '../transcript/transcript-event.js';
 import type { Connection } from './connect.js';
-import type { AgentEvent, TurnResult, UsageTotals } from './events.js';
-import { FrozenPrompt, type Frozen, type SessionMode } from './frozen-prompt.js';
+import type { AgentEvent, TurnResult } from './events.js';
+import { FrozenPrompt, toolChange, type Frozen, type SessionMode, type ToolChange } from './frozen-prompt.js';
 import { ModelLink } from './model-link.js';
-import { describe, runTurn } from './turn.js';
-import { traceStartup } from '../indexer/startup-trace.js';
-import { emptyTotals, UsageLedger } from './usage-ledger.js';
-import type { CacheTotals, RequestCache } from './cache-ledger.js';
+import { describe, endedEarly, runTurn } from './turn.js';
+import { UsageLedger } from './usage-ledger.js';
 import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
+import { SessionConversation } from './session-conversation.js';
+import { sessionInfo, type SessionInfo } from './session-info.js';
+import type { SessionRuntime } from './session-runtime.js';
 
 /**
  * One reika session, used by the terminal UI and the headless CLI alike: bootstrap once
@@ -42,24 +38,10 @@ import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
  *
  * Each fact has one owner, asked by the others: the system prompt and tools array
  * ({@link FrozenPrompt}), the profile, connection, window and dialect ({@link ModelLink}), the
- * usage sums ({@link UsageLedger}), the conversation (the `ContextManager`). The session runs
- * turns and forwards the `/` commands to them.
+ * usage sums ({@link UsageLedger}), the conversation and its place in the transcript
+ * ({@link SessionConversation}), the engine's facts ({@link EngineFacts}). The session runs turns
+ * and forwards the `/` commands to them.
  */
-
-/** What the session needs from the runtime (see cli/start-runtime.ts). */
-export interface SessionRuntime {
-  /** Routes requests; `abort(scope)` sends the one abort message for a turn. */
-  supervisor: Router & { abort(scope: string, reason?: string): void };
-  indexerReady: Promise<void>;
-  /** Starts actors that are only needed once a request is out (the tool executor). */
-  prewarm?(): void;
-  watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
-  /** The MCP servers, whose ready tools join the tools array when it is frozen (cli/start-runtime.ts). */
-  mcp?(): Promise<McpTools>;
-}
-
-/** What the session needs of the MCP hub (`actors/mcp/hub.ts`). */
-export type McpTools = Pick<McpHub, 'start' | 'reload' | 'settled' | 'readyTools'>;
 
 export interface SessionOptions {
   runtime: SessionRuntime;
@@ -78,37 +60,6 @@ export interface SessionOptions {
   resume?: ResumedSession;
 }
 
-/** Figures for the status line and `/tokens`. */
-export interface SessionInfo {
-  root: string;
-  profile: string;
-  model?: string;
-  mode: AgentMode;
-  approvals: ApprovalMode;
-  window?: number;
-  estimateTokens: number;
-  threshold?: number;
-  usage: UsageTotals;
-  /** Cached / prompt tokens over the session (0 when nothing was reported). */
-  cacheHitRate: number;
-  /** Fixed charge of the images sent natively in the current turn (IMAGE_TOKENS each). */
-  imageTokens: number;
-  /** Chat requests of the current conversation (`/new` and `/cd` start it over). */
-  requests: number;
-  /** The current conversation's last reported usage (its prompt tokens as the server counted them). */
-  lastUsage?: Usage;
-  /**
-   * How the model writes its tool calls, as last seen (`native`, or a text dialect's name, see
-   * model-io `dialects/table.ts`); unknown until it made a call. What `/tokens` and `reika doctor` show.
-   */
-  dialect?: string;
-  /** The real cache figures of the main agent's requests (cache-ledger.ts). */
-  cache: CacheTotals;
-  /** The last request's figures. */
-  lastRequest?: RequestCache;
-  busy: boolean;
-}
-
 export class Session {
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private readonly config: Config;
@@ -123,11 +74,10 @@ export class Session {
   private usage = new UsageLedger();
   /** The engine's record put to use: system placement, reasoning, llama.cpp fields, template check, cache figures. */
   private readonly facts: EngineFacts;
-  private context: ContextManager | undefined;
+  /** The conversation under way, and where it begins and ends in the transcript. */
+  private readonly conversation: SessionConversation;
   private current: { scope: string; controller: AbortController } | undefined;
   private readonly recorder: SessionRecorder | undefined;
-  /** A stored session whose conversation the next turn replays (then it is let go). */
-  private resume: ResumedSession | undefined;
   /** The abort scope of the session's own requests (model discovery), aborted by {@link close}. */
   private readonly scope = `session-${nanoid(8)}`;
   /** Set by {@link close}: no turn starts any more. */
@@ -141,7 +91,6 @@ export class Session {
     this.link = new ModelLink(this.runtime.supervisor, this.config, this.scope);
     this.recorder = options.transcript;
     const resume = options.resume;
-    if (resume) this.adopt(resume);
     if (this.recorder) {
       const recorder = this.recorder;
       this.subscribe((event) => {
@@ -160,8 +109,10 @@ export class Session {
         onBootstrap: (boot) => this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}), ...(boot.skills.problems.length > 0 ? { problems: boot.skills.problems } : {}) }),
       },
       this.root,
-      this.repoMapBudget(),
+      this.link.repoMapBudget(this.config.repoMapBudget),
     );
+    this.conversation = new SessionConversation({ recorder: this.recorder, prompt: this.prompt, facts: this.facts, window: () => this.link.window, maxTokens: this.config.maxTokens });
+    if (resume) this.adopt(resume);
   }
 
   /** Settles when the bootstrap is done and the model is settled; rejects with a one-sentence error. */
@@ -205,14 +156,13 @@ export class Session {
    */
   async resumeFrom(resumed: ResumedSession, attach: (recorder: SessionRecorder) => void): Promise<void> {
     this.assertIdle();
-    this.context = undefined;
     if (this.recorder) attach(this.recorder);
     this.adopt(resumed);
     await this.prompt.thaw(this.root, resumed.frozen, resumed.settings?.mode ?? resumed.frozen.mode);
   }
 
   private adopt(resumed: ResumedSession): void {
-    this.resume = resumed;
+    this.conversation.resumeWith(resumed);
     this.usage = UsageLedger.restore(resumed.usage);
   }
 
@@ -241,7 +191,7 @@ export class Session {
     if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'a turn is already running');
     const turn = nanoid(8);
     const started = Date.now();
-    if (this.closed !== undefined) return this.endEarly(turn, prompt, started);
+    if (this.closed !== undefined) return endedEarly(turn, prompt, started, (event) => this.emit(event));
     const scope = `turn-${turn}`;
     const controller = new AbortController();
     this.current = { scope, controller };
@@ -249,17 +199,16 @@ export class Session {
       let frozen: Frozen;
       let connection: Connection;
       try {
-        [frozen, connection] = await untilAborted(Promise.all([this.prompt.ready, this.link.connectionOrRetry()]), controller.signal);
+        [frozen, connection] = await untilAborted(Promise.all([this.prompt.ready, this.link.connectionOrRetry()]), controller.signal, () => cancelledError('aborted'));
         const late = await this.prompt.withLateTools(frozen);
-        if (late !== frozen) this.context?.rebase(late.system, late.tools);
+        if (late !== frozen) this.conversation.joinLateTools(late);
         frozen = late;
       } catch (error) {
-        return this.endEarly(turn, prompt, started, controller.signal.aborted ? undefined : describe(error));
+        return endedEarly(turn, prompt, started, (event) => this.emit(event), controller.signal.aborted ? undefined : describe(error));
       }
       this.prompt.markSent(frozen);
       this.facts.follow(this.link.engineDetected());
-      const decision = this.context ? undefined : await this.facts.forConversation();
-      const context = this.contextFor(frozen, decision, connection.endpoint.model);
+      const context = await this.conversation.forTurn(frozen, connection.endpoint.model, this.root);
       let images: TurnImage[] = [];
       if (options.images?.length || imageMentions(prompt).length > 0) {
         try {
@@ -268,7 +217,7 @@ export class Session {
           images = prepared.images;
           for (const problem of prepared.problems) this.emit({ type: 'notice', turn, message: problem });
         } catch {
-          return this.endEarly(turn, prompt, started);
+          return endedEarly(turn, prompt, started, (event) => this.emit(event));
         }
       }
       const result = await runTurn(prompt, {
@@ -332,7 +281,7 @@ export class Session {
 
   /** `/compact`: one compaction event by hand (undefined when there was nothing to shed). */
   compact(): Compaction | undefined {
-    const event = this.context?.compact();
+    const event = this.conversation.current?.compact();
     if (event) this.emit({ type: 'compaction', ...event });
     return event;
   }
@@ -340,9 +289,7 @@ export class Session {
   /** `/new`: a fresh conversation with the same frozen system prompt. */
   newConversation(): void {
     this.assertIdle();
-    this.context = undefined;
-    this.resume = undefined;
-    this.recorder?.end();
+    this.conversation.startOver();
     this.usage.newConversation();
   }
 
@@ -354,20 +301,12 @@ export class Session {
   async cd(path: string): Promise<{ boot: Bootstrap } & ToolChange> {
     this.assertIdle();
     const root = resolve(this.root, path);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(root).isDirectory();
-    } catch {
-      // reported below
-    }
-    if (!isDirectory) throw new ReikaError('REIKA_ERR_NO_SUCH_FOLDER', `${root} is not a folder`);
+    if (!isFolder(root)) throw new ReikaError('REIKA_ERR_NO_SUCH_FOLDER', `${root} is not a folder`);
     const before = this.prompt.current?.tools;
     this.root = root;
-    this.context = undefined;
-    this.resume = undefined;
-    this.recorder?.end();
+    this.conversation.startOver();
     this.usage.newConversation();
-    const frozen = await this.prompt.boot(root, this.repoMapBudget());
+    const frozen = await this.prompt.boot(root, this.link.repoMapBudget(this.config.repoMapBudget));
     return { boot: frozen.boot, ...(before ? toolChange(before, frozen.tools) : { added: [], removed: [] }) };
   }
 
@@ -397,8 +336,7 @@ export class Session {
     this.assertIdle();
     if (mode === this.prompt.mode) return;
     const frozen = await this.prompt.setMode(mode);
-    if (this.context) this.recorder?.frozen(this.prompt.record(frozen, this.root));
-    this.context?.rebase(frozen.system, frozen.tools);
+    this.conversation.refreeze(frozen, this.root);
     this.facts.restartPrefix();
   }
 
@@ -415,35 +353,14 @@ export class Session {
   async reloadTools(): Promise<ToolChange> {
     this.assertIdle();
     const { before, after } = await this.prompt.reloadTools(this.root);
-    if (this.context) this.recorder?.frozen(this.prompt.record(after, this.root));
-    this.context?.rebase(after.system, after.tools);
+    this.conversation.refreeze(after, this.root);
     this.facts.restartPrefix();
     return toolChange(before.tools, after.tools);
   }
 
+
   info(): SessionInfo {
-    const stats = this.context?.stats();
-    const profile = this.link.profile;
-    const dialect = this.link.dialect;
-    return {
-      root: this.root,
-      profile: profile.name,
-      model: profile.model,
-      mode: this.prompt.mode,
-      approvals: this.approvals,
-      window: this.link.window ?? profile.contextWindow,
-      estimateTokens: stats?.estimateTokens ?? 0,
-      imageTokens: stats?.imageTokens ?? 0,
-      threshold: stats?.threshold,
-      usage: this.usage.totals,
-      cacheHitRate: this.usage.cacheHitRate,
-      requests: this.usage.requests,
-      lastUsage: this.usage.last,
-      ...(dialect ? { dialect } : {}),
-      cache: this.facts.cache,
-      ...(this.facts.lastRequest ? { lastRequest: this.facts.lastRequest } : {}),
-      busy: this.busy,
-    };
+    return sessionInfo({ root: this.root, link: this.link, mode: this.prompt.mode, approvals: this.approvals, context: this.conversation.current, usage: this.usage, facts: this.facts, busy: this.busy });
   }
 
   /** What `/doctor` shows of this session. */
@@ -466,82 +383,9 @@ export class Session {
     if (this.current) throw new ReikaError('REIKA_ERR_BUSY', 'wait for the turn to end (or abort it) first');
   }
 
-  /** The repo map's budget needs the window; discovery is only waited for when neither is configured. */
-  private repoMapBudget(): number | Promise<number> {
-    const pinned = this.config.repoMapBudget;
-    const window = this.link.profile.contextWindow;
-    if (pinned !== undefined || window !== undefined) return repoMapBudget(window, pinned);
-    return this.link.ready.then((c) => repoMapBudget(c.window), () => repoMapBudget(undefined));
-  }
 
-  /**
-   * The conversation for the next turn: the current one, a stored one replayed (a resume), or a
-   * new one — which begins a transcript of its own.
-   */
-  private contextFor(frozen: Frozen, decision: Awaited<ReturnType<EngineFacts['forConversation']>>, model: string): ContextManager {
-    if (this.context) return this.context;
-    const recorder = this.recorder;
-    const journal = recorder ? (op: ContextOp) => recorder.context(op) : undefined;
-    const window = () => this.link.window;
-    const resume = this.resume;
-    this.resume = undefined;
-    if (!resume) {
-      recorder?.begin(this.prompt.record(frozen, this.root));
-      // Where the system prompt goes and whether reasoning goes back are fixed here for the
-      // conversation, or once when the template probe ends after its first request (engine-facts.ts).
-      const fresh = new ContextManager({ system: frozen.system, tools: frozen.tools, window, maxTokens: this.config.maxTokens, journal, ...this.facts.contextOptions(decision, model) });
-      this.context = fresh;
-      this.facts.conversationStarted(fresh, decision, model, () => this.context === fresh);
-      return fresh;
-    }
-    const context = ContextManager.replay(resume.contextOps, journal);
-    traceStartup(`session: ${resume.contextOps.length} context changes replayed`);
-    // From now on the window is the link's (the journal notes it if it differs from the recorded one).
-    context.setWindow(window);
-    this.context = context;
-    // A turn cut off (a crash, SIGKILL) is closed as an abort would have closed it.
-    if (resume.openTurn) {
-      context.endTurn('unanswered');
-      recorder?.interrupted(resume.openTurn);
-    }
-    // Another mode than the recorded one was asked for: its prompt and tools (the cache starts over once).
-    const last = [...resume.contextOps].reverse().find((op) => op.op === 'init' || op.op === 'rebase');
-    if (last && (last.system !== frozen.system || JSON.stringify(last.tools) !== JSON.stringify(frozen.tools))) {
-      recorder?.frozen(this.prompt.record(frozen, this.root));
-      context.rebase(frozen.system, frozen.tools);
-    }
-    return context;
-  }
-
-  private endEarly(turn: string, prompt: string, started: number, error?: { code: string; message: string }): TurnResult {
-    const result: TurnResult = {
-      status: error ? 'error' : 'aborted',
-      answer: '',
-      requests: 0,
-      toolCalls: [],
-      usage: emptyTotals(),
-      requestUsage: [],
-      compactions: 0,
-      durationMs: Date.now() - started,
-      ...(error ? { error } : {}),
-    };
-    this.emit({ type: 'turn-start', turn, prompt });
-    this.emit({ type: 'turn-end', turn, result });
-    return result;
-  }
 }
 
-/** Tool names that joined and left the tools array (`/cd`, `/mcp reload`). */
-export interface ToolChange {
-  added: string[];
-  removed: string[];
-}
-
-function toolChange(before: readonly ToolSchema[], after: readonly ToolSchema[]): ToolChange {
-  const was = new Set(before.map((tool) => tool.function.name));
-  const now = new Set(after.map((tool) => tool.function.name));
-  return { added: [...now].filter((name) => !was.has(name)), removed: [...was].filter((name) => !now.has(name)) };
-}
 
 /** The actor a foreign tool runs in (an MCP server's), or undefined for the tool executor. */
 function routeOf(registry: ToolRegistry, name: string): ActorAddress<ToolExecutorProtocol> | undefined {
@@ -549,10 +393,10 @@ function routeOf(registry: ToolRegistry, name: string): ActorAddress<ToolExecuto
   return typeof runs === 'object' ? actorAddress<ToolExecutorProtocol>(runs.actor) : undefined;
 }
 
-/** Resolves with `promise`, or rejects as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const remove = onAbort(signal, () => reject(cancelledError('aborted')));
-    promise.then(resolve, reject).finally(remove);
-  });
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -8,7 +8,7 @@ import { diskAfterCrash } from '../tool-executor/disk-after-crash.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
 import { agentEventOf } from './map-model-event.js';
-import { UsageLedger } from './usage-ledger.js';
+import { emptyTotals, UsageLedger } from './usage-ledger.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 
@@ -65,6 +65,17 @@ export interface WaveHook {
 
 /** An empty reply (no text, no calls) gets one nudge before the turn gives up on it. */
 const EMPTY_REPLY_NUDGE = 'Your last reply was empty. Continue with the task (call a tool) or give your final answer.';
+
+/**
+ * A turn that ended before it could run (the session closed, the model never settled, the abort
+ * came first, its images could not be read): its start and end are told like any turn's.
+ */
+export function endedEarly(turn: string, prompt: string, started: number, emit: (event: AgentEvent) => void, error?: { code: string; message: string }): TurnResult {
+  const result: TurnResult = { status: error ? 'error' : 'aborted', answer: '', requests: 0, toolCalls: [], usage: emptyTotals(), requestUsage: [], compactions: 0, durationMs: Date.now() - started, ...(error ? { error } : {}) };
+  emit({ type: 'turn-start', turn, prompt });
+  emit({ type: 'turn-end', turn, result });
+  return result;
+}
 
 export async function runTurn(prompt: string, options: TurnOptions): Promise<TurnResult> {
   const started = Date.now();
