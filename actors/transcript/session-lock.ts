@@ -1,8 +1,9 @@
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /**
- * The lock that keeps two reika processes from writing one transcript: `<id>.lock`, created
- * exclusively (`O_EXCL`), holding the writer's pid. A lock whose process is gone (a crash, a
+ * The lock that keeps two reika processes from writing one transcript: `<id>.lock`, holding the
+ * writer's pid, written whole under another name and linked into place (a link fails if the lock
+ * exists), so it never exists without its pid. A lock whose process is gone (a crash, a
  * SIGKILL) is stale and taken over — moved aside atomically first, so two processes taking over
  * the same stale lock cannot both win. The loser hears who holds it.
  */
@@ -21,17 +22,17 @@ export function acquireLock(path: string): LockResult {
 }
 
 function tryCreate(path: string): LockResult | undefined {
-  let fd: number;
+  // Created empty and then written (O_EXCL), a lock read in between looked stale (no pid) and was
+  // taken over: two processes wrote one transcript.
+  const staged = `${path}.${process.pid}.new`;
+  writeFileSync(staged, `${process.pid}\n`, { mode: 0o600 });
   try {
-    fd = openSync(path, 'wx', 0o600);
+    linkSync(staged, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
-  }
-  try {
-    writeSync(fd, `${process.pid}\n`);
   } finally {
-    closeSync(fd);
+    unlinkSafe(staged);
   }
   let released = false;
   return {
