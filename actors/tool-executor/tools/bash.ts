@@ -18,6 +18,11 @@ export const DEFAULT_BASH_IDLE_MS = 5 * 60_000;
 export const STREAM_LIMIT_BYTES = 1024 * 1024;
 /** After the command exits, how long its output pipes may stay open before leftovers are stopped. */
 const DRAIN_MS = 200;
+/**
+ * Once nothing of the command runs, its pipes end as soon as their last bytes are read; only a
+ * process that left its group and dropped the marker could hold them open longer: let go after this.
+ */
+const ESCAPED_PIPE_MS = 5_000;
 
 /** A limit from the environment or the project's / user's `.env` (as configuration is read). */
 function limitMs(root: string, name: string, fallback: number): number {
@@ -143,7 +148,9 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
         await env.groups.kill(pgid, marker);
       }
     }
-    await Promise.race([closed, delay(DRAIN_MS)]);
+    // Wait for the end of the output, not for a timer: a loaded machine can take longer than
+    // DRAIN_MS to read the last pipe-full, and what was not read by then was lost (528 of 575 KB once).
+    await Promise.race([closed, delay(stopReason ? DRAIN_MS : ESCAPED_PIPE_MS)]);
   } finally {
     clearTimeout(totalTimer);
     clearTimeout(idleTimer);
