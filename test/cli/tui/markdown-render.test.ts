@@ -29,7 +29,9 @@ for (const terminal of TERMINALS) {
     const { term } = await startReika(t, terminal, [{ content: ANSWER }]);
     term.type('report');
     term.keys('Enter');
-    const screen = await term.waitFor('end of answer');
+    // The answer's last line shows live at once; the code block above it is printed only once the
+    // highlighter (loaded on the first fence) has coloured it, so wait for the code row itself.
+    const screen = await term.waitFor((shown) => /\nconst answer: number = 42; \/\/ the answer\n/.test(shown) && shown.includes('end of answer'));
     const rows = screen.split('\n');
     for (const row of rows) t.true(row.length < terminal.width, `fits: ${row}`);
     t.regex(screen, /\| src\/app\.ts +\| +12 \| entry +\|/, 'the table is aligned');
