@@ -31,16 +31,13 @@ import { sessionInfo, type SessionInfo } from './session-info.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /**
- * One reika session, used by the terminal UI and the headless CLI alike: bootstrap once
- * (index, repo map, summary, AGENTS.md → one frozen system prompt), then turns, each with its own
- * abort scope. Bootstrap and model discovery start in the constructor and run while the actors
- * spawn; the first turn waits for them.
- *
- * Each fact has one owner, asked by the others: the system prompt and tools array
- * ({@link FrozenPrompt}), the profile, connection, window and dialect ({@link ModelLink}), the
- * usage sums ({@link UsageLedger}), the conversation and its place in the transcript
- * ({@link SessionConversation}), the engine's facts ({@link EngineFacts}). The session runs turns
- * and forwards the `/` commands to them.
+ * One reika session, for the terminal UI and the headless CLI alike: bootstrap once (index, repo
+ * map, summary, AGENTS.md → one frozen system prompt), then turns, each with its own abort scope;
+ * bootstrap and model discovery start in the constructor, and the first turn waits for them.
+ * Each fact has one owner, asked by the others: the system prompt and tools ({@link FrozenPrompt}),
+ * profile, connection, window and dialect ({@link ModelLink}), usage ({@link UsageLedger}), the
+ * conversation and its place in the transcript ({@link SessionConversation}), the engine's facts
+ * ({@link EngineFacts}). The session runs turns and forwards the `/` commands to them.
  */
 
 export interface SessionOptions {
