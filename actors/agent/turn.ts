@@ -63,7 +63,13 @@ export interface WaveHook {
   run(calls: readonly ToolCall[], run: (call: ToolCall, send: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>) => Promise<ToolResult>): Promise<Map<string, ToolResult>> | undefined;
 }
 
-/** An empty reply (no text, no calls) gets one nudge before the turn gives up on it. */
+/**
+ * An empty reply (no text, no calls) is first asked again as it was: the engine has that whole
+ * prompt cached, and a sampled model seldom answers nothing twice. A second one gets one nudge
+ * before the turn gives up on it: after tool results already sent the nudge is a new user message,
+ * where some templates re-render history (Qwen3.5 drops earlier reasoning blocks, Mistral moves
+ * its tools block: most of the prompt prefilled again) and others lose the generation prompt.
+ */
 const EMPTY_REPLY_NUDGE = 'Your last reply was empty. Continue with the task (call a tool) or give your final answer.';
 
 /**
@@ -87,6 +93,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let requests = 0;
   let compactions = 0;
   let answer = '';
+  /** The first empty reply was asked again; the second was nudged. */
   let emptyReplies = 0;
   /** Replies in a row whose call markup could not be used (the second ends the turn). */
   let unreadableCalls = 0;
@@ -166,9 +173,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
     if (calls.length > 0) unreadableCalls = 0;
     if (calls.length === 0) {
-      if (reply.text.trim() !== '' || emptyReplies > 0) return finish('answered');
-      emptyReplies++;
-      nudge(EMPTY_REPLY_NUDGE);
+      if (reply.text.trim() !== '' || emptyReplies > 1) return finish('answered');
+      // Asked again only when nothing was added: the next request is then this one, byte for byte.
+      emptyReplies += emptyReplies === 0 && reply.text === '' ? 1 : 2;
+      if (emptyReplies > 1) nudge(EMPTY_REPLY_NUDGE);
       continue;
     }
 

@@ -263,3 +263,30 @@ test('a signal that came with the reply stops its tool calls before any runs', a
   t.true(result.toolCalls.every((call) => call.status === 'cancelled'), 'a call the turn kept ends cancelled, as data');
   t.true(events.every((e) => e.type !== 'tool-call' || e.state.status === 'pending' || e.state.status === 'cancelled'));
 });
+
+test('an empty reply after tool results is asked again as it was, byte for byte; only a second one gets the nudge, a third ends the turn', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'r', name: 'read', arguments: { path: 'a.ts' } }] }, {}, {}, {}, {}], seen);
+  const executor = fakeExecutor((request) => done(request, 'read a.ts', 'content'));
+  const { events, options } = await setup(t, model, executor);
+  const result = await runTurn('read it', options);
+  t.is(result.status, 'answered');
+  t.is(seen.length, 4, 'the call, the same request again, the nudge; then the turn ends');
+  t.deepEqual(seen[2], seen[1], 'the engine has all of it cached: nothing was added');
+  t.deepEqual(seen[3]!.slice(0, seen[1]!.length), seen[1], 'the nudge is appended');
+  t.deepEqual(seen[3]!.slice(seen[1]!.length).map((m) => m.role), ['assistant', 'user']);
+  t.regex(seen[3]!.at(-1)!.content as string, /last reply was empty/);
+  t.is(events.filter((e) => e.type === 'nudge').length, 1);
+});
+
+test('a reply of only white space is nudged at once (it is in the history, so the same request cannot be asked again)', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ text: '\n' }, { text: 'done' }], seen);
+  const executor = fakeExecutor((request) => done(request, 'x'));
+  const { options } = await setup(t, model, executor);
+  const result = await runTurn('go', options);
+  t.is(result.status, 'answered');
+  t.is(result.answer, 'done');
+  t.is(seen.length, 2);
+  t.regex(seen[1]!.at(-1)!.content as string, /last reply was empty/);
+});
