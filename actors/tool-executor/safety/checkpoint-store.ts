@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { projectStateDir, stateFolder } from '../../state-dir.js';
 import { ignoreSourcesStamp } from './ignore-sources.js';
 import { storeGit, type StorePaths } from './store-git.js';
@@ -103,6 +103,7 @@ export class CheckpointStore {
   /** The last commit made, and its tree (HEAD points at it). */
   private head: { commit: string; tree: string } | undefined;
   private readonly watchWanted: boolean;
+  private readonly stateHome: string;
   private readonly watchMaxDirs: number | undefined;
   /** How the last snapshot (or changedSince) found its changes: the watcher's paths, or a walk of the whole tree. */
   lastScan: 'watched' | 'full' | undefined;
@@ -130,6 +131,7 @@ export class CheckpointStore {
   private constructor(root: string, options: StoreOptions) {
     this.root = root;
     this.dir = projectStateDir('checkpoints', root, options.stateHome ?? stateFolder());
+    this.stateHome = realOrSelf(options.stateHome ?? stateFolder());
     this.paths = { gitDir: join(this.dir, 'git'), index: join(this.dir, 'index'), root };
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
     this.watchWanted = options.watch ?? true;
@@ -425,7 +427,10 @@ export class CheckpointStore {
   /** The user repository's `info/exclude` applies here too (ignore rules match `git status`); true when it changed. */
   private async syncExclude(): Promise<boolean> {
     const path = (await this.userRepository())?.exclude;
-    const wanted = path ? await readFile(path, 'utf8').catch(() => '') : '';
+    let wanted = path ? await readFile(path, 'utf8').catch(() => '') : '';
+    // A project that holds the state folder (reika run in ~) must not snapshot the store itself.
+    const state = relative(this.root, this.stateHome);
+    if (state && !state.startsWith('..') && !isAbsolute(state)) wanted += `${wanted && !wanted.endsWith('\n') ? '\n' : ''}/${state.replace(/[\\*?[\]!# ]/g, '\\$&')}/\n`;
     const mine = join(this.paths.gitDir, 'info', 'exclude');
     if ((await readFile(mine, 'utf8').catch(() => '')) === wanted) return false;
     await writeFile(mine, wanted);

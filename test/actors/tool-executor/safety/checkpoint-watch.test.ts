@@ -126,6 +126,21 @@ test('the files a command changed are the same from the watcher’s paths as fro
   t.true((await store.changedSince(await store.snapshot('s', 'bash', 'ls'))).length === 0);
 });
 
+test('a project that holds the state folder (reika in ~) snapshots its files, not the store', async (t) => {
+  const root = writeTree(tempDir('reika-home-'), TREE);
+  const store = CheckpointStore.for(root, { stateHome: join(root, '.local/state/reika') });
+  t.teardown(() => store.stopWatching());
+  await store.snapshot('s', 'bash', 'first');
+  await store.watchSettled();
+  await store.snapshot('s', 'bash', 'baseline');
+  writeFileSync(join(root, 'src/a.ts'), 'edited\n');
+  const checkpoint = await store.snapshot('s', 'bash', 'step');
+  t.is(store.lastScan, 'watched', `last rebuilt for ${store.watchFault()}`);
+  const held = (await promisify(execFile)('git', ['ls-tree', '-r', '--name-only', checkpoint.tree], { env: { ...process.env, GIT_DIR: join(store.dir, 'git') } })).stdout.split('\n').filter(Boolean);
+  t.deepEqual(held, ['.gitignore', 'README.md', 'docs/guide.md', 'logs/keep.txt', 'src/a.ts', 'src/deep/b.ts']);
+  t.deepEqual(await store.changedSince(await store.snapshot('s', 'bash', 'nothing')), [], 'the store’s own writes are no change');
+});
+
 test('files too big to hold stay named in a watched snapshot that did not touch them', async (t) => {
   const root = gitRepo(TREE);
   writeFileSync(join(root, 'big.bin'), Buffer.alloc(4096, 1));
