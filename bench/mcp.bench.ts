@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startScriptedServer } from '../test/helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
+import { firstRequest, treeSize } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
 import { startup } from './tui.bench.js';
 
@@ -35,50 +35,11 @@ function configHome(servers: Record<string, unknown>): string {
   return home;
 }
 
-/** How many processes `pid` and its descendants are now. */
-function treeSize(pid: number): number {
-  let count = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    let children: string;
-    try {
-      children = readFileSync(`/proc/${current}/task/${current}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    count++;
-    for (const child of children.trim().split(/\s+/)) if (child) stack.push(Number(child));
-  }
-  return count;
-}
-
 /** `reika -p` once: spawn → the first chat request at the scripted server, and the largest the process tree got. */
 async function headless(cwd: string, env: NodeJS.ProcessEnv): Promise<{ firstMs: number; processes: number }> {
-  let firstAt = 0;
-  const server = await startScriptedServer(() => {
-    firstAt ||= performance.now();
-    return { content: 'ok' };
-  });
-  try {
-    const spawnedAt = performance.now();
-    const child = spawn(process.execPath, [mainJs, '-p', 'say ok'], {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...env, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768' },
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    let processes = 0;
-    const sampler = setInterval(() => (processes = Math.max(processes, treeSize(child.pid!))), 5);
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    clearInterval(sampler);
-    if (!firstAt || code !== 0) throw new Error(`reika -p made no request (exit ${code}): ${stderr.slice(-500)}`);
-    if (/MCP/.test(stderr)) throw new Error(`an MCP server did not start: ${stderr.slice(-500)}`);
-    return { firstMs: firstAt - spawnedAt, processes };
-  } finally {
-    await server.close();
-  }
+  const run = await firstRequest({ args: [mainJs, '-p', 'say ok'], cwd, env, sample: treeSize });
+  if (/MCP/.test(run.stderr)) throw new Error(`an MCP server did not start: ${run.stderr.slice(-500)}`);
+  return { firstMs: run.firstMs, processes: run.peak };
 }
 
 /** Which configuration runs first in round `i`: they take turns. */

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedServer } from '../test/helpers/scripted-server.js';
 import { reikaBin } from '../test/helpers/binary.js';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
+import { firstRequest, treeRss } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
@@ -55,23 +54,6 @@ const BARE_CLIENT = `(async () => {
   for await (const chunk of response.body) void chunk;
 })();`;
 
-/** Sum of VmRSS over `pid` and all its descendants, in bytes (0 once it is gone). */
-function treeRss(pid: number): number {
-  let total = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    try {
-      const status = readFileSync(`/proc/${current}/status`, 'utf8');
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      for (const task of readFileSync(`/proc/${current}/task/${current}/children`, 'utf8').trim().split(/\s+/)) if (task) stack.push(Number(task));
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-
 interface Sample {
   firstMs: number;
   peakRss: number;
@@ -94,36 +76,8 @@ function milestones(stderr: string): Map<string, number> {
 
 /** Spawns `args` in `cwd` against a fresh scripted server; times spawn → first chat request. */
 async function once(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Sample> {
-  let firstAt = 0;
-  const server = await startScriptedServer(() => {
-    firstAt ||= performance.now();
-    return { content: 'ok' };
-  });
-  try {
-    const spawnedAt = performance.now();
-    const child = spawn(process.execPath, args, {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...env, BENCH_URL: server.url, REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', REIKA_TRACE_STARTUP: '1' },
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    let peakRss = 0;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRss(child.pid!))), 5);
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    clearInterval(sampler);
-    const first = server.chatRequests()[0];
-    if (!first || code !== 0) throw new Error(`${args[0]} made no request in ${cwd} (exit ${code}): ${stderr.slice(-500)}`);
-    return {
-      firstMs: firstAt - spawnedAt,
-      peakRss,
-      firstBytes: Buffer.byteLength(first.body),
-      system: String(first.json.messages[0].content),
-      marks: milestones(stderr),
-    };
-  } finally {
-    await server.close();
-  }
+  const run = await firstRequest({ args, cwd, env: { ...env, REIKA_TRACE_STARTUP: '1' }, sample: treeRss });
+  return { firstMs: run.firstMs, peakRss: run.peak, firstBytes: Buffer.byteLength(run.request.body), system: String(run.request.json.messages[0].content), marks: milestones(run.stderr) };
 }
 
 function repoMapLines(system: string): number {
