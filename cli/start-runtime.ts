@@ -8,6 +8,7 @@ import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
+import { startupThreadsEnded } from '../actors/indexer/startup-thread.js';
 import type { McpHub } from '../actors/mcp/hub.js';
 import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-modules.js';
 
@@ -20,10 +21,11 @@ import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-m
  *
  * The tool executor is not needed before the model's first reply, so its process starts on
  * {@link Runtime.prewarm} (the session calls it once its first request has gone to model-io), and
- * not before the model-io thread is up: on a small machine a Node process booting beside the scan
- * thread or the model-io thread would delay the first request (bench/startup.bench.ts), and the
- * spawn holds the main thread until the child has exec'd, so before the first request it would
- * hold engine detection and a signal's handling too. The MCP servers' hub
+ * not before the model-io thread is up and the startup indexer thread has ended: on a small machine
+ * a Node process booting beside the scan thread or the model-io thread would delay the first
+ * request (bench/startup.bench.ts), and the spawn holds the main thread until the child has
+ * exec'd, so before the first request it would hold engine detection and a signal's handling too.
+ * A tool call that comes before that starts it at once (`prewarm({ now: true })`). The MCP servers' hub
  * loads on first use, which the session makes right after its bootstrap.
  */
 
@@ -59,8 +61,12 @@ export interface Runtime {
   readonly ready: Promise<void>;
   /** Settles when the indexer is registered (its module loads lazily); the bootstrap waits for it. */
   readonly indexerReady: Promise<void>;
-  /** Starts the tool-executor process if it is not started yet (idempotent). */
-  prewarm(): void;
+  /**
+   * Starts the tool-executor process if it is not started yet (idempotent): once model-io is up
+   * and the startup indexer thread has ended, or with `now` at once (a tool call is about to be
+   * routed to it: the supervisor queues it while the process boots).
+   */
+  prewarm(how?: { now?: boolean }): void;
   /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
   watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** The MCP servers (one supervised actor each), loaded on first call. */
@@ -113,20 +119,26 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const executor = new Promise<void>((resolve) => (executorStarted = resolve)).then((spawned) => spawned);
   const watch = { heartbeatMs: HEARTBEAT_MS, hangAfterMs: HANG_AFTER_MS };
   const modelIo = supervisor.spawn({ name: MODEL_IO, title: 'the thread that talks to the model', kind: 'thread', module: modelIoModule, ...watch });
+  let spawned = false;
+  const spawnExecutor = () => {
+    if (spawned) return;
+    spawned = true;
+    if (options.signal?.aborted) return executorStarted(Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika was interrupted')));
+    traceStartup('runtime: tool executor starting');
+    executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, title: 'the process that runs the tools', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
+  };
   let prewarmed = false;
-  const prewarm = () => {
+  const prewarm = (how: { now?: boolean } = {}) => {
+    if (how.now) return spawnExecutor();
     if (prewarmed) return;
     prewarmed = true;
-    // After model-io is up (or failed), and after the requests queued for it have gone out. A
+    // After model-io is up (or failed) and the requests queued for it have gone out, and after the
+    // startup indexer thread has ended (on a cold start it writes the bootstrap cache after the
+    // map is ranked): the executor's process boots while neither holds the cores or the memory. A
     // spawn holds this thread until the child has exec'd (milliseconds, tens under load): an
     // interrupt that came before it is seen first, and then nothing is started.
-    const start = () =>
-      void pollTurn().then(() => {
-        if (options.signal?.aborted) return executorStarted(Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika was interrupted')));
-        traceStartup('runtime: tool executor starting');
-        executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, title: 'the process that runs the tools', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
-      });
-    modelIo.then(start, start);
+    const start = () => void pollTurn().then(spawnExecutor);
+    void Promise.allSettled([modelIo, startupThreadsEnded()]).then(start);
   };
   const ready = Promise.all([
     modelIo.then(() => traceStartup('runtime: model-io ready')),

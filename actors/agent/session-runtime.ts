@@ -6,8 +6,8 @@ export interface SessionRuntime {
   /** Routes requests; `abort(scope)` sends the one abort message for a turn. */
   supervisor: Router & { abort(scope: string, reason?: string): void };
   indexerReady: Promise<void>;
-  /** Starts actors that are only needed once a request is out (the tool executor). */
-  prewarm?(): void;
+  /** Starts actors that are only needed once a request is out (the tool executor); `now`: a tool call is about to run. */
+  prewarm?(how?: { now?: boolean }): void;
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** The MCP servers, whose ready tools join the tools array when it is frozen (cli/start-runtime.ts). */
   mcp?(): Promise<McpTools>;

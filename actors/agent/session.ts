@@ -230,7 +230,11 @@ export class Session {
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
-        emit: (event) => this.emit(event),
+        emit: (event) => {
+          // A tool call about to be routed: the executor must exist now (the supervisor queues the call while it boots).
+          if (event.type === 'tool-call' && event.previous === undefined) this.runtime.prewarm?.({ now: true });
+          this.emit(event);
+        },
         sent: (messages, tools) => {
           // The tool executor boots while the model answers the first request: its spawn holds this
           // thread, and before the first request it would hold engine detection and the request too.

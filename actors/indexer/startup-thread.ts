@@ -23,6 +23,25 @@ export interface StartupWork {
  */
 export const STARTUP_YOUNG_GENERATION_MB = 4;
 
+/** Startup threads still running, and who waits for none to be left. */
+const running = new Set<Worker>();
+let noneRunning: { promise: Promise<void>; resolve: () => void } | undefined;
+
+/**
+ * Settles once no startup thread is running (at once when none is). After the map is ranked, a
+ * thread still writes the bootstrap cache on a miss; the tool executor's process is started after
+ * that (cli/start-runtime.ts), so the two never hold their memory at the same time.
+ */
+export function startupThreadsEnded(): Promise<void> {
+  if (running.size === 0) return Promise.resolve();
+  if (!noneRunning) {
+    let resolve!: () => void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    noneRunning = { promise, resolve };
+  }
+  return noneRunning.promise;
+}
+
 /** What the startup thread posts: the index, then the ranked map; or one error. */
 export type StartupMessage = { type: 'index'; index: FileIndex } | { type: 'ranked'; ranked: RepoMapFile[] } | { type: 'error'; message: string };
 
@@ -35,6 +54,7 @@ export type StartupMessage = { type: 'index'; index: FileIndex } | { type: 'rank
 export function startupThread(work: StartupWork): PreparedWork {
   const env = traceEnv();
   const worker = new Worker(STARTUP_ENTRY, { workerData: work, resourceLimits: { maxYoungGenerationSizeMb: STARTUP_YOUNG_GENERATION_MB }, ...(env ? { env } : {}) });
+  running.add(worker);
   let settleIndex!: { resolve: (index: FileIndex) => void; reject: (error: Error) => void };
   let settleRanked!: { resolve: (ranked: RepoMapFile[]) => void; reject: (error: Error) => void };
   const index = new Promise<FileIndex>((resolve, reject) => (settleIndex = { resolve, reject }));
@@ -52,7 +72,14 @@ export function startupThread(work: StartupWork): PreparedWork {
     else fail(new ReikaError('REIKA_ERR_INDEXER', message.message));
   });
   worker.on('error', (error) => fail(new ReikaError('REIKA_ERR_INDEXER', error.message)));
-  worker.on('exit', () => fail(new ReikaError('REIKA_ERR_INDEXER', 'indexing stopped before the repo map was ranked')));
+  worker.on('exit', () => {
+    fail(new ReikaError('REIKA_ERR_INDEXER', 'indexing stopped before the repo map was ranked'));
+    running.delete(worker);
+    if (running.size === 0 && noneRunning) {
+      noneRunning.resolve();
+      noneRunning = undefined;
+    }
+  });
   return {
     index,
     ranked,

@@ -6,6 +6,7 @@ import { TOOL_EXECUTOR, type ToolExecutorRequest } from '../../actors/tool-execu
 import { client } from '../../runtime/actor.js';
 import type { ReikaError } from '../../runtime/errors.js';
 import { HANG_AFTER_MS, HEARTBEAT_MS, startRuntime } from '../../cli/start-runtime.js';
+import { startupThread, startupThreadsEnded } from '../../actors/indexer/startup-thread.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -50,6 +51,35 @@ test('a tool executor that stops answering misses its heartbeats, is restarted, 
   t.is(next.status, 'done');
   t.regex(next.payload, /a\.txt:1/);
   t.not(runtime.supervisor.pidOf(TOOL_EXECUTOR), pid);
+});
+
+test('prewarm({ now: true }) starts the tool executor at once: a tool call routed right after it is queued, not refused', async (t) => {
+  const root = tempDir();
+  writeFileSync(join(root, 'a.txt'), 'plain line\n');
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  t.teardown(() => runtime.close());
+  // The deferred prewarm (a headless session's first request) has not spawned it yet; the first tool call may come first.
+  runtime.prewarm();
+  runtime.prewarm({ now: true });
+  t.true(runtime.supervisor.has(TOOL_EXECUTOR));
+  const result = await client(runtime.supervisor, TOOL_EXECUTOR).request(grep(root, 'plain'));
+  t.is(result.status, 'done');
+  t.regex(result.payload, /a\.txt:1/);
+});
+
+test('the deferred prewarm starts the tool executor only once the startup indexer thread has ended', async (t) => {
+  const root = tempDir();
+  writeFileSync(join(root, 'a.txt'), 'plain line\n');
+  const scan = startupThread({ root, caps: { indexPaths: 100 } });
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  t.teardown(() => runtime.close());
+  let ended = false;
+  const threadEnded = startupThreadsEnded().then(() => (ended = true));
+  runtime.prewarm();
+  await runtime.ready;
+  t.true(ended, 'the executor was up only after the startup thread had ended');
+  await threadEnded;
+  t.deepEqual(await scan.ranked, [], 'a.txt is no source file: nothing to rank');
 });
 
 test('two runtimes in one process each own their indexer: closing one leaves the other scanning', async (t) => {
