@@ -10,7 +10,9 @@ import { fmt, row, summarize } from './stats.js';
  * script? The same measurements run twice in fresh processes, once with the native addon and once
  * with `MSGPACKR_NATIVE_ACCELERATION_DISABLED=true`: process-actor round trips (the transport that
  * uses msgpackr frames) for a small tool call and a tool result the size of a long file read, and
- * the codec's unpack alone.
+ * the codec's unpack alone. reika itself imports msgpackr's plain entry (runtime/codec.ts), which
+ * loads no addon; this bench imports the main entry in its own process, which turns the addon on
+ * for the codec there (the child actor's side stays JavaScript).
  */
 const ROUND_TRIPS = 4000;
 const small = { type: 'echo' as const, value: { type: 'run', id: 'k3J9x0aPq', name: 'read', arguments: { path: 'src/index.ts' } } };

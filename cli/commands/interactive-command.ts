@@ -159,7 +159,7 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   new BackgroundPriority().snapshot().watch();
   // Loaded one at a time with a turn of the event loop between them, so a key typed meanwhile
   // waits for one module graph at most (the CommonJS ones load synchronously as a whole).
-  await import('msgpackr');
+  await import('msgpackr/pack');
   await yieldToKeys();
   await import('piscina');
   await yieldToKeys();
