@@ -18,8 +18,8 @@ const post = (message: StartupMessage) => port.postMessage(message);
 const work = workerData as StartupWork;
 try {
   if (work.caps === undefined) {
-    // Default caps: the bootstrap cache may answer (written after 'ranked' on a miss).
-    cachedScanAndMap(work.root, { onIndex: (index) => post({ type: 'index', index }), onRanked: (ranked) => post({ type: 'ranked', ranked }) });
+    // Default caps: the bootstrap cache may answer, unless the main thread found it missing already (written after 'ranked' on a miss).
+    cachedScanAndMap(work.root, { missed: work.cacheMissed === true, onIndex: (index) => post({ type: 'index', index }), onRanked: (ranked) => post({ type: 'ranked', ranked }) });
   } else {
     const ranked = scanAndMap(work.root, { caps: work.caps, onIndex: (index) => post({ type: 'index', index }) });
     post({ type: 'ranked', ranked });

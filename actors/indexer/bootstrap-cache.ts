@@ -9,8 +9,8 @@ import type { FileIndex, RepoMapFile } from './protocol.js';
 
 /**
  * The bootstrap cache (issue 18): the file index and the ranked repo map of a project root, kept
- * on disk under `<state>/bootstrap/<key of the root>/cache.json`, so a session started in an
- * unchanged tree reuses them instead of crawling and extracting again. The map is deterministic,
+ * on disk under `<state>/bootstrap/<key of the root>/` (`cache.json`, `result.json`), so a session
+ * started in an unchanged tree reuses them instead of crawling and extracting again. The map is deterministic,
  * so a hit gives the very bytes a fresh scan would, and the engine sees the same system prompt
  * prefix session after session.
  *
@@ -27,8 +27,8 @@ import type { FileIndex, RepoMapFile } from './protocol.js';
  * `REIKA_BOOTSTRAP_CACHE=off` turns it off.
  */
 
-/** The format of `cache.json`; bump when it changes. */
-const FORMAT = 1;
+/** The format of `cache.json` and `result.json`; bump when it changes. */
+const FORMAT = 2;
 /**
  * A stamp this close to (or after) the start of the scan is "racy": a change in the same
  * timestamp tick would not show. Linux keeps file times to the kernel tick (1–10 ms); this leaves
@@ -56,12 +56,23 @@ interface Watched {
   stamps: (string | null)[];
 }
 
+/**
+ * An entry is two files: `cache.json`, what decides whether the entry holds (read first, so a miss
+ * never parses the result: in the 150k tree the stamps are 0.3 of the entry's 1 MB), and
+ * `result.json`, the index and the ranked map. Both carry the entry's `id`: two sessions saving at
+ * once may pair one's stamps with the other's result, which is then a miss.
+ */
 interface Entry {
   format: number;
   build: string;
   root: string;
   caps: unknown;
+  id: string;
   watched: Watched;
+}
+
+interface Result {
+  id: string;
   index: FileIndex;
   ranked: RepoMapFile[];
 }
@@ -87,9 +98,13 @@ export function buildId(): string | null {
   return knownBuild;
 }
 
-/** Where the entry of `root` is kept. */
+/** Where the entry of `root` is kept (its stamps; the result is `result.json` beside it). */
 export function cacheFile(root: string, stateHome: string | undefined): string {
   return join(projectStateDir('bootstrap', root, stateHome ?? stateFolder()), 'cache.json');
+}
+
+function resultFile(file: string): string {
+  return join(dirname(file), 'result.json');
 }
 
 /** One path's stamp, null when it does not exist; with `racyAfter`, undefined when it changed since then. */
@@ -108,9 +123,10 @@ function absoluteOf(root: string, path: string): string {
 export function loadBootstrap(root: string, options: CacheOptions = {}): CachedBootstrap | undefined {
   const build = options.build ?? buildId();
   if (build === null) return undefined;
+  const file = cacheFile(root, options.stateHome);
   let entry: Entry;
   try {
-    entry = JSON.parse(readFileSync(cacheFile(root, options.stateHome), 'utf8')) as Entry;
+    entry = JSON.parse(readFileSync(file, 'utf8')) as Entry;
   } catch {
     return undefined; // none yet, unreadable or corrupt: a miss
   }
@@ -123,23 +139,32 @@ export function loadBootstrap(root: string, options: CacheOptions = {}): CachedB
   } catch {
     return undefined; // a path that can no longer be stat'ed (permissions): a miss
   }
-  return { index: entry.index, ranked: entry.ranked };
+  let result: Result;
+  try {
+    result = JSON.parse(readFileSync(resultFile(file), 'utf8')) as Result;
+  } catch {
+    return undefined;
+  }
+  if (!isResult(result) || result.id !== entry.id) return undefined;
+  return { index: result.index, ranked: result.ranked };
 }
 
 function isEntry(value: unknown): value is Entry {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Partial<Entry>;
   return (
+    typeof entry.id === 'string' &&
     Array.isArray(entry.watched?.paths) &&
     Array.isArray(entry.watched?.stamps) &&
     entry.watched.paths.length === entry.watched.stamps.length &&
-    entry.watched.paths.every((path) => typeof path === 'string') &&
-    typeof entry.index === 'object' &&
-    entry.index !== null &&
-    Array.isArray(entry.index.paths) &&
-    Array.isArray(entry.index.capped) &&
-    Array.isArray(entry.ranked)
+    entry.watched.paths.every((path) => typeof path === 'string')
   );
+}
+
+function isResult(value: unknown): value is Result {
+  if (typeof value !== 'object' || value === null) return false;
+  const result = value as Partial<Result>;
+  return typeof result.id === 'string' && typeof result.index === 'object' && result.index !== null && Array.isArray(result.index.paths) && Array.isArray(result.index.capped) && Array.isArray(result.ranked);
 }
 
 /** What a scan read, for {@link saveBootstrap}: folders listed, files extracted (relative to the root). */
@@ -192,7 +217,9 @@ export function saveBootstrap(root: string, result: CachedBootstrap, reads: Scan
     paths.push(rel !== '' && !rel.startsWith('..') && !rel.startsWith('/') ? rel.split(sep).join('/') : file);
   }
   const file = cacheFile(root, options.stateHome);
-  const temp = `${file}.${process.pid}-${Date.now()}.tmp`;
+  const id = `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
+  const temp = `${file}.${id}.tmp`;
+  const resultTemp = `${resultFile(file)}.${id}.tmp`;
   try {
     const stamps: (string | null)[] = [];
     for (const path of paths) {
@@ -200,13 +227,18 @@ export function saveBootstrap(root: string, result: CachedBootstrap, reads: Scan
       if (stamp === undefined) return false;
       stamps.push(stamp);
     }
-    const entry: Entry = { format: FORMAT, build, root, caps: DEFAULT_CAPS, watched: { paths, stamps }, index: result.index, ranked: result.ranked };
+    const entry: Entry = { format: FORMAT, build, root, caps: DEFAULT_CAPS, id, watched: { paths, stamps } };
+    const saved: Result = { id, index: result.index, ranked: result.ranked };
     mkdirSync(dirname(file), { recursive: true });
+    // The result first: stamps that say "unchanged" never point to a result not yet written.
+    writeFileSync(resultTemp, JSON.stringify(saved));
+    renameSync(resultTemp, resultFile(file));
     writeFileSync(temp, JSON.stringify(entry));
     renameSync(temp, file);
     return true;
   } catch {
     rmSync(temp, { force: true });
+    rmSync(resultTemp, { force: true });
     return false;
   }
 }

@@ -1,13 +1,17 @@
 import { resolve } from 'node:path';
-import { PreparedScan } from './prepared-scan.js';
+import { cacheEnabled, loadBootstrap, type CachedBootstrap } from './bootstrap-cache.js';
+import { PreparedScan, type PreparedWork } from './prepared-scan.js';
 import { startupThread } from './startup-thread.js';
+import { traceStartup } from './startup-trace.js';
 
 /**
  * Starting the indexer before the runtime: `reika -p` calls {@link prestartIndexer} as the first
- * thing after its arguments are read, so a thread boots, scans and ranks the repo map while the
- * main thread is still loading the runtime and the session (`startup-thread.ts`). The indexer
- * actor adopts the prepared scan when it is set up without options (`createIndexerActor`), and
- * the bootstrap's scan and repo-map requests are answered from it.
+ * thing after its arguments are read. The bootstrap cache is looked up right there, on the main
+ * thread (`bootstrap-cache.ts`: one small file and a stat per stamp): a hit starts no thread at all.
+ * On a miss a thread boots, scans and ranks the repo map while the main thread is still loading
+ * the runtime and the session (`startup-thread.ts`). The indexer actor adopts the prepared scan
+ * when it is set up without options (`createIndexerActor`), and the bootstrap's scan and repo-map
+ * requests are answered from it.
  */
 
 let prestarted: PreparedScan | undefined;
@@ -19,9 +23,17 @@ let prestarted: PreparedScan | undefined;
 export function prestartIndexer(root: string): PreparedScan {
   if (!prestarted) {
     const absolute = resolve(root);
-    prestarted = new PreparedScan(absolute, undefined, startupThread({ root: absolute }));
+    const enabled = cacheEnabled();
+    const hit = enabled ? loadBootstrap(absolute) : undefined;
+    traceStartup(`bootstrap cache: ${!enabled ? 'off' : hit ? 'hit' : 'miss'} (main thread)`);
+    prestarted = new PreparedScan(absolute, undefined, hit ? answered(hit) : startupThread({ root: absolute, cacheMissed: enabled }));
   }
   return prestarted;
+}
+
+/** A prepared scan the cache answered: nothing runs, nothing to end. */
+function answered(hit: CachedBootstrap): PreparedWork {
+  return { index: Promise.resolve(hit.index), ranked: Promise.resolve(hit.ranked), abort() {} };
 }
 
 /** The prestarted scan, handed over once (to the indexer actor). */

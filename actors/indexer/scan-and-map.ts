@@ -46,6 +46,8 @@ export interface CachedScanAndMapOptions {
   cache?: CacheOptions;
   /** The wall clock that dates the scan against the files' stamps (tests); default `Date.now`. */
   now?: () => number;
+  /** The entry was looked up already, and missed (`prestart.ts` does on the main thread): scan, then save. */
+  missed?: boolean;
 }
 
 /**
@@ -56,8 +58,8 @@ export interface CachedScanAndMapOptions {
  */
 export function cachedScanAndMap(root: string, options: CachedScanAndMapOptions): boolean {
   const enabled = cacheEnabled();
-  const hit = enabled ? loadBootstrap(root, options.cache) : undefined;
-  traceStartup(`bootstrap cache: ${!enabled ? 'off' : hit ? 'hit' : 'miss'}`);
+  const hit = enabled && !options.missed ? loadBootstrap(root, options.cache) : undefined;
+  if (!options.missed) traceStartup(`bootstrap cache: ${!enabled ? 'off' : hit ? 'hit' : 'miss'}`);
   if (hit) {
     options.onIndex(hit.index);
     options.onRanked(hit.ranked);

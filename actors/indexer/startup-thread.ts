@@ -12,6 +12,8 @@ export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.me
 export interface StartupWork {
   root: string;
   caps?: Partial<ScanCaps>;
+  /** The bootstrap cache was looked up on the main thread and missed: the thread scans at once (and saves). */
+  cacheMissed?: boolean;
 }
 
 /**

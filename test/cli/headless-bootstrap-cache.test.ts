@@ -29,13 +29,16 @@ test('sessions in an unchanged project send the same system prompt, the later on
   // by the third session it has been cached by the first or the second.
   const second = await systemPrompt(root);
   const third = await systemPrompt(root);
-  t.regex(third.stderr, /bootstrap cache: hit/);
+  // A hit is found on the main thread, and then no indexer thread starts at all.
+  t.regex(third.stderr, /bootstrap cache: hit \(main thread\)/);
+  t.notRegex(third.stderr, /indexer thread:/);
   t.is(second.system, first.system);
   t.is(third.system, first.system);
   t.true(first.system.includes('src/main.ts: start'));
 
   writeFileSync(join(root, 'src/added.ts'), 'export function addedLater() {}\n');
   const changed = await systemPrompt(root);
-  t.regex(changed.stderr, /bootstrap cache: miss/);
+  t.regex(changed.stderr, /bootstrap cache: miss \(main thread\)/);
+  t.regex(changed.stderr, /indexer thread: scanned/);
   t.true(changed.system.includes('src/added.ts: addedLater'));
 });

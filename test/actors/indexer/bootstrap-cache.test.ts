@@ -1,6 +1,6 @@
 import test from 'ava';
-import { readdirSync, renameSync, utimesSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, renameSync, utimesSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { cacheFile, loadBootstrap, RACY_MS } from '../../../actors/indexer/bootstrap-cache.js';
 import type { FileIndex, RepoMapFile } from '../../../actors/indexer/protocol.js';
 import { renderRepoMap } from '../../../actors/indexer/render-map.js';
@@ -128,6 +128,22 @@ test('a corrupt or foreign cache file is a silent miss, and is replaced by a goo
     t.false(result.hit);
     t.is(bytes(result), bytes(fresh(root)));
     t.true(run(root, state).hit);
+  }
+});
+
+test('stamps whose result file is missing, corrupt or of another save are a silent miss', (t) => {
+  const root = project();
+  const state = tempDir('reika-state-');
+  run(root, state);
+  const result = join(dirname(cacheFile(root, state)), 'result.json');
+  const good = readFileSync(result, 'utf8');
+  const other = JSON.stringify({ ...JSON.parse(good), id: 'another-save' });
+  for (const spoil of [() => rmSync(result), () => writeFileSync(result, '{"id":'), () => writeFileSync(result, other)]) {
+    spoil();
+    const missed = run(root, state);
+    t.false(missed.hit);
+    t.is(bytes(missed), bytes(fresh(root)));
+    t.true(run(root, state).hit, 'the miss wrote a whole entry again');
   }
 });
 
