@@ -1,9 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { projectStateDir, stateFolder } from '../state-dir.js';
-import { globalExcludesFile } from './crawl/ignore-global.js';
-import { findGitDir } from './crawl/ignore-files.js';
 import { DEFAULT_CAPS } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 
@@ -175,21 +172,8 @@ export interface ScanReads {
   folders: string[];
   /** Files the repo map was extracted from. */
   mapFiles: string[];
-}
-
-/** Git's and the user's files that decide what is ignored and tracked, absolute; missing ones count too. */
-function repositoryFiles(root: string): string[] {
-  const git = findGitDir(root);
-  const home = process.env.HOME ?? homedir();
-  const files = [join(home, '.gitconfig'), join(process.env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config')];
-  if (!git) return files;
-  files.push(join(git.gitDir, 'index'), join(git.gitDir, 'HEAD'), join(git.commonDir, 'info', 'exclude'), join(git.commonDir, 'config'), globalExcludesFile(git.commonDir));
-  // A root below the repository's top: the `.gitignore` files of the folders above it apply too.
-  for (let dir = dirname(root); git.top !== root && (dir === git.top || dir.startsWith(`${git.top}${sep}`)); dir = dirname(dir)) {
-    files.push(join(dir, '.gitignore'));
-    if (dir === git.top) break;
-  }
-  return files;
+  /** Git's and the user's files that decide what is ignored and tracked, absolute (`repository-files.ts`). */
+  repositoryFiles: string[];
 }
 
 /**
@@ -212,7 +196,7 @@ export function saveBootstrap(root: string, result: CachedBootstrap, reads: Scan
     }
   }
   for (const file of reads.mapFiles) paths.push(file);
-  for (const file of repositoryFiles(root)) {
+  for (const file of reads.repositoryFiles) {
     const rel = relative(root, file);
     paths.push(rel !== '' && !rel.startsWith('..') && !rel.startsWith('/') ? rel.split(sep).join('/') : file);
   }

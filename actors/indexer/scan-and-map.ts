@@ -3,6 +3,7 @@ import { cacheEnabled, loadBootstrap, saveBootstrap, type CacheOptions } from '.
 import type { ScanCaps } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 import { mapFilesOf } from './repo-map.js';
+import { repositoryFiles } from './repository-files.js';
 import { traceStartup } from './startup-trace.js';
 import { extractSymbols } from './map/extract.js';
 import { rankFiles } from './map/rank.js';
@@ -79,7 +80,7 @@ export function cachedScanAndMap(root: string, options: CachedScanAndMapOptions)
   });
   options.onRanked(ranked);
   if (enabled && index) {
-    const saved = saveBootstrap(index.root, { index, ranked }, { startedAt, folders, mapFiles }, options.cache);
+    const saved = saveBootstrap(index.root, { index, ranked }, { startedAt, folders, mapFiles, repositoryFiles: repositoryFiles(root) }, options.cache);
     traceStartup(`bootstrap cache: ${saved ? 'saved' : 'not saved'}`);
   }
   return false;
