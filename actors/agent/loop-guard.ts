@@ -17,8 +17,12 @@ export const FAILED_EDIT_STOP_AT = 3;
 
 export type GuardVerdict = { action: 'ok' } | { action: 'note'; message: string } | { action: 'stop'; message: string };
 
-/** Name plus arguments with keys sorted at every level: equal calls give equal keys. */
-export function canonicalKey(call: Pick<ToolCall, 'name' | 'arguments'>): string {
+/**
+ * Name plus arguments with keys sorted at every level: equal calls give equal keys. A call whose
+ * arguments were not JSON is keyed by their text (its parsed arguments are empty for all of them).
+ */
+export function canonicalKey(call: Pick<ToolCall, 'name' | 'arguments' | 'rawArguments'>): string {
+  if (call.rawArguments !== undefined) return `${call.name}(raw ${JSON.stringify(call.rawArguments)})`;
   return `${call.name}(${stableJson(call.arguments)})`;
 }
 
@@ -52,15 +56,21 @@ export class LoopGuard {
       };
     }
     if (call.name === 'edit' && (result.status === 'error' || result.status === 'declined')) {
-      const editKey = `${String(call.arguments.path)}\0${String(call.arguments.old_string)}`;
+      // Arguments that were not JSON (an edit cut off by max_tokens) have no path: such calls are
+      // the same edit only when their text is, not because each lacks a path and old_string.
+      const broken = call.rawArguments !== undefined;
+      const editKey = broken ? `raw\0${call.rawArguments}` : `${String(call.arguments.path)}\0${String(call.arguments.old_string)}`;
       const failed = (this.failedEdits.get(editKey) ?? 0) + 1;
       this.failedEdits.set(editKey, failed);
+      const what = broken ? 'the same broken edit call' : `the same edit of ${String(call.arguments.path)}`;
       if (failed >= FAILED_EDIT_STOP_AT) {
-        verdict = strongest(verdict, { action: 'stop', message: `the same edit of ${String(call.arguments.path)} failed ${failed} times` });
+        verdict = strongest(verdict, { action: 'stop', message: `${what} failed ${failed} times` });
       } else if (failed >= FAILED_EDIT_NOTE_AT) {
         verdict = strongest(verdict, {
           action: 'note',
-          message: `This edit of ${String(call.arguments.path)} failed again the same way. Read the file around the place you want to change and copy old_string exactly from it (whitespace included), or make a different change.`,
+          message: broken
+            ? 'This edit call was cut off or malformed again the same way: send its arguments as complete JSON (path, old_string, new_string), or make a smaller change.'
+            : `This edit of ${String(call.arguments.path)} failed again the same way. Read the file around the place you want to change and copy old_string exactly from it (whitespace included), or make a different change.`,
         });
       }
     }
