@@ -152,6 +152,15 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   ]).then(() => undefined);
   ready.catch(() => {});
   indexerReady.catch(() => {});
+  // A killed executor's commands are killed by the next executor; when none comes (it crash-looped,
+  // or the run ends first), by the runtime: no `sleep 30` outlives reika.
+  const reapLeftovers = () =>
+    import('../actors/tool-executor/process-groups.js')
+      .then(({ ProcessGroups }) => new ProcessGroups(-1, process.pid).reapLeftovers())
+      .catch(() => 0);
+  supervisor.on('crash-loop', (name: string) => {
+    if (name === TOOL_EXECUTOR) void reapLeftovers();
+  });
   let hub: Promise<McpHub> | undefined;
   return {
     supervisor,
@@ -164,6 +173,9 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     },
     mcp: () =>
       (hub ??= import('../actors/mcp/hub.js').then((loaded) => new loaded.McpHub({ supervisor, headless: options.headless ?? false, ...(options.env ? { env: options.env } : {}) }))),
-    close: () => supervisor.close(),
+    close: async () => {
+      await supervisor.close();
+      await reapLeftovers();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INDEXER } from '../../actors/indexer/protocol.js';
 import { TOOL_EXECUTOR, type ToolExecutorRequest } from '../../actors/tool-executor/protocol.js';
@@ -106,3 +106,41 @@ test('an interrupted run starts no tool executor: a prewarm after the signal spa
   t.is(error.code, 'REIKA_ERR_CLOSED');
   t.is(runtime.supervisor.pidOf(TOOL_EXECUTOR), undefined);
 });
+
+test('a command whose executor was killed does not outlive the runtime when no executor comes after it', async (t) => {
+  // Found by the issue 21 soak: the executor killed during `sleep 30`, then crash-looping (or the
+  // run ending before a new one was up), left the sleep running; only a next executor reaped it.
+  const root = tempDir();
+  // Without a sandbox (none on this system, or REIKA_SANDBOX=off): bubblewrap's --die-with-parent would take it down.
+  writeFileSync(join(root, '.env'), 'REIKA_SANDBOX=off\n');
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  runtime.prewarm();
+  await runtime.ready;
+  // A duration no other process here sleeps for names it in /proc.
+  const marker = `sleep 30.${String(process.pid).padStart(7, '0')}`;
+  const call = client(runtime.supervisor, TOOL_EXECUTOR).request({ type: 'run', callId: 'c1', name: 'bash', args: { command: marker }, context: { root, approvals: 'safe', mode: 'agent' } });
+  call.catch(() => {});
+  const sleepers = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).trim() === marker);
+  while (sleepers().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const executor = runtime.supervisor.pidOf(TOOL_EXECUTOR)!;
+  process.kill(executor, 'SIGKILL');
+  await runtime.close();
+  t.deepEqual(sleepers().filter((pid) => !zombie(pid)), [], 'the sleep is gone');
+});
+
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+function zombie(pid: string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+  } catch {
+    return true;
+  }
+}
