@@ -35,17 +35,26 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * Repeats count within this many of the turn's latest calls. A loop repeats within a few rounds;
+ * a long session re-reads a file long after compaction shed the first read, and four such reads
+ * over 300 rounds are not a loop.
+ */
+export const REPEAT_WINDOW_CALLS = 40;
+
 export class LoopGuard {
-  private readonly repeats = new Map<string, number>();
-  private readonly failedEdits = new Map<string, number>();
+  /** For each key, the positions (among the calls observed) where it was seen lately. */
+  private readonly repeats = new Map<string, number[]>();
+  private readonly failedEdits = new Map<string, number[]>();
+  private observed = 0;
 
   /** Looks at one finished call; the strongest verdict of a round wins (see {@link strongest}). */
   observe(call: ToolCall, result: ToolResult): GuardVerdict {
     if (result.status === 'cancelled') return { action: 'ok' };
+    const at = this.observed++;
     const digest = createHash('sha1').update(`${result.status}\0${result.summary}\0${result.payload}`).digest('hex');
     const key = `${canonicalKey(call)}=>${digest}`;
-    const seen = (this.repeats.get(key) ?? 0) + 1;
-    this.repeats.set(key, seen);
+    const seen = recent(this.repeats, key, at);
     let verdict: GuardVerdict = { action: 'ok' };
     if (seen >= REPEAT_STOP_AT) {
       verdict = { action: 'stop', message: `the model repeated the same ${call.name} call ${seen} times with the same result` };
@@ -60,8 +69,7 @@ export class LoopGuard {
       // the same edit only when their text is, not because each lacks a path and old_string.
       const broken = call.rawArguments !== undefined;
       const editKey = broken ? `raw\0${call.rawArguments}` : `${String(call.arguments.path)}\0${String(call.arguments.old_string)}`;
-      const failed = (this.failedEdits.get(editKey) ?? 0) + 1;
-      this.failedEdits.set(editKey, failed);
+      const failed = recent(this.failedEdits, editKey, at);
       const what = broken ? 'the same broken edit call' : `the same edit of ${String(call.arguments.path)}`;
       if (failed >= FAILED_EDIT_STOP_AT) {
         verdict = strongest(verdict, { action: 'stop', message: `${what} failed ${failed} times` });
@@ -76,6 +84,14 @@ export class LoopGuard {
     }
     return verdict;
   }
+}
+
+/** Records `key` at position `at` and returns how often it was seen within the window, this time included. */
+function recent(seen: Map<string, number[]>, key: string, at: number): number {
+  const positions = (seen.get(key) ?? []).filter((position) => at - position < REPEAT_WINDOW_CALLS);
+  positions.push(at);
+  seen.set(key, positions);
+  return positions.length;
 }
 
 /** `stop` beats `note` beats `ok`. */

@@ -24,3 +24,28 @@ test('the same broken edit call sent again gets a note, then a stop, in words th
   for (const verdict of verdicts.slice(1)) t.false('message' in verdict && /undefined/.test(verdict.message), JSON.stringify(verdict));
   t.regex((verdicts[2] as { message: string }).message, /the same broken edit call failed 3 times/);
 });
+
+const read = (id: string): ToolCall => ({ id, name: 'read', arguments: { path: 'src/a.ts', offset: 1, limit: 20 }, source: 'native' });
+const readResult = (call: ToolCall): ToolResult => ({ callId: call.id, name: 'read', status: 'done', summary: 'read src/a.ts: lines 1–20 of 90', payload: 'const a = 1;' });
+const other = (n: number): ToolCall => ({ id: `o${n}`, name: 'grep', arguments: { pattern: `p${n}` }, source: 'native' });
+
+test('the same read made again long after (a file compaction shed, read anew) is not a loop: four of them 50 calls apart pass', (t) => {
+  // Found by the issue 21 soak: counts never decayed, so four identical calls 100 rounds apart in
+  // a 400-round turn stopped it as a model "repeating" itself.
+  const guard = new LoopGuard();
+  const verdicts: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    verdicts.push(guard.observe(read(`r${round}`), readResult(read(`r${round}`))).action);
+    for (let n = 0; n < 50; n++) guard.observe(other(round * 50 + n), { callId: `o${n}`, name: 'grep', status: 'done', summary: `${n} matches`, payload: '' });
+  }
+  t.deepEqual(verdicts, ['ok', 'ok', 'ok', 'ok']);
+});
+
+test('the same read four times within a few rounds is still a loop: a note, then a stop', (t) => {
+  const guard = new LoopGuard();
+  const verdicts = [0, 1, 2, 3].map((i) => {
+    guard.observe(other(i), { callId: `o${i}`, name: 'grep', status: 'done', summary: `${i} matches`, payload: '' });
+    return guard.observe(read(`r${i}`), readResult(read(`r${i}`))).action;
+  });
+  t.deepEqual(verdicts, ['ok', 'note', 'note', 'stop']);
+});
