@@ -1,3 +1,4 @@
+import { TEMPLATE_DIR, templateFixtures, type TemplateFixture as Fixture } from '../../helpers/chat-templates.js';
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ContextManager } from '../../../actors/context/context-manager.js';
@@ -18,26 +19,8 @@ import { keepReasoning, reasoningHistorySetting } from '../../../actors/model-io
  * placement fixes. The other 23 stay append-only.
  */
 
-const dir = new URL('../../../../test/fixtures/chat-templates/', import.meta.url);
-
-interface Fixture {
-  id: string;
-  file: string;
-  bos: string;
-  eos: string;
-}
-
-/** SOURCES.md's table. Cells are split on ` | ` (the special tokens hold `|` themselves). */
-function fixtures(): Fixture[] {
-  const rows: Fixture[] = [];
-  for (const line of readFileSync(new URL('SOURCES.md', dir), 'utf8').split('\n')) {
-    const cells = line.replace(/^\|\s*/, '').replace(/\s*\|$/, '').split(/\s\|(?=\s|$)/).map((cell) => cell.trim());
-    if (cells.length < 4 || !cells[1]!.startsWith('models/templates/')) continue;
-    const [bos, eos] = cells[3]!.split(' / ').map((token) => (token === '(none)' ? '' : token.replace(/^`|`$/g, '')));
-    rows.push({ id: cells[0]!, file: cells[1]!.slice('models/templates/'.length), bos: bos!, eos: eos! });
-  }
-  return rows;
-}
+const dir = TEMPLATE_DIR;
+const fixtures = templateFixtures;
 
 const source = (fixture: Fixture) => readFileSync(new URL(fixture.file, dir), 'utf8');
 
