@@ -13,7 +13,7 @@
 // - build-id.json (in dist/ and dist/bundle/): a hash of the emitted code, so a bootstrap cache
 //   written by other code is never used (actors/indexer/bootstrap-cache.ts).
 import { createHash } from 'node:crypto';
-import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
@@ -73,6 +73,8 @@ for (const file of Object.keys(result.metafile.outputs)) {
   const up = relative(dirname(path), out).split(sep).join('/');
   writeFileSync(path, text.replaceAll(ROOT_PLACEHOLDER, up === '' ? './' : `${up}/`));
 }
+// piscina's worker file is CommonJS (workers/pool-loader.cts): tsc emitted it, it goes beside the bundled entry it imports.
+copyFileSync(join(root, 'workers', 'pool-loader.cjs'), join(out, 'workers', 'pool-loader.cjs'));
 chmodSync(join(out, 'cli', 'main.js'), 0o755);
 chmodSync(join(root, 'cli', 'main.js'), 0o755);
 

@@ -19,7 +19,7 @@ export interface ScanTask {
 }
 
 /** The `scan` task: the breadth-first crawl of one root within caps. */
-export function scanTask(task: ScanTask): FileIndex {
+function scanTask(task: ScanTask): FileIndex {
   return scan(task.root, task.caps);
 }
 
@@ -29,7 +29,7 @@ export interface ScanAndMapTask extends ScanTask {
 }
 
 /** The `scanAndMap` task (`actors/indexer/scan-and-map.ts`): returns the ranked files, posts the index on `port` first. */
-export function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
+function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
   try {
     return scanAndMap(task.root, { caps: task.caps, onIndex: (index) => task.port.postMessage(index) });
   } finally {

@@ -11,8 +11,8 @@ import { traceEnv, traceStartup } from './startup-trace.js';
 // imported, as Node then skips scanning its source for named exports.
 const requirePiscina = () => (createRequire(import.meta.url)('piscina') as typeof import('piscina')).Piscina;
 
-/** The worker file, next to this one in any out dir. */
-export const POOL_ENTRY = new URL('../../workers/pool-entry.js', import.meta.url);
+/** The worker file (it loads `workers/pool-entry.js`), next to this one in any out dir. */
+export const POOL_ENTRY = new URL('../../workers/pool-loader.cjs', import.meta.url);
 
 /** At most this many indexer threads (the repo map's extraction runs batches in parallel). */
 export const MAX_INDEXER_THREADS = 4;
@@ -57,6 +57,8 @@ export class IndexerPool {
     const env = traceEnv();
     const piscina = new Piscina({
       filename: (options.filename ?? POOL_ENTRY).href,
+      // The task a thread loads before it says it is ready: pool-loader's exports resolve together.
+      name: 'scan',
       minThreads: 1,
       maxThreads,
       idleTimeout: IDLE_TIMEOUT_MS,

@@ -17,7 +17,7 @@ function sources(dir: string): string[] {
   for (const entry of readdirSync(join(repo, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) out.push(...sources(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+    else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
@@ -34,18 +34,20 @@ function importsOf(file: string): string[] {
 
 const all = ['actors', 'cli', 'runtime', 'workers', 'bench'].flatMap(sources);
 
-test('workers/ holds only thread entries, each started by its URL from actors/indexer', (t) => {
+test('workers/ holds only thread entries, each started by its URL from actors/indexer or loaded by a CommonJS loader beside it', (t) => {
   const entries = sources('workers');
   t.true(entries.length > 0);
   const starters = sources('actors/indexer').map((file) => readFileSync(join(repo, file), 'utf8')).join('\n');
+  const loaders = entries.filter((file) => file.endsWith('.cts')).map((file) => readFileSync(join(repo, file), 'utf8')).join('\n');
   for (const entry of entries) {
-    const name = entry.slice('workers/'.length).replace(/\.ts$/, '.js');
-    t.true(starters.includes(`new URL('../../workers/${name}', import.meta.url)`), `${entry} is not a thread entry`);
+    const name = entry.slice('workers/'.length).replace(/\.ts$/, '.js').replace(/\.cts$/, '.cjs');
+    const started = starters.includes(`new URL('../../workers/${name}', import.meta.url)`) || loaders.includes(`import('./${name}')`);
+    t.true(started, `${entry} is not a thread entry`);
   }
 });
 
-test('no source file imports a thread entry', (t) => {
-  const offenders = all.filter((file) => importsOf(file).some((target) => target.startsWith('workers/')));
+test('no source file imports a thread entry (but its loader)', (t) => {
+  const offenders = all.filter((file) => !file.endsWith('.cts') && importsOf(file).some((target) => target.startsWith('workers/')));
   t.deepEqual(offenders, []);
 });
 

@@ -1,4 +1,6 @@
 import test from 'ava';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { IndexerPool } from '../../../actors/indexer/pool.js';
 import { ReikaError } from '../../../runtime/errors.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
@@ -68,4 +70,15 @@ test('a closed pool refuses work with a typed error', async (t) => {
   await pool.close();
   const error = (await t.throwsAsync(pool.scan(tempDir()))) as ReikaError;
   t.is(error.code, 'REIKA_ERR_CLOSED');
+});
+
+test('the CommonJS file piscina starts offers every task of the pool entry, each resolving to the entry’s function', async (t) => {
+  // piscina require()s its worker file; the loader keeps the ES module entry out of require(esm),
+  // whose load aborts the process when the thread is ended during it.
+  const { POOL_ENTRY } = await import('../../../actors/indexer/pool.js');
+  t.true(POOL_ENTRY.pathname.endsWith('.cjs'));
+  const loader = createRequire(import.meta.url)(fileURLToPath(POOL_ENTRY)) as Record<string, Promise<unknown>>;
+  const entry = (await import(new URL('pool-entry.js', POOL_ENTRY).href)) as Record<string, unknown>;
+  t.deepEqual(Object.keys(loader).sort(), Object.keys(entry).sort());
+  for (const name of Object.keys(entry)) t.is(await loader[name], entry[name], name);
 });
