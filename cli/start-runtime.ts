@@ -156,7 +156,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   // or the run ends first), by the runtime: no `sleep 30` outlives reika.
   const reapLeftovers = () =>
     import('../actors/tool-executor/process-groups.js')
-      .then(({ ProcessGroups }) => new ProcessGroups(-1, process.pid).reapLeftovers())
+      .then(({ ProcessGroups }) => new ProcessGroups(-1, process.pid).reapLeftoversAndWait())
       .catch(() => 0);
   supervisor.on('crash-loop', (name: string) => {
     if (name === TOOL_EXECUTOR) void reapLeftovers();

@@ -70,19 +70,34 @@ export class ProcessGroups {
     await Promise.all([...this.running].map(([pgid, marker]) => this.kill(pgid, marker)));
   }
 
-  /** Kills what executors under the same supervisor that are gone now left running; returns how many. */
-  reapLeftovers(): number {
-    if (!procfsAvailable) return 0;
+  /** Kills what executors under the same supervisor that are gone now left running; returns their pids. */
+  reapLeftovers(): number[] {
+    if (!procfsAvailable) return [];
     const processes = listProcesses();
     const live = new Set(processes.filter((p) => p.state !== 'Z').map((p) => p.pid));
-    let killed = 0;
+    const killed: number[] = [];
     for (const pid of processesWithMarker(MARKER_VARIABLE, this.ownerPrefix, processes)) {
       const executor = Number(this.markerOf(pid)?.split(':')[1]);
       if (executor === this.executorPid || live.has(executor)) continue;
       trySignal(pid, 'SIGKILL');
-      killed++;
+      killed.push(pid);
     }
     return killed;
+  }
+
+  /**
+   * reapLeftovers, resolving once the killed processes are dead (a SIGKILL is delivered, not
+   * done, when kill() returns: on a busy machine a process lives on for a moment) or after 2 s.
+   */
+  async reapLeftoversAndWait(): Promise<number> {
+    const killed = this.reapLeftovers();
+    const deadline = Date.now() + 2_000;
+    const living = () => {
+      const live = new Set(listProcesses().filter((p) => p.state !== 'Z').map((p) => p.pid));
+      return killed.filter((pid) => live.has(pid));
+    };
+    while (living().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    return killed.length;
   }
 
   private markerOf(pid: number): string | undefined {
