@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
 import type { ScanCaps } from './caps.js';
@@ -5,8 +6,14 @@ import type { PreparedWork } from './prepared-scan.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 import { traceEnv } from './startup-trace.js';
 
-/** The startup thread's file, in any out dir. */
-export const STARTUP_ENTRY = new URL('../../workers/startup-entry.js', import.meta.url);
+/**
+ * The startup thread's file, in any out dir: in the bundle, one CommonJS file (`scripts/bundle.mjs`:
+ * a CommonJS worker boots without the ES module loader); in tsc's output, the ES module.
+ */
+export function startupEntry(): URL {
+  const bundled = new URL('../../workers/startup-entry.cjs', import.meta.url);
+  return existsSync(bundled) ? bundled : new URL('../../workers/startup-entry.js', import.meta.url);
+}
 
 /** What the startup thread is given (`workerData`). */
 export interface StartupWork {
@@ -55,7 +62,7 @@ export type StartupMessage = { type: 'index'; index: FileIndex } | { type: 'rank
  */
 export function startupThread(work: StartupWork): PreparedWork {
   const env = traceEnv();
-  const worker = new Worker(STARTUP_ENTRY, { workerData: work, resourceLimits: { maxYoungGenerationSizeMb: STARTUP_YOUNG_GENERATION_MB }, ...(env ? { env } : {}) });
+  const worker = new Worker(startupEntry(), { workerData: work, resourceLimits: { maxYoungGenerationSizeMb: STARTUP_YOUNG_GENERATION_MB }, ...(env ? { env } : {}) });
   running.add(worker);
   let settleIndex!: { resolve: (index: FileIndex) => void; reject: (error: Error) => void };
   let settleRanked!: { resolve: (ranked: RepoMapFile[]) => void; reject: (error: Error) => void };
