@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { identifierHashes } from './identifiers.js';
-import { fromRoot } from './imports.js';
+import { identifierHashes, WatchedWords } from './identifiers.js';
+import { Rooter } from './imports.js';
 import { findDefinitions } from './symbols/definitions.js';
-import type { Definition } from './symbols/language.js';
+import type { Definition, Language } from './symbols/language.js';
 import { extensionOf, languageOfExtension } from './symbols/languages.js';
 
 /**
@@ -104,13 +104,27 @@ function looksGenerated(text: string, huge: boolean): boolean {
 
 
 /** The imports, space-separated, relative ones made root-relative (`fromRoot`): the ranking only looks them up. */
-function importList(imports: string[], path: string): string {
-  let list = '';
+function importList(imports: readonly string[], path: string): string {
+  if (imports.length === 0) return '';
+  const rooter = new Rooter(path);
+  const rooted: string[] = [];
   for (const specifier of imports) {
-    const rooted = fromRoot(specifier, path);
-    if (rooted !== '') list = list === '' ? rooted : `${list} ${rooted}`;
+    const one = rooter.root(specifier);
+    if (one !== '') rooted.push(one);
   }
-  return list;
+  return rooted.join(' ');
+}
+
+const watchedWords = new Map<Language, WatchedWords | undefined>();
+
+/** A language's import keywords, to be noted while the identifiers are hashed. */
+function watchedOf(language: Language): WatchedWords | undefined {
+  let watched = watchedWords.get(language);
+  if (watched === undefined && !watchedWords.has(language)) {
+    watched = language.importWords ? new WatchedWords(language.importWords) : undefined;
+    watchedWords.set(language, watched);
+  }
+  return watched;
 }
 
 /** Reads and extracts one file; undefined when it cannot be read or is not a mapped language. */
@@ -125,15 +139,18 @@ export function extractFile(root: string, path: string): FileSymbols | undefined
   const exported: string[] = [];
   const internal: string[] = [];
   let definitions: Definition[] = [];
+  // The import keywords' places come with the identifiers: the imports need no search of their own.
+  const watched = watchedOf(language);
+  const keywordsAt: number[] | undefined = watched ? [] : undefined;
+  const references = identifierHashes(read.text, watched, keywordsAt);
   let imports: string[] | undefined;
   try {
     definitions = findDefinitions(language, read.text, { extension });
-    imports = language.imports?.(read.text);
+    imports = language.imports?.(read.text, keywordsAt);
   } catch {
     // A rule that trips over one odd file must not cost the whole map: the file maps bare.
   }
   for (const definition of definitions) (definition.exported ? exported : internal).push(definition.name);
-  const references = identifierHashes(read.text);
   const generated = looksGenerated(read.text, read.huge);
   // Two literal shapes, no spread of a conditional object per file.
   return language.imports

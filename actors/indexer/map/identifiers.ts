@@ -142,10 +142,37 @@ function grow(count: number): void {
 }
 
 /**
- * The distinct identifiers of 4+ characters in `text` (runs of `[A-Za-z0-9_$]` not starting with
- * a digit), hashed, in first-seen order.
+ * A few words (at most three, of 4+ characters: a language's import keywords) whose places
+ * `identifierHashes` notes while it hashes a file, so a rule that looks for them need not search
+ * the text again.
  */
-export function identifierHashes(text: string): Int32Array {
+export class WatchedWords {
+  /** The words' hashes, -1 for an unused place (no hash is negative). */
+  readonly hashes: readonly [number, number, number];
+
+  constructor(readonly words: readonly string[]) {
+    if (words.length > 3 || words.some((word) => word.length < MIN_IDENTIFIER_LENGTH || !/^[A-Za-z_$][\w$]*$/.test(word))) {
+      throw new Error(`watched words: at most three identifiers of ${MIN_IDENTIFIER_LENGTH}+ characters (${words.join(', ')})`);
+    }
+    const hashes = words.map(hashIdentifier);
+    this.hashes = [hashes[0] ?? -1, hashes[1] ?? -1, hashes[2] ?? -1];
+  }
+}
+
+/**
+ * The distinct identifiers of 4+ characters in `text` (runs of `[A-Za-z0-9_$]` not starting with
+ * a digit), hashed, in first-seen order. With `watched`, the offset of every run whose hash is
+ * one of the watched words' is pushed to `at`, in order: the places where those words stand as
+ * whole identifiers (and, once in a few billion runs, another name of the same hash: a caller
+ * checks the text there).
+ */
+export function identifierHashes(text: string, watched: WatchedWords = NO_WORDS, at: number[] = UNUSED_PLACES): Int32Array {
+  // Three compares per identifier, against -1 (no hash) when nothing is watched. Always the same
+  // class of object read (no `?:`), or the optimised loop would be thrown away on the next one.
+  const watch = watched.hashes;
+  const w0 = watch[0];
+  const w1 = watch[1];
+  const w2 = watch[2];
   if (stamp === 0x7fffffff) {
     stamps.fill(0);
     stamp = 0;
@@ -163,13 +190,17 @@ export function identifierHashes(text: string): Int32Array {
         hash = Math.imul(hash ^ code, FNV_PRIME);
         code = text.charCodeAt(++i);
       } while (i < length && isPart(code));
-      if (i - start >= MIN_IDENTIFIER_LENGTH && firstSeen(hash >>> 1, count)) {
-        if (count === distinct.length) {
-          const larger = new Int32Array(distinct.length * 2);
-          larger.set(distinct);
-          distinct = larger;
+      if (i - start >= MIN_IDENTIFIER_LENGTH) {
+        const name = hash >>> 1;
+        if (name === w0 || name === w1 || name === w2) at!.push(start);
+        if (firstSeen(name, count)) {
+          if (count === distinct.length) {
+            const larger = new Int32Array(distinct.length * 2);
+            larger.set(distinct);
+            distinct = larger;
+          }
+          distinct[count++] = name;
         }
-        distinct[count++] = hash >>> 1;
       }
     } else if (code >= 48 && code <= 57) {
       // A number (`0x1F`, `10px`) is no identifier, letters and all.
@@ -181,3 +212,26 @@ export function identifierHashes(text: string): Int32Array {
   }
   return distinct.slice(0, count);
 }
+
+const NO_WORDS = new WatchedWords([]);
+const UNUSED_PLACES: number[] = [];
+
+/**
+ * Type feedback for the branches the first files may not take (a watched word, a number, a
+ * probe past a taken slot): when V8 optimises the loop during the first file (it does, cold, at
+ * startup) and a later file takes a branch it never saw, the optimised code is thrown away and
+ * the loop runs interpreted until it is optimised again — measured, that cost more cold than the
+ * whole import search. One tiny call at load time that takes every branch once.
+ */
+function prime(): void {
+  // V8 keeps no feedback for a function's first runs (lazy feedback allocation): a few rounds.
+  const watched = new WatchedWords(['from']);
+  for (let round = 0; round < 8; round++) {
+    identifierHashes('from 1x from', watched, []);
+    stamp++;
+    firstSeen(1, 0);
+    firstSeen(1 + slots.length, 1);
+  }
+  stamp++;
+}
+prime();

@@ -26,6 +26,9 @@ export interface Importer {
   path: string;
   relative: Map<string, readonly number[]> | undefined;
   bare: Map<string, readonly number[]> | undefined;
+  /** The last alternative `resolveIn` last resolved, and its files (a Python from-import's names all end in `|/module`). */
+  lastAlternative: string;
+  lastFiles: readonly number[];
 }
 
 /** `.ts`/`.tsx`/`.mts`/`.cts` are one family, `.js`/`.jsx`/`.mjs`/`.cjs` another; else the extension. */
@@ -192,7 +195,7 @@ export class ModuleIndex {
 
   /** What resolving from the file at `path` needs; its memos are looked up when first needed. */
   importer(path: string): Importer {
-    return { path, relative: undefined, bare: undefined };
+    return { path, relative: undefined, bare: undefined, lastAlternative: '', lastFiles: NONE };
   }
 
   /**
@@ -208,6 +211,30 @@ export class ModuleIndex {
       const files = this.cached(bar === -1 ? specifier.slice(at) : specifier.slice(at, bar), importer);
       if (files.length > 0) return files;
       if (bar === -1) return NONE;
+    }
+  }
+
+  /**
+   * `resolve(list.slice(start, end), importer)`, read in place: no string for the specifier, none
+   * for a root-relative alternative's key but the key itself, and an alternative equal to the
+   * importer's last is not looked up again.
+   */
+  resolveIn(list: string, start: number, end: number, importer: Importer): readonly number[] {
+    for (let at = start; ; ) {
+      let bar = list.indexOf('|', at);
+      if (bar === -1 || bar > end) bar = end;
+      let files: readonly number[];
+      const last = importer.lastAlternative;
+      if (bar - at === last.length && last !== '' && list.startsWith(last, at)) files = importer.lastFiles;
+      else {
+        files = list.charCodeAt(at) === 47 ? this.exactFiles(list.slice(at + 1, bar)) : this.cached(list.slice(at, bar), importer);
+        if (bar === end && at !== start) {
+          importer.lastAlternative = list.slice(at, bar);
+          importer.lastFiles = files;
+        }
+      }
+      if (files.length > 0 || bar === end) return files;
+      at = bar + 1;
     }
   }
 
@@ -293,7 +320,7 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
       for (let at = 0; at <= imports.length; ) {
         let end = imports.indexOf(' ', at);
         if (end === -1) end = imports.length;
-        const named = modules.resolve(imports.slice(at, end), importer);
+        const named = modules.resolveIn(imports, at, end, importer);
         for (let k = 0; k < named.length; k++) {
           const file = named[k]!;
           if (file === index) continue;
@@ -318,21 +345,43 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
  * file at `path`; an alternative above the root is dropped ('' when none is left).
  */
 export function fromRoot(specifier: string, path: string): string {
-  if (!specifier.includes('.')) return specifier;
-  const folder = path.slice(0, path.lastIndexOf('/') + 1);
-  if (!specifier.includes('|')) {
-    // One alternative (most imports): no list to split and join.
-    if (specifier.charCodeAt(0) !== 46) return specifier;
-    const joined = join(folder, specifier);
-    return joined === undefined ? '' : `/${joined}`;
+  return new Rooter(path).root(specifier);
+}
+
+/**
+ * `fromRoot` for the specifiers of one file: its folder cut once, and the last relative
+ * alternative remembered (a Python from-import's names all end in `|./module`).
+ */
+export class Rooter {
+  private readonly folder: string;
+  private lastAlternative = '';
+  private lastRooted: string | undefined = '';
+
+  constructor(path: string) {
+    this.folder = path.slice(0, path.lastIndexOf('/') + 1);
   }
-  const alternatives: string[] = [];
-  for (const alternative of specifier.split('|')) {
-    if (alternative.charCodeAt(0) !== 46) alternatives.push(alternative);
-    else {
-      const joined = join(folder, alternative);
-      if (joined !== undefined) alternatives.push(`/${joined}`);
+
+  root(specifier: string): string {
+    if (!specifier.includes('.')) return specifier;
+    let bar = specifier.indexOf('|');
+    if (bar === -1) return this.rootOne(specifier) ?? '';
+    // The alternatives, as `split('|')` and `join('|')` give them, without the arrays.
+    let rooted = '';
+    let kept = 0;
+    for (let at = 0; ; at = bar + 1, bar = specifier.indexOf('|', at)) {
+      const one = this.rootOne(bar === -1 ? specifier.slice(at) : specifier.slice(at, bar));
+      if (one !== undefined) rooted = kept++ === 0 ? one : `${rooted}|${one}`;
+      if (bar === -1) return rooted;
     }
   }
-  return alternatives.join('|');
+
+  /** One alternative, root-relative if it was relative; undefined above the root. */
+  private rootOne(alternative: string): string | undefined {
+    if (alternative.charCodeAt(0) !== 46) return alternative;
+    if (alternative === this.lastAlternative) return this.lastRooted;
+    const joined = join(this.folder, alternative);
+    this.lastAlternative = alternative;
+    this.lastRooted = joined === undefined ? undefined : `/${joined}`;
+    return this.lastRooted;
+  }
 }

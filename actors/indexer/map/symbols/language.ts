@@ -82,8 +82,14 @@ export interface Language {
    * against the mapped files: `/`-separated, `./x` and `../x` relative to the file's folder, any
    * other from some root of the tree (`pkg/mod`, `@scope/pkg/mod`); `a|b` stands for the first of
    * `a`, `b` that names a file. Found by regular expressions like the definitions.
+   *
+   * `at`: the offsets where the words of `importWords` stand as whole identifiers, in order
+   * (extraction notes them while it hashes the file's identifiers, `identifierHashes`), so that
+   * only those places are read; without it the whole text is searched. Either way the same list.
    */
-  imports?(text: string): string[];
+  imports?(text: string, at?: readonly number[]): string[];
+  /** The keywords an import statement starts with (at most three, of 4+ characters), for `imports`' `at`. */
+  importWords?: readonly string[];
 }
 
 /** An identity function that checks the entry's type. */

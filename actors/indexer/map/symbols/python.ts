@@ -23,38 +23,79 @@ function namesInAll(text: string): { names: string[]; at: number } | undefined {
 
 /** `from M import a, b` (also parenthesised over lines) and `import a.b, c as d`, at any indent. */
 const IMPORT = /^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))/gm;
+/** IMPORT at one line start. */
+const IMPORT_AT = new RegExp(IMPORT.source, 'my');
+const IMPORT_WORDS = ['from', 'import'];
 
 /** `../`-style prefix for `level` leading dots: `.` is the file's own folder. */
 const relative = (level: number): string => (level <= 1 ? './' : '../'.repeat(level - 1));
 
-/** Names of an import list: `a as b` → `a`; `*` and line continuations dropped. */
-const importNames = (list: string): string[] =>
-  list
-    .replace(/[()\\]/g, ' ')
-    .split(',')
-    .map((part) => part.trim().split(/\s+/)[0]!)
-    .filter((name) => /^[A-Za-z_][\w.]*$/.test(name));
+/**
+ * The names of an import list, each part's first word (`a as b` → `a`; parentheses and line
+ * continuations count as spaces), where that word is a dotted name (`*` is not).
+ */
+const IMPORT_NAME = /(?:^|,)[\s()\\]*([A-Za-z_][\w.]*)(?=[\s()\\,]|$)/g;
 
-function imports(text: string): string[] {
+/** `a.b.c` → `a/b/c`, empty parts dropped. */
+function slashed(dotted: string): string {
+  if (!dotted.includes('.')) return dotted;
+  if (dotted.startsWith('.') || dotted.endsWith('.') || dotted.includes('..')) return dotted.split('.').filter(Boolean).join('/');
+  return dotted.replaceAll('.', '/');
+}
+
+/** `a.b.c` → `a/b/c|a/b|a`: the longest of them that is a module. */
+function longestFirst(dotted: string): string {
+  if (!dotted.includes('.')) return dotted;
+  const parts = dotted.split('.');
+  return parts.map((_, k) => parts.slice(0, parts.length - k).join('/')).join('|');
+}
+
+/** Whether offset `at` starts a line (`^` with the `m` flag). */
+function lineStart(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const before = text.charCodeAt(at - 1);
+  return before === 10 || before === 13 || before === 0x2028 || before === 0x2029;
+}
+
+/** The specifiers of one IMPORT match, added to `found`. */
+function addImport(found: string[], match: RegExpExecArray): void {
+  if (match[4] !== undefined) {
+    IMPORT_NAME.lastIndex = 0;
+    for (let name = IMPORT_NAME.exec(match[4]); name !== null; name = IMPORT_NAME.exec(match[4])) found.push(longestFirst(name[1]!));
+    return;
+  }
+  const level = match[1]!.length;
+  const module = slashed(match[2]!);
+  if (level === 0 && module === '') return;
+  const base = level === 0 ? module : `${relative(level)}${module}`;
+  // `from M import n`: the submodule M/n when there is one, else M itself (`import *`: M).
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const suffix = `|${base}`;
+  const before = found.length;
+  const list = match[3]!;
+  IMPORT_NAME.lastIndex = 0;
+  for (let name = IMPORT_NAME.exec(list); name !== null; name = IMPORT_NAME.exec(list)) found.push(prefix + name[1]! + suffix);
+  if (found.length === before) found.push(base);
+}
+
+function imports(text: string, at?: readonly number[]): string[] {
   const found: string[] = [];
-  IMPORT.lastIndex = 0;
-  for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) {
-    if (match[4] !== undefined) {
-      // `import a.b.c`: the longest of a/b/c, a/b, a that is a module.
-      for (const name of importNames(match[4])) {
-        const parts = name.split('.');
-        found.push(parts.map((_, k) => parts.slice(0, parts.length - k).join('/')).join('|'));
-      }
-      continue;
-    }
-    const level = match[1]!.length;
-    const module = match[2]!.split('.').filter(Boolean).join('/');
-    if (level === 0 && module === '') continue;
-    const base = level === 0 ? module : `${relative(level)}${module}`;
-    // `from M import n`: the submodule M/n when there is one, else M itself (`import *`: M).
-    const names = importNames(match[3]!);
-    if (names.length === 0) found.push(base);
-    for (const name of names) found.push(`${base.endsWith('/') ? base : `${base}/`}${name}|${base}`);
+  if (at === undefined) {
+    IMPORT.lastIndex = 0;
+    for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) addImport(found, match);
+    return found;
+  }
+  // The same matches as the search above: the keywords' lines in order, none inside the last match.
+  let end = 0;
+  for (let k = 0; k < at.length; k++) {
+    let line = at[k]!;
+    while (line > 0 && (text.charCodeAt(line - 1) === 32 || text.charCodeAt(line - 1) === 9)) line--;
+    if (line < end || !lineStart(text, line)) continue;
+    IMPORT_AT.lastIndex = line;
+    const match = IMPORT_AT.exec(text);
+    if (match === null) continue;
+    end = IMPORT_AT.lastIndex;
+    addImport(found, match);
   }
   return found;
 }
@@ -78,4 +119,5 @@ export default defineLanguage({
     return [...found.map((definition) => ({ ...definition, exported: listed.has(definition.name) })), ...added].sort((a, b) => a.at - b.at);
   },
   imports,
+  importWords: IMPORT_WORDS,
 });

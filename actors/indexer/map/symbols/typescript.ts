@@ -35,14 +35,55 @@ function objectKeys(list: string): string[] {
  * comment or a string now and then: a stray edge, not a wrong definition.
  */
 const IMPORT = /\b(?:from|import|require)\s*\(?\s*(["'])([^"'\n]{1,300})\1/g;
+/** IMPORT at one place, where one of its keywords stands as a whole identifier (so `\b` holds). */
+const IMPORT_AT = /(?:from|import|require)\s*\(?\s*(["'])([^"'\n]{1,300})\1/y;
+const IMPORT_WORDS = ['from', 'import', 'require'];
 
-function imports(text: string): string[] {
+/** Extensions `./x.js` may stand for `./x.ts` with (TypeScript's ESM spelling): `[cm]?[jt]sx?`. */
+const SCRIPT_EXTENSIONS = new Set(['js', 'jsx', 'ts', 'tsx', 'cjs', 'cjsx', 'cts', 'ctsx', 'mjs', 'mjsx', 'mts', 'mtsx']);
+/** A specifier with a suffix (`?raw`, `#x`) or a space takes the long way. */
+const UNUSUAL = /[\s?#]/;
+
+/** `./x?raw`, `./x.js`: the path without the suffixes; undefined for none or one with a space. */
+function specifierOf(quoted: string): string | undefined {
+  if (UNUSUAL.test(quoted)) {
+    const specifier = quoted.replace(/[?#].*$/, '').replace(/\.(?:[cm]?[jt]sx?)$/, '');
+    return specifier !== '' && !/\s/.test(specifier) ? specifier : undefined;
+  }
+  // The usual specifier: only its last extension to look at, without a regular expression.
+  const dot = quoted.lastIndexOf('.');
+  const specifier = dot !== -1 && quoted.length - dot <= 5 && SCRIPT_EXTENSIONS.has(quoted.slice(dot + 1)) ? quoted.slice(0, dot) : quoted;
+  return specifier !== '' ? specifier : undefined;
+}
+
+/**
+ * `\b` also holds after a `$`, which is part of an identifier: `$from 'm'` is an import the
+ * places of whole identifiers miss. A file with one (rare) is searched whole.
+ */
+function hasDollarKeyword(text: string): boolean {
+  return text.indexOf('$') !== -1 && (text.includes('$from') || text.includes('$import') || text.includes('$require'));
+}
+
+function imports(text: string, at?: readonly number[]): string[] {
   const found: string[] = [];
-  IMPORT.lastIndex = 0;
-  for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) {
-    // `./x?raw`, `./x.js` (TypeScript's ESM spelling of `./x.ts`): the path without the suffixes.
-    const specifier = match[2]!.replace(/[?#].*$/, '').replace(/\.(?:[cm]?[jt]sx?)$/, '');
-    if (specifier !== '' && !/\s/.test(specifier)) found.push(specifier);
+  if (at === undefined || hasDollarKeyword(text)) {
+    IMPORT.lastIndex = 0;
+    for (let match = IMPORT.exec(text); match !== null; match = IMPORT.exec(text)) {
+      const specifier = specifierOf(match[2]!);
+      if (specifier !== undefined) found.push(specifier);
+    }
+    return found;
+  }
+  // The same matches as the search above: each place in order, none inside the last match.
+  let end = 0;
+  for (let k = 0; k < at.length; k++) {
+    if (at[k]! < end) continue;
+    IMPORT_AT.lastIndex = at[k]!;
+    const match = IMPORT_AT.exec(text);
+    if (match === null) continue;
+    end = IMPORT_AT.lastIndex;
+    const specifier = specifierOf(match[2]!);
+    if (specifier !== undefined) found.push(specifier);
   }
   return found;
 }
@@ -113,4 +154,5 @@ export default defineLanguage({
     return found.map((definition) => ({ ...definition, exported: true }));
   },
   imports,
+  importWords: IMPORT_WORDS,
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { hashIdentifier, identifierHashes } from '../../../../actors/indexer/map/identifiers.js';
+import { hashIdentifier, identifierHashes, WatchedWords } from '../../../../actors/indexer/map/identifiers.js';
 
 const hashes = (words: string[]) => [...Int32Array.from(words, hashIdentifier)];
 
@@ -27,4 +27,15 @@ test('thousands of distinct names keep their first-seen order, and the next file
   t.deepEqual([...identifierHashes(text)], hashes(names));
   t.deepEqual([...identifierHashes('name1 name2 name1 other')], hashes(['name1', 'name2', 'other']));
   t.deepEqual([...identifierHashes(text)], hashes(names));
+});
+
+test('watched words are noted wherever they stand as whole identifiers, in order, repeats too', (t) => {
+  const watched = new WatchedWords(['from', 'import']);
+  const text = "import a from 'x';\nfromage $from import_x 1from from('y') /* import */";
+  const at: number[] = [];
+  const mentions = identifierHashes(text, watched, at);
+  t.deepEqual(at, [0, 9, text.indexOf("from('y')"), text.indexOf('import */')]);
+  t.deepEqual([...mentions], [...identifierHashes(text)], 'the mentions are the same with or without watching');
+  t.throws(() => new WatchedWords(['get']), { message: /4\+ characters/ });
+  t.throws(() => new WatchedWords(['aaaa', 'bbbb', 'cccc', 'dddd']));
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { fromRoot, importEdges, join, ModuleIndex } from '../../../../actors/indexer/map/imports.js';
+import { fromRoot, importEdges, join, ModuleIndex, Rooter } from '../../../../actors/indexer/map/imports.js';
 
 /** The paths `specifier` names from `from`, in a tree of `paths`. */
 function resolve(paths: string[], specifier: string, from: string): string[] {
@@ -98,4 +98,40 @@ test('joining a relative specifier to a folder agrees with a segment-by-segment 
     }
   }
   t.true(compared > 10_000);
+});
+
+test('one file’s specifiers rooted in turn are each rooted as on their own, alternatives above the root dropped', (t) => {
+  const specifiers = ['./a/x|./a', './a/y|./a', '../../up|./here', './b|../../up', '../../up', 'pkg/mod|pkg', './a', '', 'a||./b'];
+  for (const path of ['src/app.py', 'app.py', 'a/b/c/d.ts']) {
+    const rooter = new Rooter(path);
+    for (const specifier of specifiers) t.is(rooter.root(specifier), fromRootAlone(specifier, path), `${specifier} from ${path}`);
+  }
+  t.is(new Rooter('src/app.py').root('../../up|./here'), '/src/here');
+  t.is(new Rooter('src/app.py').root('./b|../../up'), '/src/b');
+});
+
+/** `fromRoot` as it was first written: split, root each alternative, join. */
+function fromRootAlone(specifier: string, path: string): string {
+  const folder = path.slice(0, path.lastIndexOf('/') + 1);
+  const alternatives: string[] = [];
+  for (const alternative of specifier.split('|')) {
+    if (alternative.charCodeAt(0) !== 46) alternatives.push(alternative);
+    else {
+      const joined = join(folder, alternative);
+      if (joined !== undefined) alternatives.push(`/${joined}`);
+    }
+  }
+  return alternatives.join('|');
+}
+
+test('specifiers read in place from an import list resolve as each one alone does', (t) => {
+  const paths = ['scrapy/http/__init__.py', 'scrapy/http/headers.py', 'scrapy/core/engine.py', 'src/db.ts', 'src/ui/index.tsx'];
+  const modules = new ModuleIndex(paths);
+  const list = '/scrapy/http/headers|/scrapy/http /scrapy/http/Request|/scrapy/http /scrapy/x|/scrapy/y /src/db scrapy/http ./missing /src/ui  /x|/scrapy/http';
+  const importer = modules.importer('scrapy/core/engine.py');
+  let at = 0;
+  for (const specifier of list.split(' ')) {
+    t.deepEqual([...modules.resolveIn(list, at, at + specifier.length, importer)], [...new ModuleIndex(paths).resolve(specifier, 'scrapy/core/engine.py')], specifier);
+    at += specifier.length + 1;
+  }
 });

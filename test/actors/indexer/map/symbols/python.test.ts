@@ -1,4 +1,5 @@
 import test from 'ava';
+import { identifierHashes, WatchedWords } from '../../../../../actors/indexer/map/identifiers.js';
 import { languageOf } from '../../../../../actors/indexer/map/symbols/languages.js';
 import { definitionsOf } from './definitions-of.js';
 
@@ -105,4 +106,21 @@ def f():
     './mod',
     'twisted/internet/reactor|twisted/internet',
   ]);
+});
+
+test('Python imports read only at the keywords’ lines are the imports a search of the whole text finds', (t) => {
+  const python = languageOf('pkg/a.py')!;
+  const sources = [
+    `import os.path, json as j\nfrom . import signals\nfrom ..utils.misc import (\n    load_object,\n    import_module,\n)\nfrom .mod import *\n`,
+    // Not at a line start, after ';', in a string, CR and U+2028 line ends, tabs, odd dots.
+    `x = 1; import a\n  s = "import b"\r\timport c\u2028from d import e\nfrom  ..  import f\nfrom .a..b. import g\nimport h.i..j\n`,
+    `from x import (a,\n  from_, import_b) ; import k\n\\\nfrom y import z as w, *, 9q, ok\nif x: import m\nimportlib.import_module('n')\n`,
+  ];
+  for (const source of sources) {
+    const at: number[] = [];
+    identifierHashes(source, new WatchedWords(python.importWords!), at);
+    t.deepEqual(python.imports!(source, at), python.imports!(source), source);
+  }
+  // `import c` runs to the line feed: U+2028 ends its name, not its line.
+  t.deepEqual(python.imports!(sources[1]!), ['c', '../f|../', './a/b/g|./a/b', 'h/i//j|h/i/|h/i|h']);
 });

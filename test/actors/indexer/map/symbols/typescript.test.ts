@@ -1,4 +1,6 @@
 import test from 'ava';
+import { identifierHashes, WatchedWords } from '../../../../../actors/indexer/map/identifiers.js';
+import type { Language } from '../../../../../actors/indexer/map/symbols/language.js';
 import { languageOf } from '../../../../../actors/indexer/map/symbols/languages.js';
 import { definitionsOf } from './definitions-of.js';
 
@@ -161,4 +163,27 @@ const fs = require('node:fs');
 import raw from './shader.glsl?raw';
 `;
   t.deepEqual(typescript.imports!(source), ['react', './store', '../shared/util', './styles.css', './types', '../debug', './lazy/Panel', 'node:fs', './shader.glsl']);
+});
+
+/** The imports found at the keywords' places, as extraction finds them (`identifierHashes` notes the places). */
+function importsAtKeywords(language: Language, text: string): string[] {
+  const at: number[] = [];
+  identifierHashes(text, new WatchedWords(language.importWords!), at);
+  return language.imports!(text, at);
+}
+
+test('imports read only at the keywords’ places are the imports a search of the whole text finds', (t) => {
+  const typescript = languageOf('src/app.ts')!;
+  const sources = [
+    `import React from "react";\nimport type { Store } from './store.js';\nexport * from "./types";\nconst fs = require('node:fs');\n`,
+    // A keyword inside the text of a match is not read again ('require'i').
+    `import x from 'a import "b"'; from 'c' 1from 'e' _import('f') import\t(\n  './g') x.require('h') from 'require'i'`,
+    // After a '$' a keyword is a word for \b, though not an identifier of its own: the whole text is read.
+    `import a from 'a'; x$from 'd'`,
+    `import raw from './shader.glsl?raw'; import y from './x y'; import z from './v.mjs#frag'; import w from 'q?a\rb'`,
+    `const fromage = 1; import('${'x'.repeat(301)}'); import ''; import ".js"; require('./ok.cts')`,
+  ];
+  for (const source of sources) t.deepEqual(importsAtKeywords(typescript, source), typescript.imports!(source), source);
+  t.deepEqual(importsAtKeywords(typescript, sources[1]!), ['b', 'c', './g', 'h', 'require']);
+  t.deepEqual(importsAtKeywords(typescript, sources[2]!), ['a', 'd']);
 });
