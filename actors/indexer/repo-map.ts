@@ -1,4 +1,6 @@
 import type { ExtractTask, FileSymbols } from './map/extract.js';
+import { mentionedFiles } from './map/mentions.js';
+import type { RankTask } from './map/rank.js';
 import { isMapSource } from './map/symbols/languages.js';
 import { MAX_MAP_FILES } from './caps.js';
 import type { RepoMap, RepoMapFile } from './protocol.js';
@@ -8,8 +10,8 @@ export { lineOf, MAX_SYMBOLS_PER_LINE, omittedLine, renderRepoMap } from './rend
 
 /**
  * Builds the repo map: extraction in the indexer's pool, in batches, then one ranking task in the
- * pool, then the cut to the token budget here (a few thousand string concatenations). The main
- * thread only hands batches around.
+ * pool (with the files AGENTS.md names, `mentions.ts`), then the cut to the token budget here (a
+ * few thousand string concatenations). The main thread only hands batches around.
  *
  * Byte-stable: batches have a fixed size and come back in order, ranking sorts by path before it
  * starts and breaks ties by path, so the same files give the same bytes for any worker count.
@@ -45,7 +47,9 @@ export async function buildRepoMap(pool: TaskRunner, request: RepoMapRequest, si
     const task: ExtractTask = { root: request.root, paths: paths.slice(start, start + EXTRACT_BATCH) };
     batches.push(pool.run<FileSymbols[]>('extractSymbols', task, signal));
   }
+  // The AGENTS.md files are read while the pool extracts.
+  const mentioned = mentionedFiles(request.root, paths);
   const files = (await Promise.all(batches)).flat();
-  const ranked = await pool.run<RepoMapFile[]>('rankFiles', files, signal);
+  const ranked = await pool.run<RepoMapFile[]>('rankFiles', { files, mentioned } satisfies RankTask, signal);
   return renderRepoMap(ranked, request.budgetTokens);
 }

@@ -5,7 +5,9 @@ import type { FileIndex, RepoMapFile } from './protocol.js';
 import { mapFilesOf } from './repo-map.js';
 import { repositoryFiles } from './repository-files.js';
 import { traceStartup } from './startup-trace.js';
+import { agentsMdCandidates } from '../prompt/agents-md.js';
 import { extractSymbols } from './map/extract.js';
+import { mentionedFiles } from './map/mentions.js';
 import { rankFiles } from './map/rank.js';
 import { scan, type ScanHooks } from './scan.js';
 
@@ -17,7 +19,8 @@ import { scan, type ScanHooks } from './scan.js';
  * machine whose cores are already taken by startup.
  *
  * `onIndex` gets the index as soon as the scan is done, so the bootstrap goes on (project summary,
- * AGENTS.md) while this thread extracts. The ranked files equal what `buildRepoMap` ranks for
+ * AGENTS.md) while this thread extracts. The ranking reads the AGENTS.md files too, for the files
+ * they name (`mentions.ts`). The ranked files equal what `buildRepoMap` ranks for
  * `index.mapCandidates`: the same files (`mapFilesOf`), extracted and ranked by the same code.
  * Runs as a pool task (`pool-entry.ts`) and in the startup thread (`startup-entry.ts`).
  */
@@ -33,9 +36,10 @@ export function scanAndMap(root: string, options: ScanAndMapOptions): RepoMapFil
   const index = scan(root, options.caps, options.hooks);
   traceStartup(`indexer thread: scanned (${index.paths.length} paths, ${index.mapCandidates?.length ?? 0} map candidates)`);
   options.onIndex(index);
-  const files = extractSymbols({ root: index.root, paths: mapFilesOf(index.mapCandidates ?? index.paths) });
+  const paths = mapFilesOf(index.mapCandidates ?? index.paths);
+  const files = extractSymbols({ root: index.root, paths });
   traceStartup(`indexer thread: extracted ${files.length} files`);
-  const ranked = rankFiles(files);
+  const ranked = rankFiles({ files, mentioned: mentionedFiles(index.root, paths) });
   traceStartup('indexer thread: ranked');
   return ranked;
 }
@@ -80,7 +84,9 @@ export function cachedScanAndMap(root: string, options: CachedScanAndMapOptions)
   });
   options.onRanked(ranked);
   if (enabled && index) {
-    const saved = saveBootstrap(index.root, { index, ranked }, { startedAt, folders, mapFiles, repositoryFiles: repositoryFiles(root) }, options.cache);
+    // The AGENTS.md files, present or not, beside git's: the ranking reads them (`mentions.ts`).
+    const stamped = [...repositoryFiles(root), ...agentsMdCandidates(root).files];
+    const saved = saveBootstrap(index.root, { index, ranked }, { startedAt, folders, mapFiles, repositoryFiles: stamped }, options.cache);
     traceStartup(`bootstrap cache: ${saved ? 'saved' : 'not saved'}`);
   }
   return false;

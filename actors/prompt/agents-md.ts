@@ -20,28 +20,38 @@ export function findRepoRoot(start: string): string | undefined {
 }
 
 /**
+ * Where a session looks for AGENTS.md files, present or not (absolute, outermost first), and the
+ * folder their `AgentsFile.path` is relative to. The repo map's ranking reads them too, and the
+ * bootstrap cache stamps them all: one that appears changes the map.
+ */
+export function agentsMdCandidates(root: string): { top: string; files: string[] } {
+  const top = findRepoRoot(root) ?? resolve(root);
+  const files: string[] = [];
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    files.unshift(join(dir, 'AGENTS.md'));
+    if (dir === top || dirname(dir) === dir) break;
+  }
+  return { top, files };
+}
+
+/**
  * AGENTS.md files from the repo root down to `root` (outermost first, so the nearest, most
  * specific instructions come last). Outside a repository only `root`'s own file counts.
  */
 export function collectAgentsMd(root: string): AgentsFile[] {
-  const top = findRepoRoot(root) ?? resolve(root);
-  const folders: string[] = [];
-  for (let dir = resolve(root); ; dir = dirname(dir)) {
-    folders.unshift(dir);
-    if (dir === top || dirname(dir) === dir) break;
-  }
+  const { top, files: candidates } = agentsMdCandidates(root);
   const files: AgentsFile[] = [];
-  for (const folder of folders) {
+  for (const candidate of candidates) {
     let content: string;
     try {
-      content = readFileSync(join(folder, 'AGENTS.md'), 'utf8');
+      content = readFileSync(candidate, 'utf8');
     } catch {
       continue;
     }
     if (content.length > AGENTS_MD_MAX_CHARS) {
       content = `${content.slice(0, AGENTS_MD_MAX_CHARS)}\n[… AGENTS.md cut at ${AGENTS_MD_MAX_CHARS} characters]`;
     }
-    const path = relative(top, join(folder, 'AGENTS.md')).split('\\').join('/');
+    const path = relative(top, candidate).split('\\').join('/');
     files.push({ path, content: content.trim() });
   }
   return files;

@@ -26,7 +26,9 @@ import { importEdges } from './imports.js';
  *   1/√(definers) so names defined all over carry little.
  * A file that defines an identifier itself is taken to mean its own. Tests, generated and vendored
  * files get a tenth of the teleport mass (and of their final score) so they cannot crowd out the
- * core. Scores are quantised before sorting, ties go by path: the same files give the same order.
+ * core. The files the project's AGENTS.md names (`mentions.ts`) share MENTIONED_SHARE of the
+ * teleport mass, so they and what they use rank higher (Aider's personalisation). Scores are
+ * quantised before sorting, ties go by path: the same files give the same order.
  */
 
 const DAMPING = 0.85;
@@ -56,6 +58,17 @@ const IMPORT_VOTE = 64;
  * importer count's (see the commit that set it).
  */
 const IMPORTERS_WEIGHT = 1;
+/**
+ * The part of the teleport mass the files AGENTS.md names share (by their role weights), when it
+ * names any: half the random walks start again at one of them.
+ */
+const MENTIONED_SHARE = 0.5;
+
+/** The pool task's input: the extracted files, and the paths among them AGENTS.md names. */
+export interface RankTask {
+  files: FileSymbols[];
+  mentioned: readonly string[];
+}
 
 function specificity(name: string): number {
   const base = Math.min(1, Math.max(0.02, ((name.length - 2) / 6) ** 2));
@@ -143,8 +156,9 @@ function definerTable(files: FileSymbols[]): DefinerTable {
   return { ids, keys, start, end, file, weight, ownStart, own };
 }
 
-export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
-  const files = [...input].sort(byPath);
+export function rankFiles(input: FileSymbols[] | RankTask): RepoMapFile[] {
+  const files = [...(Array.isArray(input) ? input : input.files)].sort(byPath);
+  const named = Array.isArray(input) ? [] : input.mentioned;
   const count = files.length;
   if (count === 0) return [];
 
@@ -243,6 +257,7 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
 
   const roleTotal = roleWeights.reduce((sum, weight) => sum + weight, 0);
   const teleport = Float64Array.from(roleWeights, (weight) => weight / roleTotal);
+  if (named.length > 0) personalise(teleport, files, roleWeights, named);
   const rank = pageRank(edgeStart, targets, shares, teleport);
 
   // The importers' mean over the files whose language has import rules: only those can have any.
@@ -260,6 +275,18 @@ export function rankFiles(input: FileSymbols[]): RepoMapFile[] {
     return { path: file.path, score: Math.round(score * roleWeights[index]! * 1e6) / 1e6, symbols: words(file.exported) };
   });
   return ranked.sort((a, b) => b.score - a.score || byPath(a, b));
+}
+
+/** Gives MENTIONED_SHARE of the teleport mass to the `mentioned` files (by role weight), the rest as it was. */
+function personalise(teleport: Float64Array, files: readonly FileSymbols[], roleWeights: readonly number[], mentioned: readonly string[]): void {
+  const named = new Set(mentioned);
+  let namedTotal = 0;
+  for (let index = 0; index < files.length; index++) if (named.has(files[index]!.path)) namedTotal += roleWeights[index]!;
+  if (namedTotal === 0) return;
+  for (let index = 0; index < files.length; index++) {
+    const personal = named.has(files[index]!.path) ? roleWeights[index]! / namedTotal : 0;
+    teleport[index] = (1 - MENTIONED_SHARE) * teleport[index]! + MENTIONED_SHARE * personal;
+  }
 }
 
 /**

@@ -195,3 +195,29 @@ test('REIKA_BOOTSTRAP_CACHE=off neither reads nor writes the cache', (t) => {
   t.false(run(root, state).hit);
   t.true(run(root, state).hit);
 });
+
+test('an AGENTS.md edited, added, or added in a folder above the root is a miss: the ranking reads them', (t) => {
+  const top = project();
+  const state = tempDir('reika-state-');
+  const before = run(top, state);
+  t.false(before.hit);
+  t.true(run(top, state).hit);
+  writeFileSync(join(top, 'AGENTS.md'), 'Start with lib/d.go.\n');
+  age(top);
+  const named = run(top, state);
+  t.false(named.hit, 'added');
+  t.is(named.ranked[0]!.path, 'lib/d.go');
+  t.not(before.ranked[0]!.path, 'lib/d.go');
+  t.true(run(top, state).hit);
+  writeFileSync(join(top, 'AGENTS.md'), 'Start with src/deep/c.py!\n');
+  utimesSync(join(top, 'AGENTS.md'), OLD, OLD);
+  const edited = run(top, state);
+  t.false(edited.hit, 'edited in place');
+  t.notDeepEqual(edited.ranked, named.ranked, 'another file named, another ranking');
+  const below = join(top, 'src');
+  t.false(run(below, state).hit);
+  t.true(run(below, state).hit);
+  writeFileSync(join(top, 'AGENTS.md'), 'Start with src/a.ts.\n');
+  utimesSync(join(top, 'AGENTS.md'), OLD, OLD);
+  t.false(run(below, state).hit, 'one above the root');
+});
