@@ -253,11 +253,15 @@ export class CheckpointStore {
         if (status === 'D') (target.skipped?.includes(path) ? result.leftAlone : result.removed).push(path);
         else if (status === 'A') {
           // A file here that the current snapshot does not hold is ignored or too big: leave it.
-          if (await exists(resolve(this.root, path))) result.leftAlone.push(path);
+          // A folder here may be emptied by the removals (a file that became a folder).
+          if ((await kindAt(this.root, path)) === 'file') result.leftAlone.push(path);
           else result.recreated.push(path);
         } else result.changed.push(path);
       }
       for (const path of result.removed) await removeFile(this.root, path);
+      // A folder the removals did not empty holds files no snapshot holds: it stays, and the file is not put back.
+      for (const path of result.recreated) if ((await kindAt(this.root, path)) === 'dir') result.leftAlone.push(path);
+      result.recreated = result.recreated.filter((path) => !result.leftAlone.includes(path));
       if (result.removed.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: result.removed.join('\0') });
       const restore = [...result.changed, ...result.recreated];
       if (restore.length > 0) await storeGit(this.paths, ['checkout', target.tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
@@ -331,7 +335,7 @@ export class CheckpointStore {
       else if (worktree === 'M' || worktree === 'T') {
         candidates.push(path);
         held.add(path);
-      } else if (worktree === 'D') update.push(path);
+      } else if (worktree === 'D') drop.push(path);
     }
     if (candidates.length > MAX_CHECKPOINT_FILES) {
       this.unusable = `more than ${MAX_CHECKPOINT_FILES.toLocaleString('en-US')} files to hold: checkpoints are off in this folder`;
@@ -344,8 +348,9 @@ export class CheckpointStore {
         if (held.has(path)) drop.push(path);
       } else update.push(path);
     });
-    if (update.length > 0) await storeGit(this.paths, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: update.join('\0'), timeoutMs: SNAPSHOT_TIMEOUT_MS });
+    // Gone, or too big now; first, so a file may take a gone folder's place. Forced: --remove refuses a path now beyond a symbolic link.
     if (drop.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: drop.join('\0') });
+    if (update.length > 0) await storeGit(this.paths, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: update.join('\0'), timeoutMs: SNAPSHOT_TIMEOUT_MS });
     // Nothing changed since the last snapshot: it is this one too (one `git status` in all).
     const unchanged = update.length === 0 && drop.length === 0 && !staged && this.head !== undefined && (await readRef(this.paths.gitDir, 'HEAD')) === this.head.commit;
     const tree = unchanged ? this.head!.tree : (await storeGit(this.paths, ['write-tree'])).trim();
@@ -514,8 +519,12 @@ async function readRef(gitDir: string, name: string): Promise<string | undefined
   return (await readFile(join(gitDir, name), 'utf8').catch(() => undefined))?.trim();
 }
 
-async function exists(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined)) !== undefined;
+/** What is at a project-relative path: a folder, something else, or nothing (also when a folder on the way is a link or a file). */
+async function kindAt(root: string, path: string): Promise<'dir' | 'file' | undefined> {
+  const names = path.split('/');
+  for (let i = 1; i < names.length; i++) if (!(await lstat(join(root, ...names.slice(0, i))).catch(() => undefined))?.isDirectory()) return undefined;
+  const info = await lstat(join(root, path)).catch(() => undefined);
+  return info ? (info.isDirectory() ? 'dir' : 'file') : undefined;
 }
 
 /** Deletes a file and the folders it leaves empty, up to the root. */

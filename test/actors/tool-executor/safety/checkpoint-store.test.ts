@@ -178,3 +178,32 @@ test('a file changed while nothing else did is the only one written back', async
   t.deepEqual(result.changed, ['f/7.txt']);
   t.is(statSync(join(root, 'f/8.txt')).mtimeMs, untouched);
 });
+
+test('a file that became a folder, and folders that became a file or a link, are undone byte for byte', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'a\n', 'docs/more/page.md': 'page\n', 'other/x.txt': 'x\n', 'other/deep/y.txt': 'y\n', '.gitignore': '*.log\n' });
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-') });
+  const before = userGit(root);
+  const states: Record<string, string>[] = [];
+  const commands = [
+    'rm src/a.ts && mkdir -p src/a.ts/inner && echo in > src/a.ts/inner/f.txt',
+    'rm -rf docs/more && echo now-a-file > docs/more',
+    // The held files under `other` are now beyond a link: gone for git.
+    'rm -rf other && ln -s src other',
+    // A folder in the way that holds a file no snapshot holds stays (and the file it replaced is not put back).
+    'rm docs/more && mkdir docs/more && echo log > docs/more/kept.log',
+  ];
+  for (const command of commands) {
+    states.push(snapshotOf(root));
+    await store.snapshot('s', 'bash', command);
+    run(root, command);
+  }
+  const kept = await store.undo('s');
+  t.deepEqual([kept.recreated, kept.leftAlone], [[], ['docs/more']]);
+  t.is(readFileSync(join(root, 'docs/more/kept.log'), 'utf8'), 'log\n');
+  run(root, 'rm -rf docs/more && echo now-a-file > docs/more');
+  for (let i = commands.length - 2; i >= 0; i--) {
+    await store.undo('s');
+    t.deepEqual(snapshotOf(root), states[i], `undoing ${commands[i]}`);
+  }
+  t.is(userGit(root), before);
+});
