@@ -3,9 +3,13 @@ import { existsSync, realpathSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { projectStateDir, stateFolder } from '../../state-dir.js';
+import { encodeCommit, LooseObjects, OID } from './git-objects.js';
 import { ignoreSourcesStamp } from './ignore-sources.js';
+import { stageIndex, STATUS, TooManyFiles, type Staged } from './index-stage.js';
 import { storeGit, type StorePaths } from './store-git.js';
 import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } from './store-seed.js';
+import { changedPaths, scanChanges, writeTree, type PatchContext } from './tree-patch.js';
+import { TreeReader } from './tree-reader.js';
 import { TreeWatcher, type WatcherState } from './tree-watcher.js';
 
 /**
@@ -15,7 +19,8 @@ import { TreeWatcher, type WatcherState } from './tree-watcher.js';
  * hooks or stash, and it works in folders that are not repositories. Snapshots are incremental
  * (git's stat cache and untracked cache); files over a size cap are not held and say so. From the
  * second snapshot on, a watcher (tree-watcher.ts) tells which paths changed since the last one, and
- * git is asked about those only; whenever it cannot vouch for its set, the whole tree is walked.
+ * the new tree is made from the last one and those paths alone, without the index (tree-patch.ts);
+ * whenever the watcher cannot vouch for its set, the whole tree is walked (index-stage.ts).
  * Undoing N steps of a session restores the files of the snapshot taken before the N-th last
  * step: deleted files come back, created files go, changed ones get their content back.
  */
@@ -26,7 +31,6 @@ export const MAX_CHECKPOINT_FILE_BYTES = 16 * 1024 * 1024;
 export const MAX_CHECKPOINT_FILES = 250_000;
 /** Sessions kept per project; older ones (and their snapshots) are dropped. */
 const KEEP_SESSIONS = 30;
-const SNAPSHOT_TIMEOUT_MS = 60_000;
 
 export { stateFolder };
 
@@ -83,8 +87,6 @@ export interface StoreOptions {
 /** Why a store walks the whole tree at every snapshot, kept for `reika doctor` (its folder, this name). */
 export const WATCH_OFF_FILE = 'watch-off';
 
-const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
-
 const stores = new Map<string, CheckpointStore>();
 
 export class CheckpointStore {
@@ -107,6 +109,14 @@ export class CheckpointStore {
   private readonly watchMaxDirs: number | undefined;
   /** How the last snapshot (or changedSince) found its changes: the watcher's paths, or a walk of the whole tree. */
   lastScan: 'watched' | 'full' | undefined;
+  /** How it made its tree (or compared): from the last tree and the changed paths, or through the index. */
+  lastWay: 'patched' | 'index' | undefined;
+  /** Why the last watched snapshot went through the index after all (an error of the patched way), if it did. */
+  lastDecline: string | undefined;
+  /** The index holds the tree of `head` (false after a patched snapshot, an undo, a failure): else only a whole walk may use it. */
+  private indexCurrent = false;
+  private readonly objects: LooseObjects;
+  private readonly reader: TreeReader;
   private watcher: TreeWatcher | undefined;
   private watchNoted: Promise<void> | undefined;
   /** The watcher generation whose barrier the last snapshot was taken behind: its changes since then are the next one's. */
@@ -136,6 +146,8 @@ export class CheckpointStore {
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
     this.watchWanted = options.watch ?? true;
     this.watchMaxDirs = options.watchMaxDirs;
+    this.objects = new LooseObjects(join(this.paths.gitDir, 'objects'));
+    this.reader = new TreeReader(this.paths);
   }
 
   /** The watcher's state: undefined before the first snapshot (or with watching off). */
@@ -160,6 +172,7 @@ export class CheckpointStore {
     this.watcher?.close();
     this.watcher = undefined;
     this.baseline = undefined;
+    this.reader.close();
   }
 
   /**
@@ -188,20 +201,37 @@ export class CheckpointStore {
    */
   changedSince(checkpoint: Checkpoint): Promise<string[]> {
     return this.serial(async () => {
+      const current = this.head?.commit === checkpoint.commit && (await readRef(this.paths.gitDir, 'HEAD')) === checkpoint.commit;
       // The watcher's paths when it vouches for them since this very snapshot, else the whole tree.
-      const since = this.watcher && this.baseline !== undefined && this.head?.commit === checkpoint.commit && (await readRef(this.paths.gitDir, 'HEAD')) === checkpoint.commit ? await this.watcher.peek() : undefined;
+      const since = this.watcher && this.baseline !== undefined && current ? await this.watcher.peek() : undefined;
       const watched = since?.generation === this.baseline ? since : undefined;
-      const run = { timeoutMs: SNAPSHOT_TIMEOUT_MS, env: { GIT_OPTIONAL_LOCKS: '0' } };
-      const status = !watched ? await storeGit(this.paths, STATUS, run) : watched.paths.length > 0 ? await storeGit(this.paths, [...STATUS, '--', ...watched.paths], run) : '';
       this.lastScan = watched ? 'watched' : 'full';
-      const skipped = new Set(checkpoint.skipped);
-      const changed: string[] = [];
-      for (const entry of status.split('\0')) {
-        const path = entry.slice(3);
-        if (entry.length < 4 || path.endsWith('/') || skipped.has(path)) continue;
-        if (entry[0] === '?' || 'MTD'.includes(entry[1]!)) changed.push(resolve(this.root, path));
+      let changed = watched ? await this.patchedChanges(checkpoint.tree, watched.paths) : undefined;
+      if (changed) this.lastWay = 'patched';
+      else if (current && this.indexCurrent) {
+        // The index holds the snapshot: status says what differs from it (the index is not written).
+        const run = { timeoutMs: 60_000, env: { GIT_OPTIONAL_LOCKS: '0' } };
+        const status = !watched ? await storeGit(this.paths, STATUS, run) : await storeGit(this.paths, [...STATUS, '--', ...watched.paths], run);
+        changed = [];
+        for (const entry of status.split('\0')) {
+          const path = entry.slice(3);
+          if (entry.length < 4 || path.endsWith('/')) continue;
+          if (entry[0] === '?' || 'MTD'.includes(entry[1]!)) changed.push(path);
+        }
+        this.lastWay = 'index';
+      } else {
+        // The index lags behind the snapshot: the whole tree goes into it, and the trees are compared.
+        this.lastScan = 'full';
+        this.lastWay = 'index';
+        this.indexCurrent = false;
+        const now = await stageIndex(this.paths, { maxFileBytes: this.maxFileBytes, maxFiles: MAX_CHECKPOINT_FILES });
+        this.indexCurrent = now.tree === this.head?.tree;
+        const diff = await storeGit(this.paths, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', checkpoint.tree, now.tree]);
+        changed = [...diff.split('\0').filter(Boolean), ...now.skipped];
       }
-      return changed.sort();
+      // Files too big to hold back then are not judged.
+      const skipped = new Set(checkpoint.skipped);
+      return [...new Set(changed)].filter((path) => !skipped.has(path)).map((path) => resolve(this.root, path)).sort();
     });
   }
 
@@ -269,13 +299,18 @@ export class CheckpointStore {
       for (const list of [result.changed, result.recreated, result.removed, result.leftAlone]) list.sort();
       // The index now differs from HEAD where the undo wrote: the next snapshot walks everything.
       this.baseline = undefined;
+      this.indexCurrent = false;
       return result;
     });
   }
 
   /** Copies the objects borrowed from the user's repository into the store (done on its own after the first snapshot). */
   ownObjects(): Promise<void> {
-    return this.serial(() => adoptBorrowedObjects(this.paths));
+    return this.serial(async () => {
+      await adoptBorrowedObjects(this.paths);
+      // A reader started during the loan still looks in the user's objects.
+      this.reader.close();
+    });
   }
 
   /** Runs store operations one at a time (one index). */
@@ -305,64 +340,43 @@ export class CheckpointStore {
     return this.ready;
   }
 
-  /** Stages the work tree into the store's index and returns the tree, as a commit. */
+  /** Snapshots the work tree: its tree, as a commit (HEAD). */
   private async take(message: string): Promise<{ tree: string; commit: string; skipped: string[] }> {
     await this.init();
     const changes = await this.watchedChanges(await this.syncExclude());
-    // Only the changed paths (none: no git at all), or the whole tree.
-    const status = !changes
-      ? await storeGit(this.paths, STATUS, { timeoutMs: SNAPSHOT_TIMEOUT_MS })
-      : changes.paths.length > 0
-        ? // Not written back: refreshing a few entries' stat data is not worth writing the whole index (update-index writes it).
-          await storeGit(this.paths, [...STATUS, '--', ...changes.paths], { timeoutMs: SNAPSHOT_TIMEOUT_MS, env: { GIT_OPTIONAL_LOCKS: '0' } })
-        : '';
-    this.lastScan = changes ? 'watched' : 'full';
-    const update: string[] = [];
-    const drop: string[] = [];
-    const skipped: string[] = [];
-    const candidates: string[] = [];
-    const held = new Set<string>();
-    // The index differs from HEAD (the last snapshot) only after an update, or when another process moved HEAD.
-    let staged = false;
-    for (const entry of status.split('\0')) {
-      if (entry.length < 4) continue;
-      const worktree = entry[1];
-      const path = entry.slice(3);
-      if (entry[0] !== ' ' && entry[0] !== '?') staged = true;
-      // A folder is a repository of its own (its files belong to it).
-      if (path.endsWith('/')) continue;
-      if (entry[0] === '?') candidates.push(path);
-      else if (worktree === 'M' || worktree === 'T') {
-        candidates.push(path);
-        held.add(path);
-      } else if (worktree === 'D') drop.push(path);
+    const head = this.head;
+    // `changes` is set only while HEAD is still the last snapshot: its tree plus the changed paths is the new one.
+    let taken: Staged | undefined = changes && head ? await this.patched(head.tree, changes.paths) : undefined;
+    const patched = taken !== undefined;
+    // Only the changed paths through the index when it holds the last snapshot; otherwise the whole tree sets it right.
+    const scoped = patched || (changes !== undefined && this.indexCurrent);
+    if (!taken) {
+      const headTree = head && (await readRef(this.paths.gitDir, 'HEAD')) === head.commit ? head.tree : undefined;
+      this.indexCurrent = false;
+      try {
+        taken = await stageIndex(this.paths, { ...(scoped ? { changed: changes!.paths } : {}), ...(headTree ? { headTree } : {}), maxFileBytes: this.maxFileBytes, maxFiles: MAX_CHECKPOINT_FILES });
+      } catch (error) {
+        if (error instanceof TooManyFiles) this.unusable = error.message;
+        throw error;
+      }
     }
-    if (candidates.length > MAX_CHECKPOINT_FILES) {
-      this.unusable = `more than ${MAX_CHECKPOINT_FILES.toLocaleString('en-US')} files to hold: checkpoints are off in this folder`;
-      throw new Error(this.unusable);
-    }
-    await forEachLimit(candidates, 64, async (path) => {
-      const info = await lstat(resolve(this.root, path)).catch(() => undefined);
-      if (info && info.isFile() && info.size > this.maxFileBytes) {
-        skipped.push(path);
-        if (held.has(path)) drop.push(path);
-      } else update.push(path);
-    });
-    // Gone, or too big now; first, so a file may take a gone folder's place. Forced: --remove refuses a path now beyond a symbolic link.
-    if (drop.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: drop.join('\0') });
-    if (update.length > 0) await storeGit(this.paths, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: update.join('\0'), timeoutMs: SNAPSHOT_TIMEOUT_MS });
-    // Nothing changed since the last snapshot: it is this one too (one `git status` in all).
-    const unchanged = update.length === 0 && drop.length === 0 && !staged && this.head !== undefined && (await readRef(this.paths.gitDir, 'HEAD')) === this.head.commit;
-    const tree = unchanged ? this.head!.tree : (await storeGit(this.paths, ['write-tree'])).trim();
+    this.lastScan = scoped ? 'watched' : 'full';
+    this.lastWay = patched ? 'patched' : 'index';
+    const { tree } = taken;
     if (this.head?.tree !== tree) {
-      const commit = (await storeGit(this.paths, ['commit-tree', tree, '-m', message])).trim();
+      // A patched snapshot leaves the index at the last one.
+      if (patched) this.indexCurrent = false;
+      const commit = this.objects.write('commit', encodeCommit(tree, message, new Date()));
+      await this.objects.flush();
       // HEAD at the last snapshot keeps `status` from listing every held file as staged.
       await writeRef(this.paths.gitDir, 'HEAD', commit);
       this.head = { commit, tree };
     }
+    if (!patched) this.indexCurrent = true;
+    const skipped = [...taken.skipped];
     // Files too big to hold that nothing has touched since the last snapshot are still not held.
-    if (changes) {
-      const within = (path: string) => changes.paths.some((changed) => path === changed || path.startsWith(`${changed}/`));
+    if (scoped) {
+      const within = (path: string) => changes!.paths.some((changed) => path === changed || path.startsWith(`${changed}/`));
       skipped.push(...this.lastSkipped.filter((path) => !within(path)));
     }
     this.lastSkipped = [...new Set(skipped)].sort();
@@ -373,7 +387,47 @@ export class CheckpointStore {
       // Off the critical path, but inside the queue: no snapshot may borrow while the loan ends.
       setTimeout(() => void this.ownObjects().catch(() => {}), 1_000).unref();
     }
-    return { tree, commit: this.head.commit, skipped: this.lastSkipped };
+    return { tree, commit: this.head!.commit, skipped: this.lastSkipped };
+  }
+
+  /** The tree `base` with the changed paths as they are now, its objects written; undefined: go through the index. */
+  private async patched(base: string, changed: string[]): Promise<Staged | undefined> {
+    if (changed.length === 0) return { tree: base, skipped: [] };
+    if (!OID.test(base)) return undefined;
+    try {
+      const scan = await scanChanges(this.patchContext(), base, changed);
+      const tree = scan && (await writeTree(this.reader, this.objects, base, scan));
+      if (tree) return { tree, skipped: scan.skipped };
+      this.lastDecline = 'declined (submodules, names that are not UTF-8, or too many files)';
+    } catch (error) {
+      this.lastDecline = error instanceof Error ? error.message : String(error);
+    }
+    return undefined;
+  }
+
+  /** The project-relative files that differ under `changed` from tree `base`; undefined: ask the index. */
+  private async patchedChanges(base: string, changed: string[]): Promise<string[] | undefined> {
+    if (changed.length === 0) return [];
+    if (!OID.test(base)) return undefined;
+    try {
+      const scan = await scanChanges(this.patchContext(), base, changed);
+      if (scan) return changedPaths(scan);
+      this.lastDecline = 'declined (submodules, names that are not UTF-8, or too many files)';
+    } catch (error) {
+      this.lastDecline = error instanceof Error ? error.message : String(error);
+    }
+    return undefined;
+  }
+
+  private patchContext(): PatchContext {
+    // An index that does not exist: every file is untracked, so git lists what it does not ignore.
+    const env = { GIT_INDEX_FILE: join(this.dir, 'no-index') };
+    return {
+      root: this.root,
+      maxFileBytes: this.maxFileBytes,
+      reader: this.reader,
+      untracked: async (paths) => (await storeGit(this.paths, ['ls-files', '-z', '--others', '--exclude-standard', '--', ...paths], { env })).split('\0').filter(Boolean),
+    };
   }
 
   /** Set by watchedChanges: the generation a full walk just now was taken behind. */
@@ -539,13 +593,4 @@ async function removeFile(root: string, path: string): Promise<void> {
       break;
     }
   }
-}
-
-async function forEachLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
 }

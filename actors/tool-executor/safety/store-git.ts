@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 
 /**
  * Runs git against a checkpoint store: its own GIT_DIR and index, the project as the work tree.
@@ -93,4 +94,9 @@ function once(paths: StorePaths, args: string[], options: GitRun): Promise<strin
     );
     if (options.input !== undefined) child.stdin!.end(options.input);
   });
+}
+
+/** A long-lived `git args…` in the store (e.g. `cat-file --batch`), its stdin and stdout piped; stderr is dropped. */
+export function storeGitProcess(paths: StorePaths, args: string[]): ChildProcessByStdio<Writable, Readable, null> {
+  return spawn('git', [...CONFIG, ...args], { cwd: paths.root, env: storeEnv(paths), stdio: ['pipe', 'pipe', 'ignore'] });
 }

@@ -44,6 +44,7 @@ async function watched(t: ExecutionContext, store: CheckpointStore, root: string
   await change();
   const checkpoint = await store.snapshot('s', 'bash', 'step');
   t.is(store.lastScan, 'watched', `the watcher: ${JSON.stringify(store.watchState())}, last rebuilt for ${store.watchFault()}`);
+  t.is(store.lastWay, 'patched', `went through the index: ${store.lastDecline}`);
   const full = await fullWalkTree(root, options);
   t.is(checkpoint.tree, full.tree, 'the watched snapshot holds what a full walk finds');
   t.deepEqual(checkpoint.skipped, full.skipped);
@@ -121,6 +122,7 @@ test('the files a command changed are the same from the watcher’s paths as fro
     await bash(root, command);
     const changed = await store.changedSince(watchedAt);
     t.is(store.lastScan, 'watched', `last rebuilt for ${store.watchFault()}`);
+    t.is(store.lastWay, 'patched', `went through the index: ${store.lastDecline}`);
     t.deepEqual(changed, await full.changedSince(fullAt), command);
   }
   t.true((await store.changedSince(await store.snapshot('s', 'bash', 'ls'))).length === 0);
