@@ -16,9 +16,17 @@ import { renderToolEntry, shedPayload, type ToolEntry } from './tool-entry.js';
 export const COMPACT_TO = 0.7;
 /** …and further when the session grows fast: room for this many more requests at its pace… */
 export const ROOM_REQUESTS = 24;
-/** …but keeps at least this share of the history budget (the threshold less system prompt, tools and task). */
-export const KEEP_SHARE = 0.1;
-/** The recap takes at most this share of the threshold; its oldest lines go first. */
+/**
+ * …but keeps at least this share of the history budget (the threshold less system prompt, tools
+ * and task) verbatim, the newest rounds as they were sent (issue 21: ~30% verbatim beside the
+ * recap). At 0.1 a 16k session of reads kept 5–9% (little more than the active round); 0.3 keeps
+ * 22–29% for 14 events in 300 rounds instead of 12.
+ */
+export const KEEP_SHARE = 0.3;
+/**
+ * The recap takes at most this share of the threshold; its oldest lines go first. (0.1 would cost
+ * a 16k session of 300 rounds a 15th event: one per 20 rounds, the limit.)
+ */
 export const RECAP_SHARE = 0.05;
 /** The recap budget when the window is unknown (a `/compact` by hand). */
 const UNKNOWN_WINDOW_RECAP_CHARS = 8_000;

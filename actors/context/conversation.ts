@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS } from '../images/image.js';
-import { messageLine, Recap, roundLines } from './recap.js';
+import { messageLine, Recap, roundLines, type RecapLine } from './recap.js';
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
@@ -43,8 +43,6 @@ export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'use
 
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
 export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
-/** About what one folded message costs in the recap (for sizing a batch of folds). */
-const RECAP_LINE_CHARS = 100;
 
 export class Conversation {
   private list: Entry[];
@@ -270,13 +268,21 @@ export class Conversation {
       if (unit.start === task || unit.kind === 'recap') continue;
       batch.push(unit);
       for (let i = unit.start; i < unit.end; i++) saving += this.render(this.list[i]!).size + 1;
-      saving -= RECAP_LINE_CHARS * (unit.end - unit.start);
+      // What the unit costs in the recap instead (a line each, its JSON escaping included).
+      for (const line of this.unitLines(unit)) saving -= JSON.stringify(line.text).length - 1;
     }
     return batch;
   }
 
-  /** The recap lines of one unit: its calls and their summaries, the user's request, the answer. */
+  /** Adds the recap lines of one unit (see {@link unitLines}). */
   private recapLines(unit: Unit): void {
+    for (const line of this.unitLines(unit)) this.recap.add(line);
+    const first = this.list[unit.start]!;
+    if (unit.kind === 'round' && first.kind === 'message' && first.message.role === 'assistant') this.recap.rounds++;
+  }
+
+  /** The recap lines of one unit: its calls and their summaries, the user's request, the answer. */
+  private unitLines(unit: Unit): RecapLine[] {
     const first = this.list[unit.start]!;
     if (unit.kind === 'round' && first.kind === 'message' && first.message.role === 'assistant') {
       const summaries = new Map<string, string>();
@@ -284,13 +290,14 @@ export class Conversation {
         const entry = this.list[i]!;
         if (entry.kind === 'tool') summaries.set(entry.callId, entry.summary);
       }
-      for (const line of roundLines(first.turn, first.message, summaries)) this.recap.add(line);
-      this.recap.rounds++;
-    } else if (first.kind === 'message' && (unit.kind === 'answer' || (unit.kind === 'user' && first.prompt))) {
+      return roundLines(first.turn, first.message, summaries);
+    }
+    if (first.kind === 'message' && (unit.kind === 'answer' || (unit.kind === 'user' && first.prompt))) {
       const text = textOf(first.message);
       const line = text === INTERRUPTED_NOTE ? undefined : messageLine(first.turn, unit.kind === 'user' ? 'user' : 'assistant', text);
-      if (line) this.recap.add(line);
+      return line ? [line] : [];
     }
+    return [];
   }
 
   /** The conversation after the system prompt in units: a round (call + results), an answer, a user message, the recap. */

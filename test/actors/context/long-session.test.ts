@@ -102,6 +102,32 @@ test('300 rounds in a 16k window with large outputs: every request fits, max_tok
   t.log(`events ${run.events}, largest request ${run.maxEngineTokens} engine tokens, smallest max_tokens ${run.minMaxTokens}`);
 });
 
+test('an event keeps the newest rounds verbatim, about 30% of the history budget, beside a recap of at most 5% of the threshold', (t) => {
+  const window = 16_384;
+  const context = new ContextManager({ system: SYSTEM, tools, window });
+  const run = runSession(context, 'Fix the failing tests in this project; read what you need first.', 300, 7, window);
+  const events = run.requests.filter((prepared) => prepared.compaction);
+  t.true(events.length >= 5);
+  const shares: number[] = [];
+  for (const [i, prepared] of events.entries()) {
+    // Characters per token as the estimate counted this request.
+    const perToken = prepared.chars / prepared.estimateTokens;
+    const fixed = JSON.stringify(prepared.messages[0]).length + JSON.stringify(tools).length;
+    const host = prepared.messages[1]!.content as string;
+    const recap = /\[Recap by reika[\s\S]*\]/.exec(host)?.[0] ?? '';
+    const task = JSON.stringify({ role: 'user', content: host.replace(recap, '').trim() }).length;
+    const budget = context.threshold! * perToken - fixed - task;
+    const verbatim = prepared.messages.slice(2).reduce((sum, message) => sum + JSON.stringify(message).length + 1, 0);
+    // Shedding a large payload may go below the share; before, most events kept 5–9%.
+    t.true(verbatim >= 0.15 * budget, `event ${i + 1}: ${Math.round((100 * verbatim) / budget)}% of the history kept verbatim`);
+    shares.push(verbatim / budget);
+    t.true(recap.length <= 0.05 * context.threshold! * perToken + 400, `event ${i + 1}: recap of ${recap.length} characters`);
+  }
+  const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+  t.true(mean >= 0.22, `on average ${Math.round(100 * mean)}% kept verbatim`);
+  t.true(events.length <= 300 / 20, `${events.length} events`);
+});
+
 test('the same holds over seeds and windows from 8k to 64k', (t) => {
   for (const window of [8_192, 16_384, 32_768, 65_536]) {
     for (const seed of [1, 2, 3]) {

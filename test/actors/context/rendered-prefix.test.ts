@@ -125,8 +125,10 @@ test('80 rounds at 16k render append-only through every real chat template betwe
       continue;
     }
     lines.push(`${fixture.id}: ${outcome.requests} requests, ${outcome.events} events, ${outcome.breaks.length} breaks, ${outcome.generationPrompts} generation prompts re-rendered${outcome.breaks[0] ? ` (first: ${outcome.breaks[0]})` : ''}`);
-    // Command R7B's verbose template makes each round cost more tokens: its fifth event comes at round ~77.
-    if (outcome.requests !== 81 || outcome.events < 1 || outcome.events > 5) oddCounts.push(`${fixture.id}: ${outcome.requests} requests, ${outcome.events} events`);
+    // Command R7B's verbose template makes each round cost more tokens: 6 events (5 while an event
+    // kept only ~10% of the history verbatim, before it kept ~30%). Every other template: 4.
+    const most = fixture.id === 'command-r7b' ? 6 : 4;
+    if (outcome.requests !== 81 || outcome.events < 1 || outcome.events > most) oddCounts.push(`${fixture.id}: ${outcome.requests} requests, ${outcome.events} events`);
     if (!RE_RENDERING.has(fixture.id) && outcome.breaks.length > 0) broken.push(fixture.id);
     if (outcome.generationPrompts > 0) generationPrompts.push(fixture.id);
   }
