@@ -52,7 +52,7 @@ export class LoopGuard {
   observe(call: ToolCall, result: ToolResult): GuardVerdict {
     if (result.status === 'cancelled') return { action: 'ok' };
     const at = this.observed++;
-    const digest = createHash('sha1').update(`${result.status}\0${result.summary}\0${result.payload}`).digest('hex');
+    const digest = createHash('sha1').update(`${result.status}\0${withoutTimings(result.summary)}\0${result.payload}`).digest('hex');
     const key = `${canonicalKey(call)}=>${digest}`;
     const seen = recent(this.repeats, key, at);
     let verdict: GuardVerdict = { action: 'ok' };
@@ -84,6 +84,15 @@ export class LoopGuard {
     }
     return verdict;
   }
+}
+
+/**
+ * A result summary with its run times taken out: `exit code 0 after 0.1 s` and `… after 0.0 s`
+ * are the same result (the same command run again in a loop differs only in how long it took).
+ * The durations are those the tools write (`0.1 s`, `2 min`, `2 min 5 s`).
+ */
+export function withoutTimings(summary: string): string {
+  return summary.replace(/\b\d+ min(?: \d+ s)?\b|\b\d+(?:\.\d+)? s\b/g, '<time>');
 }
 
 /** Records `key` at position `at` and returns how often it was seen within the window, this time included. */

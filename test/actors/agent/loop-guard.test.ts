@@ -49,3 +49,20 @@ test('the same read four times within a few rounds is still a loop: a note, then
   });
   t.deepEqual(verdicts, ['ok', 'note', 'note', 'stop']);
 });
+
+test('the same bash call whose results differ only in run time is a loop: a note, then a stop', (t) => {
+  // Found by the issue 21 soak: the summary says how long the command took ("exit code 0 after
+  // 0.1 s", then "… after 0.0 s"), so identical commands never counted as the same result.
+  const guard = new LoopGuard();
+  const bash = (id: string): ToolCall => ({ id, name: 'bash', arguments: { command: 'npm test' }, source: 'native' });
+  const took = ['0.1 s', '0.0 s', '1.4 s', '2 min 5 s'];
+  const verdicts = took.map((time, i) => guard.observe(bash(`b${i}`), { callId: `b${i}`, name: 'bash', status: 'done', summary: `exit code 1 after ${time}`, payload: '1 failing' }).action);
+  t.deepEqual(verdicts, ['ok', 'note', 'note', 'stop']);
+});
+
+test('results that differ in more than run time are not the same result', (t) => {
+  const guard = new LoopGuard();
+  const bash = (id: string): ToolCall => ({ id, name: 'bash', arguments: { command: 'npm test' }, source: 'native' });
+  const verdicts = [1, 2, 3, 4].map((code, i) => guard.observe(bash(`b${i}`), { callId: `b${i}`, name: 'bash', status: 'done', summary: `exit code ${code} after 0.${i} s`, payload: '' }).action);
+  t.deepEqual(verdicts, ['ok', 'ok', 'ok', 'ok']);
+});
