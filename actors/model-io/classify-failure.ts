@@ -6,7 +6,8 @@ import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 /** A failed attempt, classified: the error to report if it is the last, and whether to retry. */
 export interface Failure {
   error: ReikaError;
-  retry: 'no' | 'status' | 'connection';
+  /** `once`: one quick retry (at the policy's first backoff), then the error. */
+  retry: 'no' | 'status' | 'connection' | 'once';
   /** The server's `Retry-After`, in ms. */
   retryAfterMs?: number;
 }

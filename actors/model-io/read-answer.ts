@@ -123,10 +123,12 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
     }
     return turn.finish(false);
   }
-  // An empty body may be a hiccup (retried); a page of something else will not fix itself.
+  // A page of something else will not fix itself. An empty body may be a hiccup, but a server
+  // that answers nothing mostly does so again: asked once more, quickly (the backoff of 429/5xx
+  // took 8–9 s to give up on it).
   if (kind === 'other') throw new AttemptFailed({ error: notAStreamError(status, type, Buffer.concat(held).toString('utf8')), retry: 'no' });
   if (kind === 'sse' && !done) for (const event of decoder.end()) if (handle(event)) break;
-  if (kind === undefined || events === 0) throw new AttemptFailed({ error: notAStreamError(status, type, ''), retry: 'status' });
+  if (kind === undefined || events === 0) throw new AttemptFailed({ error: notAStreamError(status, type, ''), retry: 'once' });
   return turn.finish(false);
 }
 

@@ -46,6 +46,7 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
   const url = endpointUrl(request.endpoint.baseUrl, 'chat/completions');
   let statusRetries = 0;
   let connectionRetries = 0;
+  let quickRetries = 0;
   for (let attempt = 1; ; attempt++) {
     const turn = new TurnAssembler(tools, context.emit, mintCallId);
     let failure: Failure;
@@ -59,6 +60,7 @@ export async function streamChat(request: ChatRequest, context: ChatContext): Pr
     let delay: number | undefined;
     if (failure.retry === 'status') delay = retryDelay(policy, ++statusRetries, failure.retryAfterMs);
     else if (failure.retry === 'connection') delay = retryDelay({ ...policy, maxRetries: policy.maxConnectionRetries }, ++connectionRetries);
+    else if (failure.retry === 'once') delay = retryDelay({ ...policy, maxRetries: Math.min(1, policy.maxRetries) }, ++quickRetries);
     if (delay === undefined) throw failure.error;
     context.emit({ type: 'retry', attempt, delayMs: delay, reason: failure.error.message });
     try {

@@ -297,12 +297,17 @@ test('an event stream served as text/plain is still read as a stream', async (t)
   }
 });
 
-test('an HTTP 200 with an empty body is an error after the bounded retries, not an empty answer', async (t) => {
+test('an HTTP 200 with an empty body is an error after one quick retry, not an empty answer nor the 429/5xx backoff', async (t) => {
   const server = await answering(200, { 'content-type': 'text/event-stream' }, '');
   try {
-    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
-    t.regex(error!.message, /HTTP 200 with an empty body/);
-    t.is(server.requests(), 3, 'an empty body may be a hiccup: retried');
+    const retries: number[] = [];
+    const policy = { ...quickRetry, maxRetries: 4 };
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: (event) => event.type === 'retry' && retries.push(event.delayMs), retry: policy }));
+    t.regex(error!.message, /^The model server answered HTTP 200 with an empty body \(text\/event-stream\), not an event stream/);
+    t.false(error!.message.includes('\n'), 'one line');
+    t.is(server.requests(), 2, 'an empty body may be a hiccup: asked once more, not four times');
+    t.is(retries.length, 1);
+    t.true(retries[0]! <= policy.baseDelayMs * 1.2, 'at the first backoff');
   } finally {
     await server.close();
   }
