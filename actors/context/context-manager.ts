@@ -9,7 +9,7 @@ import { callMessage, ReplyCalls } from './reply-calls.js';
 import { placeSystem, type SystemPlacement } from './system-placement.js';
 import { TokenEstimate } from './token-estimate.js';
 import { cutPayload, shedPayload, type ToolEntry, type ToolResultInput } from './tool-entry.js';
-import { capUnsent, cutUnsent, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP } from './unsent-cuts.js';
+import { capUnsent, cutUnsent, cutUnsentText, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP } from './unsent-cuts.js';
 import { WindowBudget, type WindowSource } from './window-budget.js';
 
 export type { TurnImage } from './conversation.js';
@@ -284,6 +284,7 @@ export class ContextManager {
       if (this.tokens() > threshold) compaction = this.compactor.compact('auto');
       if (this.tokens() > threshold) cutChars += cutUnsent(this.parts, threshold);
       if (this.tokens() > threshold) shrinkUnsentCalls(this.conversation);
+      if (this.tokens() > threshold) cutChars += cutUnsentText(this.parts, threshold);
     }
     const chars = this.chars();
     const estimateTokens = this.estimate.tokens(chars);

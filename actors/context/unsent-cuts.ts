@@ -2,11 +2,13 @@ import { tokensOf, type ContextParts } from './context-parts.js';
 import type { Conversation, Entry } from './conversation.js';
 import { shrinkArguments } from './huge-arguments.js';
 import { cutPayload, type ToolEntry } from './tool-entry.js';
+import type { MessageEntry } from './conversation.js';
 
 /**
  * What a request may still change for free: what was never sent. A new payload too large for the
  * window is cut (head and tail kept, a marker between), and as a last resort the huge arguments of
- * unsent calls are replaced by their size and hash; the prefix cache loses nothing either way.
+ * unsent calls are replaced by their size and hash, then the model's own text of an unsent reply
+ * is cut like a payload; the prefix cache loses nothing either way.
  */
 
 /** A new payload takes at most this share of the threshold (the rest is cut with a marker). */
@@ -73,4 +75,38 @@ export function shrinkUnsentCalls(conversation: Conversation): void {
     if (entry.sent || entry.kind !== 'message' || entry.message.role !== 'assistant') continue;
     for (const call of entry.message.tool_calls ?? []) shrinkCall(conversation, call.id);
   }
+}
+
+/** Says the model's own reply was cut by reika for context. */
+export function replyCutMarker(removed: number): string {
+  return `[… ${removed.toLocaleString('en-US')} characters of this reply cut here by reika to fit the context window]`;
+}
+
+/**
+ * The very last resort: the text of unsent assistant messages (a 10 MB reply beside its call),
+ * longest first, cut until the estimate fits under `limit` (three quarters of what is kept from the
+ * head, the rest from the tail). Returns the characters removed.
+ */
+export function cutUnsentText(parts: ContextParts, limit: number): number {
+  let cut = 0;
+  for (let pass = 0; pass < 3 && tokensOf(parts) > limit; pass++) {
+    let excess = parts.estimate.chars(tokensOf(parts) - limit) + 256;
+    const unsent = parts.conversation.entries
+      .filter((entry): entry is Entry & MessageEntry => entry.kind === 'message' && !entry.sent && entry.message.role === 'assistant' && typeof entry.message.content === 'string' && entry.message.content.length > MIN_KEEP)
+      .sort((a, b) => (b.message.content as string).length - (a.message.content as string).length);
+    for (const entry of unsent) {
+      if (excess <= 0) break;
+      const text = entry.message.content as string;
+      // A character may weigh more than one in the estimate (escapes, non-ASCII count 4): its mean weight here.
+      const weight = Math.max(1, parts.conversation.render(entry).size / text.length);
+      const keep = Math.max(MIN_KEEP, text.length - Math.ceil(excess / weight));
+      const head = Math.floor(keep * 0.75);
+      const removed = text.length - keep;
+      entry.message = { ...entry.message, content: `${text.slice(0, head)}\n${replyCutMarker(removed)}\n${text.slice(text.length - (keep - head))}` } as typeof entry.message;
+      parts.conversation.touch(entry);
+      excess -= removed * weight;
+      cut += removed;
+    }
+  }
+  return cut;
 }

@@ -247,3 +247,30 @@ test('an empty reply is nudged after an empty assistant message, never as a seco
     ['system', 'user', 'assistant', 'user'],
   );
 });
+
+test('a 10 MB reply beside its tool call is cut to fit, head and tail kept with a marker, instead of refusing the request', (t) => {
+  // Found by the issue 21 soak: one 10 MB text event plus a call ended the session with "does not
+  // fit even after compaction": the reply's own text was the one unsent part nothing could cut.
+  for (const text of ['x'.repeat(10 * 1024 * 1024), 'line "quoted"\n'.repeat(700_000), 'é'.repeat(3 * 1024 * 1024)]) {
+    const window = 16_384;
+    const context = new ContextManager({ system: SYSTEM, tools, window });
+    context.addUser('Do it.');
+    const first = context.prepare();
+    context.recordUsage({ promptTokens: Math.ceil(first.chars / 3.3), completionTokens: 10, cachedTokens: 0 });
+    context.addAssistant(text, [{ id: 'c1', name: 'read', arguments: { path: 'a.ts' }, source: 'native' }]);
+    context.addToolResult({ callId: 'c1', name: 'read', summary: 'read a.ts: 1 line', payload: 'const a = 1;', status: 'done' });
+    const next = context.prepare();
+    t.true(Math.ceil(next.chars / 3.3) + 6 * next.messages.length + next.maxTokens! <= window, 'fits');
+    t.true(next.maxTokens! >= context.maxTokensFloor!);
+    t.is(orderProblem(next.messages), undefined);
+    const reply = next.messages[2] as Extract<ChatMessage, { role: 'assistant' }>;
+    t.true(reply.content.startsWith(text.slice(0, 2_000)), 'the head is kept');
+    t.true(reply.content.endsWith(text.slice(-500)), 'the tail is kept');
+    t.regex(reply.content, /characters of this reply cut here by reika to fit the context window/);
+    // Most of what fits is kept, not a token few hundred characters.
+    t.true(next.estimateTokens >= 0.8 * context.threshold!, `${reply.content.length} characters kept (${next.estimateTokens} of ${context.threshold} tokens)`);
+    t.is(next.messages.at(-1)!.role, 'tool');
+    context.addAssistant('Done.', []);
+    t.true(appendOnly(next.messages, context.prepare().messages), 'the cut is made once, before the reply is first sent');
+  }
+});
