@@ -44,7 +44,9 @@ const GRACE_OVER = Symbol('grace over');
 export async function readAnswer(response: IncomingMessage, turn: TurnAssembler, context: AnswerContext): Promise<ChatReply> {
   const { signal, status } = context;
   const type = String(response.headers['content-type'] ?? '');
-  let kind: Kind = type.includes('text/event-stream') ? 'sse' : type.includes('application/json') ? 'json' : undefined;
+  // The first bytes decide, whatever the content type says: a proxy's HTML page may come as
+  // text/event-stream (it read as an empty stream before: "an empty body", retried).
+  let kind: Kind = type.includes('application/json') && !type.includes('text/event-stream') ? 'json' : undefined;
   const held: Buffer[] = [];
   let heldBytes = 0;
   const decoder = new SseDecoder();
@@ -132,13 +134,18 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
   return turn.finish(false);
 }
 
-/** What the first bytes of a body say it is (undefined: only blank so far). */
+const FIELDS = ['data:', 'event:', 'id:', 'retry:', 'error:'];
+
+/** What the first bytes of a body say it is (undefined: only blank so far, or a field name cut short). */
 function sniff(head: string): Kind {
   const start = head.trimStart();
   if (start === '') return undefined;
   if (start.startsWith('{')) return 'json';
   // An event stream starts with a field (`data:`, `event:`, `id:`, `retry:`, llama.cpp's `error:`) or a comment.
-  return /^(?::|(?:data|event|id|retry|error)(?::|\r|\n|$))/.test(start) ? 'sse' : 'other';
+  if (/^(?::|(?:data|event|id|retry|error)(?::|\r|\n|$))/.test(start)) return 'sse';
+  // The first read may end inside the field name ("da"): wait for more.
+  if (FIELDS.some((field) => field.startsWith(start))) return undefined;
+  return 'other';
 }
 
 function withGrace<T>(promise: Promise<T>, ms: number): Promise<T | typeof GRACE_OVER> {

@@ -276,6 +276,27 @@ test('an HTTP 200 with an HTML page is an error naming the content type, the fir
   }
 });
 
+test('an HTML page served as text/event-stream is named as the page it is, not as an empty body, and is not retried', async (t) => {
+  // Found by the issue 21 soak: a sign-in page sent with the event-stream type read as a stream
+  // of no events ("an empty body"), and was retried.
+  const server = await answering(200, { 'content-type': 'text/event-stream' }, '<html><head><title>Sign in</title></head><body>login</body></html>');
+  try {
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.regex(error!.message, /HTTP 200 with text\/event-stream: "<html><head><title>Sign in<\/title>.*", not an event stream/);
+    t.is(server.requests(), 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an event stream cut inside its first field name ("da" + "ta: …") is still read as a stream', async (t) => {
+  const body = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'split early' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+  for (const seed of [1, 2, 3]) {
+    const { reply } = await run({ raw: body, split: { mode: 'byte' }, ...(seed > 1 ? { split: { mode: 'random', seed, max: 3 } } : {}) });
+    t.is(reply.text, 'split early');
+  }
+});
+
 test('an HTTP 200 with a text/plain error is an error quoting its first line', async (t) => {
   const server = await answering(200, { 'content-type': 'text/plain' }, 'upstream connect error or disconnect/reset before headers\nretried 3 times\n');
   try {
