@@ -93,7 +93,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   let requests = 0;
   let compactions = 0;
   let answer = '';
-  /** The first empty reply was asked again; the second was nudged. */
+  /** The first empty reply since the last call was asked again; the second was nudged. */
   let emptyReplies = 0;
   /** Replies in a row whose call markup could not be used (the second ends the turn). */
   let unreadableCalls = 0;
@@ -171,7 +171,12 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       nudge(reply.correction);
       continue;
     }
-    if (calls.length > 0) unreadableCalls = 0;
+    // A reply that calls tools is progress: what went wrong before counts no more (the issue 21
+    // soak's 400-round turn ended at an empty reply 200 rounds after the first was nudged).
+    if (calls.length > 0) {
+      unreadableCalls = 0;
+      emptyReplies = 0;
+    }
     if (calls.length === 0) {
       if (reply.text.trim() !== '' || emptyReplies > 1) return finish('answered');
       // Asked again only when nothing was added: the next request is then this one, byte for byte.

@@ -279,6 +279,21 @@ test('an empty reply after tool results is asked again as it was, byte for byte;
   t.is(events.filter((e) => e.type === 'nudge').length, 1);
 });
 
+test('empty replies count since the last tool call: one long after a nudged one is asked again, not taken as the end', async (t) => {
+  // Found by the issue 21 soak: a turn whose model once answered nothing twice (nudged) ended at
+  // the next empty reply, many rounds later, as "answered" with an old text.
+  const seen: ChatMessage[][] = [];
+  const read = (id: string) => ({ calls: [{ id, name: 'read', arguments: { path: `${id}.ts` } }] });
+  const model = fakeModel([read('a'), {}, {}, read('b'), read('c'), {}, {}, { text: 'All read.' }], seen);
+  const executor = fakeExecutor((request) => done(request, `read ${String(request.args.path)}`, 'content'));
+  const { events, options } = await setup(t, model, executor);
+  const result = await runTurn('read them', options);
+  t.is(result.status, 'answered');
+  t.is(result.answer, 'All read.');
+  t.is(seen.length, 8);
+  t.is(events.filter((e) => e.type === 'nudge').length, 2, 'each pair of empty replies got its one nudge');
+});
+
 test('a reply of only white space is nudged at once (it is in the history, so the same request cannot be asked again)', async (t) => {
   const seen: ChatMessage[][] = [];
   const model = fakeModel([{ text: '\n' }, { text: 'done' }], seen);
