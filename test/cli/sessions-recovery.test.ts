@@ -35,18 +35,23 @@ async function sessionsOf(repo: string, env: Record<string, string>): Promise<an
 test('after SIGKILL mid-turn (a torn last line), --continue skips the line with a note and goes on from the last request sent', async (t) => {
   const repo = gitRepo({ 'a.txt': 'alpha\n' });
   let release: () => void = () => {};
+  let kill: () => void = () => {};
   const s = await server((_request, index) => {
     if (index === 0) return { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] };
-    // The second request hangs: the process is killed while it waits.
-    if (index === 1) return new Promise((resolve) => (release = () => resolve({ content: 'never' })));
+    // The second request hangs: the process is killed while it waits — once the server has it
+    // (the client's 'request' line can come before the request reaches the server on a busy machine).
+    if (index === 1) {
+      setTimeout(() => kill(), 50);
+      return new Promise((resolve) => (release = () => resolve({ content: 'never' })));
+    }
     return { content: 'Back again.' };
   });
   const env = envFor(s);
   const killed = await runReika(['-p', 'read a.txt', '--stream'], {
     cwd: repo,
     env,
-    onLine(line, child) {
-      if (JSON.parse(line).type === 'request' && JSON.parse(line).n === 2) setTimeout(() => child.kill('SIGKILL'), 50);
+    onSpawn(child) {
+      kill = () => child.kill('SIGKILL');
     },
   });
   release();
