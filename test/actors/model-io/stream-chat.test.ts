@@ -307,6 +307,32 @@ test('an HTTP 200 with a text/plain error is an error quoting its first line', a
   }
 });
 
+test('an HTTP 200 labelled application/json with an empty body is the empty-body error after one quick retry', async (t) => {
+  // Found by the issue 21 soak: the JSON label skipped the sniff, so the empty body failed JSON.parse
+  // and took the 429/5xx backoff (5 requests) to end as 'the answer was not valid JSON'.
+  const server = await answering(200, { 'content-type': 'application/json' }, '');
+  try {
+    const retries: number[] = [];
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: (event) => event.type === 'retry' && retries.push(event.delayMs), retry: { ...quickRetry, maxRetries: 4 } }));
+    t.regex(error!.message, /^The model server answered HTTP 200 with an empty body \(application\/json\), not an event stream/);
+    t.is(server.requests(), 2);
+    t.is(retries.length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an HTML page labelled application/json is named as the page it is and not retried', async (t) => {
+  const server = await answering(200, { 'content-type': 'application/json; charset=utf-8' }, '<!DOCTYPE html>\n<html><head><title>Bad gateway</title></head></html>');
+  try {
+    const error = await t.throwsAsync(streamChat(chat(server.endpoint), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.regex(error!.message, /HTTP 200 with application\/json: "<!DOCTYPE html>" \(title "Bad gateway"\), not an event stream/);
+    t.is(server.requests(), 1);
+  } finally {
+    await server.close();
+  }
+});
+
 test('an event stream served as text/plain is still read as a stream', async (t) => {
   const body = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'streamed' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
   const server = await answering(200, { 'content-type': 'text/plain' }, body);
