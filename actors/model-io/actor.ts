@@ -1,6 +1,5 @@
-import { client, defineActor, type RequestContext } from '../../runtime/actor.js';
-import { CLEARANCE } from '../../runtime/clearance.js';
-import { isCancelled } from '../../runtime/errors.js';
+import { defineActor } from '../../runtime/actor.js';
+import { askClearance } from '../../runtime/clearance.js';
 import { detectEngine } from './detect-engine.js';
 import { discover } from './discover.js';
 import type { ModelIoProtocol } from './protocol.js';
@@ -38,20 +37,6 @@ async function detectAndProbe(endpoint: Parameters<typeof detectEngine>[0], prob
   return info;
 }
 
-/**
- * Asks the main thread for its go-ahead before a request this thread sends on its own (a later
- * detection wave, a retry): false once the request's scope was aborted (an interrupt the main
- * thread had not handled yet included). A runtime without the clearance actor (tests) lets it go.
- */
-function cleared(context: RequestContext<unknown>): Promise<boolean> {
-  return client(context, CLEARANCE)
-    .request({ type: 'clear' })
-    .then(
-      () => true,
-      (error: unknown) => !isCancelled(error),
-    );
-}
-
 export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
   setup({ options }) {
     retry = { ...DEFAULT_RETRY_POLICY, ...(options?.retry ?? {}) };
@@ -60,13 +45,13 @@ export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
     switch (request.type) {
       case 'chat':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedChat(request, { signal: context.signal, emit: (event) => context.emit(event), from: context.from });
-        return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry, clear: () => cleared(context) });
+        return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry, clear: () => askClearance(context) });
       case 'discover':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedDiscover(request.endpoint);
         return discover(request.endpoint, request.contextWindow, context.signal);
       case 'detect':
         if (request.endpoint.engine === 'embedded') return (await (await loadEmbedded()).embeddedDiscover(request.endpoint)).engine!;
-        return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal, () => cleared(context));
+        return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal, () => askClearance(context));
       default:
         throw new Error(`model-io: unknown request type ${(request as { type?: unknown }).type}`);
     }

@@ -1,4 +1,5 @@
 import { client, defineActor } from '../../runtime/actor.js';
+import { askClearance } from '../../runtime/clearance.js';
 import { ProcessGroups } from './process-groups.js';
 import { APPROVER, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
 import { runTool } from './run-tool.js';
@@ -22,7 +23,7 @@ export default defineActor<ToolExecutorProtocol>({
     if (request?.type !== 'run') throw new Error(`the tool executor does not understand a "${String((request as { type?: unknown })?.type)}" request`);
     return runTool(
       request,
-      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups },
+      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups, clear: () => askClearance(context) },
       (approval) => client(context, APPROVER).request(approval),
     );
   },

@@ -63,6 +63,10 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const action = prepared.action;
   const step = action && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, action.tool, action.command ?? action.path ?? '') : {};
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
+  // Last, the main thread's go-ahead: an interrupt it has not handled yet (its abort would come
+  // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just
+  // before the SIGINT landed after it (1 run in 27), with the abort still on its way.
+  if (action && env.clear && !(await env.clear())) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   const outcome = await prepared.run({ approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) });
   if (step.note) outcome.summary += `; ${step.note}`;
   if (step.checkpoint) outcome.meta = { ...outcome.meta, checkpoint: step.checkpoint.n };

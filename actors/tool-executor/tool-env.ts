@@ -10,6 +10,11 @@ export interface ToolEnv {
   emit(delta: ToolDelta): void;
   spill: SpillStore;
   groups: ProcessGroups;
+  /**
+   * Asked right before a call that changes something runs (the actor: the main thread's clearance,
+   * runtime/clearance.ts); false: the call is not run and ends cancelled. Absent: always run.
+   */
+  clear?(): Promise<boolean>;
 }
 
 /** A tool's own answer; the wrapper adds the call id and the tool name. */
