@@ -115,12 +115,12 @@ export class ModuleIndex {
   /** Per file, its key and whether it names a folder (`index.*`, `__init__.py`, `mod.rs`). */
   private readonly fileKey: string[];
   private readonly fileFolder: boolean[];
-  /** Keys by their last segment, as rows of `keyText`/`keyFile`/`keyFolder` (made on first use). */
+  /**
+   * Files by the last segment of their keys (made on first use): each file's key, and its key
+   * without the first `src`/`lib` folder (`withoutSourceFolder`), which has another last segment
+   * only when that folder was the key's last one (`packages/shared/src` → `packages/shared`).
+   */
   private byLastMap: Map<string, number[]> | undefined;
-  private readonly keyText: string[] = [];
-  private readonly keyFile: number[] = [];
-  /** The key names a folder (`index.*`, `__init__.py`, `mod.rs`, or a `src` folder's entry). */
-  private readonly keyFolder: boolean[] = [];
 
   /** `paths` in the ranking's order: the resolved numbers index it. */
   constructor(private readonly paths: readonly string[]) {
@@ -159,29 +159,75 @@ export class ModuleIndex {
     return list;
   }
 
-  /** Keys by last segment: each file's key, and its key without the first `src`/`lib` folder. */
+  /** Files by the last segments of their keys (see `byLastMap`); a file is listed once per segment. */
   private get byLast(): Map<string, number[]> {
     if (this.byLastMap) return this.byLastMap;
-    this.byLastMap = new Map();
+    const byLast = (this.byLastMap = new Map());
+    const add = (last: string, file: number) => {
+      const list = byLast.get(last);
+      if (list) list.push(file);
+      else byLast.set(last, [file]);
+    };
     for (let file = 0; file < this.paths.length; file++) {
       const key = this.fileKey[file]!;
-      const folder = this.fileFolder[file]!;
-      this.addKey(key, file, folder);
-      const shorter = withoutSourceFolder(key);
-      if (shorter !== '') this.addKey(shorter, file, folder || key.endsWith('/src') || key.endsWith('/lib'));
+      const last = key.slice(key.lastIndexOf('/') + 1);
+      add(last, file);
+      if (key.endsWith('/src') || key.endsWith('/lib')) {
+        const shorter = withoutSourceFolder(key);
+        const shorterLast = shorter.slice(shorter.lastIndexOf('/') + 1);
+        if (shorter !== '' && shorterLast !== last) add(shorterLast, file);
+      }
     }
-    return this.byLastMap;
+    return byLast;
   }
 
-  private addKey(key: string, file: number, folder: boolean): void {
-    const row = this.keyText.length;
-    this.keyText.push(key);
-    this.keyFile.push(file);
-    this.keyFolder.push(folder);
-    const last = key.slice(key.lastIndexOf('/') + 1);
-    const list = this.byLastMap!.get(last);
-    if (list) list.push(row);
-    else this.byLastMap!.set(last, [row]);
+  /** The folders exact keys lie in (`a/b` for `a/b/c`, '' for `c`), made when a root-relative group first needs them. */
+  private foldersSet: Set<string> | undefined;
+
+  private get folders(): Set<string> {
+    if (this.foldersSet) return this.foldersSet;
+    const folders = new Set<string>();
+    for (let file = 0; file < this.paths.length; file++) {
+      const key = this.fileKey[file]!;
+      folders.add(key.slice(0, Math.max(0, key.lastIndexOf('/'))));
+      // A folder's module is also known as `a/index`, `a/__init__`: a key in the folder `a`.
+      if (this.fileFolder[file]) folders.add(key);
+    }
+    return (this.foldersSet = folders);
+  }
+
+  /**
+   * Whether a name of the group whose module is `list.slice(start, tab)` may be a submodule: false
+   * when the module is root-relative and no key lies in its folder (then every name is the module).
+   */
+  groupHasSubmodules(list: string, start: number, tab: number): boolean {
+    if (list.charCodeAt(start) !== 47) return true;
+    return this.folders.has(list.slice(start + 1, list.charCodeAt(tab - 1) === 47 ? tab - 1 : tab));
+  }
+
+  /** The files of an exact key (`/a/x` is the key `a/x`): shared, read only. */
+  filesOfKey(key: string): readonly number[] {
+    return this.exactFiles(key);
+  }
+
+  /**
+   * The files of one name of a group (`Language.imports`: `m\tx\ty` stands for `m/x|m`, `m/y|m`):
+   * `list.slice(start, tab)` is the group's module `m`, `list.slice(at, end)` the name `x`. Only
+   * the first alternative, `m/x`, is resolved here (the caller falls back to `m`'s files, the same
+   * for every name); for a bare `m` no string is made when no key ends in `x`. Ask
+   * `groupHasSubmodules` first.
+   */
+  resolveGroupName(list: string, start: number, tab: number, at: number, end: number, importer: Importer): readonly number[] {
+    const slash = list.charCodeAt(tab - 1) === 47;
+    if (list.charCodeAt(start) === 47) {
+      // Root-relative: `/m` (`/` alone is the root).
+      const folder = list.slice(start + 1, slash ? tab - 1 : tab);
+      return this.exactFiles(folder === '' ? list.slice(at, end) : `${folder}/${list.slice(at, end)}`);
+    }
+    const name = list.slice(at, end);
+    // A bare module's submodule ends in the name, which then is some key's last segment.
+    if (list.charCodeAt(start) !== 46 && !this.byLast.has(name)) return NONE;
+    return this.cached(slash ? list.slice(start, tab) + name : `${list.slice(start, tab)}/${name}`, importer);
   }
 
   /** Resolved specifiers, by the importer's folder (relative ones) or language family (the rest). */
@@ -265,23 +311,30 @@ export class ModuleIndex {
     if (name.charCodeAt(0) === 64 && name.indexOf('/') !== -1) name = name.slice(name.indexOf('/') + 1);
     if (name.includes('//') || name.startsWith('/') || name.endsWith('/')) name = name.split('/').filter((part) => part !== '').join('/');
     if (name === '') return NONE;
-    const rows = this.byLast.get(name.slice(name.lastIndexOf('/') + 1));
-    if (!rows) return NONE;
+    const files = this.byLast.get(name.slice(name.lastIndexOf('/') + 1));
+    if (!files) return NONE;
     const single = name.indexOf('/') === -1;
     let best: number[] = [];
     let shortest = Infinity;
-    for (const row of rows) {
-      const key = this.keyText[row]!;
-      if (single && !this.keyFolder[row]) continue;
-      if (key !== name && !(key.endsWith(name) && key.charCodeAt(key.length - name.length - 1) === 47)) continue;
+    // Each file's two keys: its own, and the one without the first `src`/`lib` folder (a folder's
+    // entry when that folder ends the key). A key names `name` when it is `name` or ends in `/name`.
+    const consider = (key: string, folder: boolean, file: number) => {
+      if (single && !folder) return;
+      if (key !== name && !(key.endsWith(name) && key.charCodeAt(key.length - name.length - 1) === 47)) return;
       const length = segmentsOf(key);
-      if (length > shortest) continue;
+      if (length > shortest) return;
       if (length < shortest) {
         shortest = length;
         best = [];
       }
-      const file = this.keyFile[row]!;
       if (!best.includes(file)) best.push(file);
+    };
+    for (const file of files) {
+      const key = this.fileKey[file]!;
+      const folder = this.fileFolder[file]!;
+      consider(key, folder, file);
+      const shorter = withoutSourceFolder(key);
+      if (shorter !== '') consider(shorter, folder || key.endsWith('/src') || key.endsWith('/lib'), file);
     }
     if (best.length > 1) {
       // `vue` from a .ts file: `packages/vue/src/index.ts`, not the `index.js` beside it.
@@ -316,16 +369,31 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
     touched.length = 0;
     if (imports) {
       const importer = modules.importer(path);
+      // The next tab (a group's: `Language.imports`) and bar (alternatives), looked for again only once passed.
+      let tab = imports.indexOf('\t');
+      let bar = imports.indexOf('|');
       // The space-separated specifiers, as `split(' ')` gives them, without the array.
       for (let at = 0; at <= imports.length; ) {
         let end = imports.indexOf(' ', at);
         if (end === -1) end = imports.length;
-        const named = modules.resolveIn(imports, at, end, importer);
-        for (let k = 0; k < named.length; k++) {
-          const file = named[k]!;
-          if (file === index) continue;
-          if (scratch[file] === 0) touched.push(file);
-          scratch[file]! += 1 / named.length;
+        if (tab !== -1 && tab < at) tab = imports.indexOf('\t', at);
+        if (bar !== -1 && bar < at) bar = imports.indexOf('|', at);
+        if (tab === -1 || tab > end) {
+          // The usual specifier, `/a/x` (extraction roots relative ones), is one exact key.
+          const named = (bar === -1 || bar > end) && imports.charCodeAt(at) === 47 ? modules.filesOfKey(imports.slice(at + 1, end)) : modules.resolveIn(imports, at, end, importer);
+          addShares(named, index, scratch, touched);
+        } else {
+          // A group: each name as its own specifier `m/x|m`, in order.
+          const submodules = modules.groupHasSubmodules(imports, at, tab);
+          let module: readonly number[] | undefined;
+          for (let name = tab + 1; name <= end; ) {
+            let stop = imports.indexOf('\t', name);
+            if (stop === -1 || stop > end) stop = end;
+            let named = submodules ? modules.resolveGroupName(imports, at, tab, name, stop, importer) : NONE;
+            if (named.length === 0) named = module ??= modules.resolveIn(imports, at, tab, importer);
+            addShares(named, index, scratch, touched);
+            name = stop + 1;
+          }
         }
         at = end + 1;
       }
@@ -338,6 +406,16 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
     start[index + 1] = rowFile.length;
   }
   return { start, file: Int32Array.from(rowFile), share: Float64Array.from(rowShare) };
+}
+
+/** An import naming `named` (none, one, or a shared few): each file other than the importer gets its share. */
+function addShares(named: readonly number[], importer: number, scratch: Float64Array, touched: number[]): void {
+  for (let k = 0; k < named.length; k++) {
+    const file = named[k]!;
+    if (file === importer) continue;
+    if (scratch[file] === 0) touched.push(file);
+    scratch[file]! += 1 / named.length;
+  }
 }
 
 /**
@@ -363,6 +441,12 @@ export class Rooter {
 
   root(specifier: string): string {
     if (!specifier.includes('.')) return specifier;
+    const tab = specifier.indexOf('\t');
+    if (tab !== -1) {
+      // A group (`m\tx\ty`): its module rooted once; its names follow it (above the root, the whole group goes).
+      const base = this.rootOne(specifier.slice(0, tab));
+      return base === undefined ? '' : base + specifier.slice(tab);
+    }
     let bar = specifier.indexOf('|');
     if (bar === -1) return this.rootOne(specifier) ?? '';
     // The alternatives, as `split('|')` and `join('|')` give them, without the arrays.

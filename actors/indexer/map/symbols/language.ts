@@ -81,7 +81,9 @@ export interface Language {
    * The modules the file imports, as specifiers `resolveImports` (`map/imports.ts`) matches
    * against the mapped files: `/`-separated, `./x` and `../x` relative to the file's folder, any
    * other from some root of the tree (`pkg/mod`, `@scope/pkg/mod`); `a|b` stands for the first of
-   * `a`, `b` that names a file. Found by regular expressions like the definitions.
+   * `a`, `b` that names a file; a group `m\tx\ty` (a Python from-import: tab-separated names after
+   * the module, a tab never being part of a specifier) stands for `m/x|m` then `m/y|m` (`m` ending
+   * in `/`: `mx|m`). Found by regular expressions like the definitions.
    *
    * `at`: the offsets where the words of `importWords` stand as whole identifiers, in order
    * (extraction notes them while it hashes the file's identifiers, `identifierHashes`), so that

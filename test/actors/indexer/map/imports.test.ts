@@ -135,3 +135,43 @@ test('specifiers read in place from an import list resolve as each one alone doe
     at += specifier.length + 1;
   }
 });
+
+/** A group `m\tx\ty` as the specifiers it stands for: `m/x|m`, `m/y|m` (`m` ending in `/`: `mx|m`). */
+function expandGroup(group: string): string[] {
+  const [module, ...names] = group.split('\t');
+  if (names.length === 0) return [group];
+  const prefix = module!.endsWith('/') ? module! : `${module!}/`;
+  return names.map((name) => `${prefix}${name}|${module!}`);
+}
+
+test('a group (a Python from-import) is rooted once, and as each of its names would be alone', (t) => {
+  const groups = ['./\tsignals\tx', './mod\ta\tb', '../utils/misc\tload_object', '../../../up\ta', '../\tf', 'scrapy/http\tRequest', 'os', './a/b\tg'];
+  for (const path of ['src/app.py', 'app.py', 'a/b/c/d.py']) {
+    const rooter = new Rooter(path);
+    for (const group of groups) {
+      const rooted = rooter.root(group);
+      t.deepEqual(rooted === '' ? [] : expandGroup(rooted), expandGroup(group).map((one) => fromRootAlone(one, path)).filter((one) => one !== ''), `${group} from ${path}`);
+    }
+  }
+});
+
+test('import edges of a group are those of its names one by one, shares and order alike', (t) => {
+  const paths = ['pkg/__init__.py', 'pkg/mod.py', 'pkg/sub/__init__.py', 'pkg/sub/run.py', 'pkg/sub/util.py', 'top.py', 'scrapy/http/__init__.py', 'scrapy/http/headers.py', 'src/lib/index.ts'];
+  const lists = [
+    '/pkg/sub\trun\tutil\tnothing /pkg/mod\ta\tb',
+    '/pkg\tsub\tmod\tmissing\tmod',
+    '/\ttop\tpkg\tnone',
+    'scrapy/http\theaders\tRequest\tResponse',
+    '/pkg/sub/run\tx /pkg/missing\ty',
+    './sub\trun\tgone',
+    'lib\tindex',
+  ];
+  for (const list of lists) {
+    const grouped = paths.map((path) => ({ path, imports: path === 'pkg/mod.py' ? list : '' }));
+    const expanded = paths.map((path) => ({ path, imports: path === 'pkg/mod.py' ? list.split(' ').flatMap(expandGroup).join(' ') : '' }));
+    const [a, b] = [importEdges(grouped), importEdges(expanded)];
+    t.deepEqual([...a.start], [...b.start], list);
+    t.deepEqual([...a.file], [...b.file], list);
+    t.deepEqual([...a.share], [...b.share], list);
+  }
+});
