@@ -4,7 +4,7 @@ import './early-interrupt.js';
 import { checkpointSession } from '../actors/tool-executor/safety/session-id.js';
 import { prespawnThread } from '../runtime/prespawn.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
-import { MODEL_IO_MODULE } from './actor-modules.js';
+import { MODEL_IO_MODULE, modelIoEntry } from './actor-modules.js';
 import { takeModelOption } from './model-option.js';
 import { version } from './version.js';
 
@@ -71,7 +71,7 @@ async function main(input: string[]): Promise<number> {
   if (first === 'sessions') return (await import('./commands/sessions-command.js')).run(rest);
   if (first === 'doctor') return (await import('./commands/doctor-command.js')).run(rest);
   // A session needs the model-io thread first of all: it boots while the rest loads (the runtime adopts it).
-  prespawnThread(MODEL_IO, MODEL_IO_MODULE);
+  prespawnThread(MODEL_IO, MODEL_IO_MODULE, modelIoEntry());
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
   checkpointSession();
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {

@@ -32,12 +32,16 @@ export interface PrespawnedThread {
 
 const waiting = new Map<string, { thread: PrespawnedThread; data: ThreadWorkerData }>();
 
-/** Starts the host thread of actor `name` (its `module`, no options) unless it is started already; returns its thread id. */
-export function prespawnThread(name: string, module: URL | string): number {
+/**
+ * Starts the host thread of actor `name` (its `module`, no options) unless it is started already;
+ * returns its thread id. `entry`: a file that hosts that very actor the way `thread-entry.ts` hosts
+ * `module` (model-io's ships as one CommonJS file, `cli/model-io-entry.ts`); default the generic host.
+ */
+export function prespawnThread(name: string, module: URL | string, entry: URL = THREAD_ENTRY): number {
   const started = waiting.get(name);
   if (started) return started.thread.worker.threadId;
   const data: ThreadWorkerData = { module: String(module), name, options: undefined };
-  const worker = new Worker(THREAD_ENTRY, { workerData: data, stdout: false, stderr: false });
+  const worker = new Worker(entry, { workerData: data, stdout: false, stderr: false });
   const held: Held[] = [];
   const hold = {
     message: (value: unknown) => held.push({ type: 'message', value }),

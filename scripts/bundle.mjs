@@ -40,6 +40,15 @@ const entries = [
  */
 const STARTUP_ENTRY = 'workers/startup-entry.js';
 const STARTUP_BUNDLE = 'workers/startup-entry.cjs';
+/**
+ * The model-io thread, which `reika` starts first and the first request waits for, boots the same
+ * way: `cli/model-io-entry.ts` (the thread host with the actor imported) as one CommonJS file, which
+ * `cli/main.ts` starts when it is there. nanoid (an ES module package) is bundled into it, so no ES
+ * module is loaded at all; other packages stay in node_modules (the ones it uses load lazily).
+ */
+const MODEL_IO_ENTRY = 'cli/model-io-entry.js';
+const MODEL_IO_BUNDLE = 'cli/model-io-entry.cjs';
+const MODEL_IO_BUNDLED_PACKAGES = ['nanoid'];
 const ROOT_PLACEHOLDER = '__REIKA_BUNDLE_ROOT__';
 /** In the CommonJS bundle, what `import.meta.url` of the bundle file itself is. */
 const CJS_FILE_URL = '__reika_bundle_file_url';
@@ -63,21 +72,8 @@ const result = await build({
   logLevel: 'warning',
   plugins: [moduleUrls('import.meta.url')],
 });
-const startup = await build({
-  absWorkingDir: root,
-  entryPoints: [join(root, STARTUP_ENTRY)],
-  outfile: join(out, STARTUP_BUNDLE),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  metafile: true,
-  logLevel: 'warning',
-  banner: { js: `'use strict';\nconst ${CJS_FILE_URL} = require('node:url').pathToFileURL(__filename).href;` },
-  plugins: [moduleUrls(CJS_FILE_URL)],
-});
-Object.assign(result.metafile.outputs, startup.metafile.outputs);
+Object.assign(result.metafile.outputs, (await commonJsBundle(STARTUP_ENTRY, STARTUP_BUNDLE)).metafile.outputs);
+Object.assign(result.metafile.outputs, (await commonJsBundle(MODEL_IO_ENTRY, MODEL_IO_BUNDLE, MODEL_IO_BUNDLED_PACKAGES)).metafile.outputs);
 // Each output file finds the bundle's root from where it is.
 for (const file of Object.keys(result.metafile.outputs)) {
   const path = resolve(root, file);
@@ -104,6 +100,29 @@ walk(root);
 const id = JSON.stringify({ id: hash.digest('hex').slice(0, 32) });
 writeFileSync(join(root, 'build-id.json'), id);
 writeFileSync(join(out, 'build-id.json'), id);
+
+/**
+ * One entry as one CommonJS file of its own (a thread entry: see STARTUP_BUNDLE). Packages stay in
+ * node_modules, but those named in `bundled`.
+ */
+function commonJsBundle(entry, outfile, bundled = []) {
+  const manifest = JSON.parse(readFileSync(join(root, '..', 'package.json'), 'utf8'));
+  const packages = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.devDependencies }).filter((name) => !bundled.includes(name));
+  return build({
+    absWorkingDir: root,
+    entryPoints: [join(root, entry)],
+    outfile: join(out, outfile),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    ...(bundled.length === 0 ? { packages: 'external' } : { external: packages.flatMap((name) => [name, `${name}/*`]) }),
+    metafile: true,
+    logLevel: 'warning',
+    banner: { js: `'use strict';\nconst ${CJS_FILE_URL} = require('node:url').pathToFileURL(__filename).href;` },
+    plugins: [moduleUrls(CJS_FILE_URL)],
+  });
+}
 
 /**
  * Replaces each module's `import.meta.url` by the URL of its place in dist/bundle/, computed from

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
  * One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
@@ -11,7 +11,20 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
  * Keep-alive agents reuse the connection to a local server across the turns of a session.
  */
 
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const httpAgent = new HttpAgent({ keepAlive: true });
+
+/**
+ * `node:https` and its agent, loaded for the first https URL: a local server is plain http, and
+ * node:https (with TLS) costs the model-io thread ~2 ms of its boot, which the first request waits for.
+ */
+let https: { request: typeof import('node:https').request; agent: import('node:https').Agent } | undefined;
+function httpsClient(): NonNullable<typeof https> {
+  if (!https) {
+    const loaded = createRequire(import.meta.url)('node:https') as typeof import('node:https');
+    https = { request: loaded.request, agent: new loaded.Agent({ keepAlive: true }) };
+  }
+  return https;
+}
 
 /** Thrown when the server sent nothing for the idle timeout. */
 export class IdleTimeoutError extends Error {
@@ -46,14 +59,14 @@ export function openHttp(url: string, options: HttpOptions): Promise<HttpExchang
       reject(Object.assign(new Error(`invalid URL ${url}`), { code: 'ERR_INVALID_URL' }));
       return;
     }
-    const https = parsed.protocol === 'https:';
-    if (!https && parsed.protocol !== 'http:') {
+    const secure = parsed.protocol === 'https:';
+    if (!secure && parsed.protocol !== 'http:') {
       reject(Object.assign(new Error(`unsupported protocol ${parsed.protocol}`), { code: 'ERR_INVALID_URL' }));
       return;
     }
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-    const request = (https ? httpsRequest : httpRequest)(parsed, { method: options.method, headers, agent: https ? agents.https : agents.http });
+    const request = secure ? httpsClient().request(parsed, { method: options.method, headers, agent: httpsClient().agent }) : httpRequest(parsed, { method: options.method, headers, agent: httpAgent });
     const onAbort = () => request.destroy(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
     if (options.signal.aborted) {
       onAbort();
