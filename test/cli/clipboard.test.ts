@@ -1,12 +1,14 @@
 import test from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { ImageError } from '../../actors/images/image.js';
 import { readClipboardImage } from '../../cli/clipboard.js';
 import { TINY_PNG } from '../helpers/png.js';
 import { tempDir } from '../helpers/temp.js';
+import { watchChild } from '../helpers/watchdog.js';
 
 /** The Linux clipboard path, for real: Xvfb as the display, xclip as the helper. */
 
@@ -16,17 +18,28 @@ if (!canRun) console.log('clipboard tests skipped: they need Linux with Xvfb and
 const maybe = canRun ? test.serial : test.skip;
 
 let xvfb: ChildProcess | undefined;
-const display = `:${90 + (process.pid % 50)}`;
+// Xvfb picks a free display itself (-displayfd): a number derived from the pid could be the one
+// another test run on this machine (another worktree's npm test) is using, clipboard and all.
+let display = '';
 const env = () => ({ ...process.env, DISPLAY: display, WAYLAND_DISPLAY: '' });
 
 test.before(async () => {
   if (!canRun) return;
-  xvfb = spawn('Xvfb', [display, '-nolisten', 'tcp'], { stdio: 'ignore' });
-  // The display is up once an X client can talk to it.
-  for (let i = 0; i < 100; i++) {
-    if (existsSync(`/tmp/.X11-unix/X${display.slice(1)}`) && spawnSync('xdpyinfo', [], { env: env(), stdio: 'ignore' }).status === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  xvfb = spawn('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  watchChild(xvfb, 'Xvfb', { limitMs: 600_000 });
+  // It writes the display's number once clients can connect: no polling.
+  let said = '';
+  let errors = '';
+  xvfb.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+  const ready = xvfb.stdio[3] as Readable;
+  await new Promise<void>((resolve, reject) => {
+    ready.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
+      if (said.includes('\n')) resolve();
+    });
+    xvfb!.once('exit', (code) => reject(new Error(`Xvfb exited with ${code} before it was ready: ${errors.trim()}`)));
+  });
+  display = `:${said.trim()}`;
 });
 
 test.after.always(async () => {

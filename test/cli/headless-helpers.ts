@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
+import { testSite, watchChild, CHILD_LIMIT_MS } from '../helpers/watchdog.js';
 
 /** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
 
@@ -24,6 +25,11 @@ export interface RunOptions {
   onErrLine?(line: string, child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
   /** Called right after the spawn (e.g. to signal the child at a chosen moment). */
   onSpawn?(child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
+  /**
+   * How long the run may take before the watchdog kills it (its process group and all under it)
+   * and the run fails naming the test (default {@link CHILD_LIMIT_MS}, 180 s).
+   */
+  limitMs?: number;
 }
 
 /** A clean environment: no REIKA_* from the caller, HOME in a temp folder (no ~/.config/reika/.env). */
@@ -33,9 +39,15 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, HOME: tempDir('reika-home-'), ...extra };
 }
 
+/**
+ * Runs `reika ARGS` to its end. It leads a process group of its own; a run that has not ended
+ * after `limitMs` is killed with all under it and the promise rejects with a note naming the test.
+ */
 export function runReika(args: string[], options: RunOptions): Promise<Run> {
+  const site = testSite();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainJs, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [mainJs, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const watch = watchChild(child, `reika ${describeArgs(args)}`, { limitMs: options.limitMs, site });
     let stdout = '';
     let stderr = '';
     let pending = '';
@@ -63,11 +75,19 @@ export function runReika(args: string[], options: RunOptions): Promise<Run> {
     });
     child.on('error', reject);
     // 'close' comes after the exit and after the pipes drained.
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      if (watch.note) reject(new Error(`${watch.note}\nstderr so far:\n${stderr.slice(-2_000)}`));
+      else resolve({ code, signal, stdout, stderr });
+    });
     if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
     options.onSpawn?.({ pid: child.pid!, kill: (signal) => child.kill(signal) });
   });
+}
+
+/** The arguments as a reader would type them, long ones cut. */
+export function describeArgs(args: string[]): string {
+  return args.map((arg) => (arg.length > 60 ? `${JSON.stringify(arg.slice(0, 57))}…` : /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ');
 }
 
 /** True while the process runs; a zombie (dead, waiting to be reaped by whoever adopted it) counts as gone. */

@@ -82,6 +82,8 @@ test('300 rounds in a 16k window with large outputs: every request fits, max_tok
   const run = await runReika(['-p', TASK, '--json'], {
     cwd: repo,
     env: { REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: String(WINDOW), REIKA_MAX_TURNS: String(ROUNDS + 10), REIKA_AUTO_APPROVE: 'bypass' },
+    // 300 rounds: the watchdog's limit is this test's own timeout.
+    limitMs: 600_000,
   });
   t.is(run.code, 0, run.stderr.slice(-2_000));
   const result = JSON.parse(run.stdout);

@@ -2,6 +2,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
+import { watchChild } from '../helpers/watchdog.js';
 import { cleanEnv, mainJs, runReika } from './headless-helpers.js';
 
 /** `reika -p "PROMPT"` with something piped in: the piped text rides after the prompt (SPEC §9). */
@@ -60,11 +61,13 @@ test('an empty pipe sends the prompt alone, and a pipe held open without data is
   t.is(userText(s), 'just this');
   // A script that never closes reika's stdin: the run still ends, with the prompt alone.
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [mainJs, '-p', 'held open'], { cwd: repo, env: cleanEnv(env(s)), stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [mainJs, '-p', 'held open'], { cwd: repo, env: cleanEnv(env(s)), stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    const watch = watchChild(child, 'reika -p "held open" (stdin held open)');
     child.on('error', reject);
     child.on('exit', (exitCode) => {
       child.stdin.destroy();
-      resolve(exitCode);
+      if (watch.note) reject(new Error(watch.note));
+      else resolve(exitCode);
     });
   });
   t.is(code, 0);

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
+import { watchChild } from '../helpers/watchdog.js';
 import { cleanEnv, mainJs, runReika } from './headless-helpers.js';
 
 /** Plain `reika -p`: the answer streams to stdout as it arrives, and is exactly the answer. */
@@ -70,7 +71,8 @@ test('a 10 MB --json result reaches a reader that is slow to read it whole: the 
   const answer = 'y'.repeat(10 * 1024 * 1024);
   const s = await server([{ content: answer, charsPerDelta: 1024 * 1024 }]);
   const repo = gitRepo({ 'a.txt': 'v0\n' });
-  const child = spawn(process.execPath, [mainJs, '-p', 'go', '--json'], { cwd: repo, env: cleanEnv(env(s)), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainJs, '-p', 'go', '--json'], { cwd: repo, env: cleanEnv(env(s)), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const watch = watchChild(child, 'reika -p go --json (a slow reader of 10 MB)');
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   // The reader takes the first bytes, then looks away for four times the exit grace (500 ms).
@@ -79,6 +81,7 @@ test('a 10 MB --json result reaches a reader that is slow to read it whole: the 
     setTimeout(() => child.stdout.resume(), 2_000);
   });
   const [code] = (await once(child, 'close')) as [number | null];
+  if (watch.note) return t.fail(watch.note);
   t.is(code, 0);
   const result = JSON.parse(Buffer.concat(chunks).toString('utf8'));
   t.is(result.status, 'answered');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree } from '../helpers/temp.js';
 import { gitEnv, gitListing, oracleRepo, TRICKY_REPOS } from '../helpers/git-oracle.js';
 import { reikaBin } from '../helpers/binary.js';
+import { testSite, watchChild } from '../helpers/watchdog.js';
 import { pathToFileURL } from 'node:url';
 
 const binary = pathToFileURL(reikaBin);
@@ -16,11 +17,13 @@ interface Run {
 
 /** Runs the built `reika` binary with no model server in reach and git's (empty) oracle home. */
 function reika(args: string[], cwd?: string): Promise<Run> {
+  const site = testSite();
   return new Promise((resolve) => {
     const env = { ...gitEnv, REIKA_BASE_URL: 'http://127.0.0.1:9/v1' };
-    execFile(process.execPath, [binary.pathname, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    const child = execFile(process.execPath, [binary.pathname, ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: watch.note ? `${watch.note}\n${stderr}` : stderr });
     });
+    const watch = watchChild(child, `reika ${args.join(' ')}`, { site });
   });
 }
 

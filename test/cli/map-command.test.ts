@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { gitRepo, tempDir, writeTree } from '../helpers/temp.js';
 import { CENTRAL_MODULE, sampleRepo } from '../actors/indexer/repo-map-sample.js';
 import { reikaBin } from '../helpers/binary.js';
+import { testSite, watchChild } from '../helpers/watchdog.js';
 import { pathToFileURL } from 'node:url';
 
 const binary = pathToFileURL(reikaBin);
@@ -15,11 +16,13 @@ interface Run {
 
 /** Runs the built `reika` binary with no model server anywhere in reach. */
 function reika(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const site = testSite();
   return new Promise((resolve) => {
     const env = { ...process.env, REIKA_BASE_URL: 'http://127.0.0.1:9/v1', REIKA_REPO_MAP_BUDGET: '', REIKA_CONTEXT_WINDOW: '', ...options.env };
-    execFile(process.execPath, [binary.pathname, ...args], { cwd: options.cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    const child = execFile(process.execPath, [binary.pathname, ...args], { cwd: options.cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: watch.note ? `${watch.note}\n${stderr}` : stderr });
     });
+    const watch = watchChild(child, `reika ${args.join(' ')}`, { site });
   });
 }
 

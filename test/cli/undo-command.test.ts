@@ -8,6 +8,7 @@ import type { SlashContext } from '../../cli/slash/slash-context.js';
 import { createStyle } from '../../cli/tui/style.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
+import { testSite, watchChild } from '../helpers/watchdog.js';
 
 // Checkpoints go to a state folder of this test file's own.
 const stateHome = tempDir('reika-xdg-state-');
@@ -16,10 +17,12 @@ process.env.REIKA_SESSION_ID = 'slash-session';
 const binary = reikaBin;
 
 function reika(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const site = testSite();
   return new Promise((resolve) => {
-    execFile(process.execPath, [binary, ...args], { cwd, env: { ...process.env, REIKA_SESSION_ID: '', XDG_STATE_HOME: stateHome } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    const child = execFile(process.execPath, [binary, ...args], { cwd, env: { ...process.env, REIKA_SESSION_ID: '', XDG_STATE_HOME: stateHome } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr: watch.note ? `${watch.note}\n${stderr}` : stderr }),
     );
+    const watch = watchChild(child, `reika ${args.join(' ')}`, { site });
   });
 }
 

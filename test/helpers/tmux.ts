@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './temp.js';
+import { atTestEnd, killTree } from './watchdog.js';
 
 /**
  * Drives a real program in a real terminal: a tmux session of fixed size on a private tmux server
@@ -37,6 +38,9 @@ export interface TmuxOptions {
 let counter = 0;
 
 export class Tmux {
+  /** Unregisters the end-of-process cleanup once {@link kill} ran. */
+  private forget: () => void = () => {};
+
   private constructor(
     private readonly socket: string,
     readonly name: string,
@@ -54,7 +58,14 @@ export class Tmux {
       .map(([k, v]) => `${k}=${shellQuote(v!)}`);
     const command = ['exec', 'env', '-i', ...env, ...options.command.map(shellQuote)].join(' ');
     execFileSync('tmux', ['-S', socket, '-f', conf, 'new-session', '-d', '-s', name, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), '-c', options.cwd, command]);
-    return new Tmux(socket, name);
+    const term = new Tmux(socket, name);
+    // The tmux server is a daemon: if the test process ends before the test's teardown (ava's
+    // timeout ends a worker with SIGTERM, and teardowns do not run), it and the program would stay.
+    term.forget = atTestEnd((why) => {
+      process.stderr.write(`\ntmux: ${why} with the session ${name} still open: killed it\n`);
+      term.kill();
+    });
+    return term;
   }
 
   private tmux(...args: string[]): string {
@@ -133,8 +144,20 @@ export class Tmux {
     throw new Error(`the program did not exit within ${timeoutMs} ms; the terminal shows:\n${this.capture()}`);
   }
 
-  /** Ends the tmux server of this session (and with it the program, if still running). */
+  /**
+   * Ends the program in the pane with all it started (SIGKILL: a program stuck in its SIGHUP
+   * handling would outlive the server), then the tmux server of this session.
+   */
   kill(): void {
+    this.forget();
+    let pid: number | undefined;
+    try {
+      const status = this.tmux('list-panes', '-t', this.name, '-F', '#{pane_dead}|#{pane_pid}').trim().split('|');
+      if (status[0] !== '1') pid = Number(status[1]);
+    } catch {
+      // the server is gone already
+    }
+    if (pid) killTree(pid);
     try {
       this.tmux('kill-server');
     } catch {

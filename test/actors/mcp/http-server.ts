@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { everythingEntry } from './servers.js';
+import { watchChild } from '../../helpers/watchdog.js';
 
 /**
  * server-everything over HTTP (`streamableHttp` at `/mcp`, or the older HTTP+SSE at `/sse`), on a
@@ -8,7 +9,9 @@ import { everythingEntry } from './servers.js';
  */
 export async function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<{ url: string; child: ChildProcess; close(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [everythingEntry(), mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [everythingEntry(), mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // Ended by close(); the watchdog ends it if the test never gets there (or its process ends first).
+  watchChild(child, `server-everything ${mode}`);
   let said = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
