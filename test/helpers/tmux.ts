@@ -91,9 +91,12 @@ export class Tmux {
       .replace(/\n+$/, '');
   }
 
-  /** The visible screen with its colour and attribute escapes (`capture-pane -e`). */
-  captureEscapes(): string {
-    return this.tmux('capture-pane', '-p', '-e', '-t', this.name);
+  /**
+   * The visible screen with its colour and attribute escapes (`capture-pane -e`), plus
+   * `scrollback` lines above it: what {@link waitFor} saw may have scrolled off the screen since.
+   */
+  captureEscapes(scrollback = 0): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', this.name, ...(scrollback > 0 ? ['-S', String(-scrollback)] : []));
   }
 
   /** Only the visible screen. */
@@ -101,8 +104,13 @@ export class Tmux {
     return this.tmux('capture-pane', '-p', '-t', this.name).replace(/\s+$/, '');
   }
 
-  /** Polls the screen until it shows `text` (or `test` returns true); fails with the screen after `timeoutMs`. */
-  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+  /**
+   * Polls the screen (and 200 lines of scrollback) until it shows `text` (or `test` returns true);
+   * fails with the screen after `timeoutMs`. The limit only decides when to give up on a screen
+   * that will never come: generous, since a loaded machine (load 20 on 2 cores) can take many
+   * seconds to start reika or to load a module on first use.
+   */
+  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 45_000): Promise<string> {
     const matches = typeof text === 'function' ? text : (screen: string) => (typeof text === 'string' ? screen.includes(text) : text.test(screen));
     const deadline = Date.now() + timeoutMs;
     let screen = '';
@@ -134,7 +142,7 @@ export class Tmux {
     return Number(this.tmux('list-panes', '-t', this.name, '-F', '#{pane_pid}').trim());
   }
 
-  async waitForExit(timeoutMs = 10_000): Promise<number> {
+  async waitForExit(timeoutMs = 30_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const status = this.exitStatus();

@@ -51,7 +51,7 @@ function lastUser(server: ScriptedServer, n: number): string {
   return messages.filter((m) => m.role === 'user').at(-1)!.content;
 }
 
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = probe();

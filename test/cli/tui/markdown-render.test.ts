@@ -39,7 +39,9 @@ for (const terminal of TERMINALS) {
     t.is(tableRows.length, 3);
     t.is(new Set(tableRows.map((row) => row.indexOf('|', 1))).size, 1, `the pipes line up:\n${tableRows.join('\n')}`);
     t.regex(screen, /\nconst answer: number = 42; \/\/ the answer\n/, 'the code reads as written');
-    const escapes = term.captureEscapes();
+    // With the scrollback the wait looked at: under load a late line above (the index's note) can
+    // push the code row off a 24-row screen.
+    const escapes = term.captureEscapes(200);
     const codeRow = escapes.split('\n').find((row) => row.includes('answer') && row.includes('42'))!;
     if (terminal.noColor) {
       t.regex(screen, /\n## Findings\n/, 'the heading as written');

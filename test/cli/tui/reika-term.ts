@@ -72,7 +72,7 @@ export async function startReika(t: ExecutionContext, terminal: Terminal, script
 }
 
 /** Polls `probe` until it returns a value (not undefined or false). */
-export async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = probe();
