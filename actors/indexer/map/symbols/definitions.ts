@@ -70,6 +70,26 @@ export function renumber(source: string, first: number): { source: string; names
   return { source: out, names, numbers, groups: group - first + 1 };
 }
 
+/**
+ * `source` without its leading `^` when the whole rule is anchored there (`^…` with no `|` outside
+ * a group or class, which would leave a branch unanchored); undefined otherwise.
+ */
+export function anchoredBody(source: string): string | undefined {
+  if (!source.startsWith('^')) return undefined;
+  let depth = 0;
+  let inClass = false;
+  for (let i = 1; i < source.length; i++) {
+    const char = source[i]!;
+    if (char === '\\') i++;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === '|' && depth === 0) return undefined;
+  }
+  return source.slice(1);
+}
+
 function compile(language: Language): Compiled {
   let entry = compiled.get(language);
   if (entry) return entry;
@@ -82,10 +102,15 @@ function compile(language: Language): Compiled {
     const wrapper = next;
     const { source, names, numbers, groups } = renumber(rule.pattern.source, wrapper + 1);
     rules.push({ group: wrapper, names, numbers });
-    sources.push(`(${source})`);
+    sources.push(source);
     next = wrapper + 1 + groups;
   }
-  entry = { regex: new RegExp(sources.join('|'), 'gm'), rules };
+  // Every rule anchored at a line start (most languages): the `^` is tested once per position,
+  // `^(?:(a)|(b)|…)`, not once per rule, `(^a)|(^b)|…`: the same matches and groups, and a
+  // TypeScript file is read in ~half the time (its table has 15 rules).
+  const bodies = sources.map(anchoredBody);
+  const alternation = bodies.every((body) => body !== undefined) ? `^(?:${bodies.map((body) => `(${body})`).join('|')})` : sources.map((source) => `(${source})`).join('|');
+  entry = { regex: new RegExp(alternation, 'gm'), rules };
   compiled.set(language, entry);
   return entry;
 }
