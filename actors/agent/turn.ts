@@ -188,12 +188,19 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     let verdict: GuardVerdict = { action: 'ok' };
     await pollTurn();
     const early = options.signal.aborted ? undefined : await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
+    let gone: ToolResult | undefined;
     for (const call of calls) {
       const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload, status: result.status });
       verdict = strongest(verdict, guard.observe(call, result));
+      if (result.errorCode === EXECUTOR_GONE) gone ??= result;
     }
     if (options.signal.aborted) return finish('aborted');
+    // The tool executor will not come back (a crash loop, or it never started): every later call
+    // would fail the same way, so the turn ends here, saying why. Found by the issue 21 soak: the
+    // model went on calling tools that failed at once until the loop guard stopped it as "the same
+    // edit failed 3 times".
+    if (gone) return finish('error', { code: EXECUTOR_GONE, message: gone.summary.replace(/^\S+ failed: /, '') });
     if (verdict.action === 'stop') {
       nudge(`Stopped: ${verdict.message}.`);
       return finish('loop', { code: 'REIKA_ERR_LOOP', message: `stopped: ${verdict.message}` });
@@ -238,7 +245,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     result =
       options.signal.aborted || isCancelled(error)
         ? notRun(call, 'cancelled', 'cancelled: the turn was aborted')
-        : notRun(call, 'error', await crashReport(call, options.toolContext.root, error));
+        : { ...notRun(call, 'error', await crashReport(call, options.toolContext.root, error)), ...(send === undefined && executorGone(error, options.route?.(call.name)) ? { errorCode: EXECUTOR_GONE } : {}) };
   } finally {
     unwatch?.();
   }
@@ -263,6 +270,14 @@ function notRunResult(call: ToolCall, signal: AbortSignal): ToolResult | undefin
 
 function record(records: ToolCallRecord[], call: ToolCall, result: ToolResult): void {
   records.push({ id: call.id, name: call.name, arguments: call.arguments, status: result.status, summary: result.summary });
+}
+
+/** The code of a call that failed because the tool executor is down for good. */
+const EXECUTOR_GONE = 'REIKA_ERR_ACTOR_FAILED';
+
+/** The supervisor stopped restarting the tool executor (or it never came up); an MCP server's actor does not count. */
+function executorGone(error: unknown, route: ActorAddress<ToolExecutorProtocol> | undefined): boolean {
+  return route === undefined && ReikaError.isInstance(error) && error.code === EXECUTOR_GONE;
 }
 
 /** A call that failed outside its tool: the error, and for an edit or write cut off by a crash of the executor, what is on disk now. */

@@ -5,6 +5,7 @@ import { ContextManager } from '../../../actors/context/context-manager.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolCall } from '../../../actors/model-io/protocol.js';
 import { TOOL_EXECUTOR, type ToolDelta, type ToolExecutorProtocol, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
+import { ReikaError } from '../../../runtime/errors.js';
 
 type Step = { text?: string; calls?: Array<Omit<ToolCall, 'source'>> };
 
@@ -115,6 +116,38 @@ test('the same failing edit is stopped after a note', async (t) => {
   t.is(result.status, 'loop');
   t.is(result.requests, 3);
   t.regex(seen[2]!.at(-1)!.content as string, /failed again the same way/);
+});
+
+test('a tool executor that will not come back (crash loop) ends the turn with its one-line error, the calls told as failed', async (t) => {
+  // Found by the issue 21 soak: after the executor's 5th death in 10 s every call failed at once,
+  // and the model went on calling tools until the loop guard stopped it as a repeated failing edit.
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'e1', name: 'edit', arguments: { path: 'a.ts', old_string: '1', new_string: '2' } }, { id: 'e2', name: 'read', arguments: { path: 'b.ts' } }] }], seen);
+  const down = 'the process that runs the tools crashed 5 times within 10 s; it is not restarted again';
+  const executor = fakeExecutor(() => {
+    throw new ReikaError('REIKA_ERR_ACTOR_FAILED', down);
+  });
+  const { options } = await setup(t, model, executor);
+  const result = await runTurn('fix a.ts', options);
+  t.is(result.status, 'error');
+  t.deepEqual(result.error, { code: 'REIKA_ERR_ACTOR_FAILED', message: down });
+  t.is(result.requests, 1, 'no request is made only to fail the next calls the same way');
+  t.deepEqual(result.toolCalls.map((c) => [c.name, c.status]), [['edit', 'error'], ['read', 'error']]);
+});
+
+test('a crash-looping MCP server does not end the turn: the other tools still work', async (t) => {
+  const seen: ChatMessage[][] = [];
+  const model = fakeModel([{ calls: [{ id: 'm1', name: 'mcp__db__query', arguments: {} }] }, { text: 'Answered without the database.' }], seen);
+  const { supervisor, options } = await setup(t, model, fakeExecutor((request) => done(request, 'ok')));
+  await supervisor.register(
+    'mcp/db' as never,
+    fakeExecutor(() => {
+      throw new ReikaError('REIKA_ERR_ACTOR_FAILED', 'the MCP server db crashed 5 times within 10 s; it is not restarted again');
+    }),
+  );
+  const result = await runTurn('query', { ...options, route: (name) => (name.startsWith('mcp__') ? ('mcp/db' as never) : undefined) });
+  t.is(result.status, 'answered');
+  t.deepEqual(result.toolCalls.map((c) => c.status), ['error']);
 });
 
 test('the request budget ends a turn that never answers', async (t) => {
