@@ -60,6 +60,11 @@ export interface SetupContext<Options = unknown> {
   readonly name: string;
   readonly options: Options;
   readonly router: Router;
+  /**
+   * Says this incarnation is about to end on its own (before it fails its last requests and exits):
+   * the supervisor holds new requests for the next one, which gets them exactly once.
+   */
+  leaving(): void;
 }
 
 /**

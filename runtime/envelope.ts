@@ -14,6 +14,11 @@ export type Envelope =
   /** Stop all work of a scope (a turn). Sent once to each actor that holds such work. */
   | { type: 'abort'; scope: string; reason: string }
   | { type: 'ready' }
+  /**
+   * The actor is ending this incarnation (what it fronts is gone, e.g. an MCP server that exited):
+   * requests routed from now on wait for the next incarnation instead of reaching this one.
+   */
+  | { type: 'going' }
   | { type: 'ping'; seq: number }
   | { type: 'pong'; seq: number }
   | { type: 'shutdown' };

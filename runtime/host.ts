@@ -121,7 +121,7 @@ export async function runHost(
   });
   port.onDisconnect(() => void shutdown());
 
-  await definition.setup?.({ name, options, router });
+  await definition.setup?.({ name, options, router, leaving: () => port.post({ type: 'going' }) });
   port.post({ type: 'ready' });
 }
 

@@ -255,6 +255,10 @@ export class Supervisor extends EventEmitter implements Router {
         slot.ready?.resolve();
         return;
       }
+      case 'going':
+        // Requests from now on are queued for the next incarnation (see onActorExit).
+        if (slot.state === 'ready') slot.state = 'restarting';
+        return;
       case 'request':
         this.route(message, slot.spec.name);
         return;

@@ -38,7 +38,7 @@ const spill = new SpillStore();
 let gone: string | undefined;
 
 export default defineActor<McpProtocol, Options>({
-  async setup({ options }) {
+  async setup({ options, leaving }) {
     server = options.server;
     try {
       connection = await connectServer(server);
@@ -50,6 +50,10 @@ export default defineActor<McpProtocol, Options>({
     connection.client.onclose = () => {
       if (connection?.closing) return;
       gone = connection?.describeExit() ?? 'closed the connection';
+      // Before the calls it held fail: a call sent once the model has read that failure must go
+      // to the next incarnation, not to this one on its way out (found by the issue 21 soak: the
+      // call right after a crash failed as 'the MCP server crashed').
+      leaving();
       // The calls it held fail first (the SDK rejects them as the connection closes), then the
       // supervisor sees this process end and restarts it with backoff.
       setImmediate(() => die(`the server ${gone}`));

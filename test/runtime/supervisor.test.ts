@@ -63,6 +63,23 @@ test('a handler error reaches the caller as a typed error', async (t) => {
   });
 });
 
+test('a request sent right after an actor said it is leaving goes to its next incarnation, once', async (t) => {
+  // Found by the issue 21 soak: an MCP server that crashed failed the call it held, and the call
+  // the model made at once after reading that failure reached the actor on its way out, failing too.
+  await withSupervisor(async (supervisor) => {
+    await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
+    const firstPid = supervisor.pidOf('proc')!;
+    const next = to(supervisor, 'proc')
+      .request({ type: 'leave' })
+      .catch((error: Error) => ({ failed: error.message, then: to(supervisor, 'proc').request({ type: 'pid' }) }));
+    const { failed, then } = (await next) as { failed: string; then: Promise<number> };
+    t.is(failed, 'what this actor fronts is gone');
+    const pid = await then;
+    t.not(pid, firstPid, 'answered by the next incarnation');
+    t.is(supervisor.pidOf('proc'), pid);
+  });
+});
+
 test('a process actor killed with SIGKILL mid-request fails the request fast and is restarted', async (t) => {
   await withSupervisor(async (supervisor) => {
     await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
