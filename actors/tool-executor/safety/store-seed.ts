@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
@@ -45,10 +45,36 @@ export async function seedStore(root: string, paths: StorePaths, repository: Use
   if (readdirSync(gitDir).some((name) => name.startsWith('sharedindex.')) || existsSync(join(repository.commonDir, 'info', 'sparse-checkout'))) return false;
   if ((await git(root, ['ls-files', '-u', '-z'])) !== '') return false;
   if (!(await conversionFree(root, repository))) return false;
-  await copyFile(repository.index, paths.index);
+  await copyIndex(repository.index, paths.index);
   await mkdir(join(paths.gitDir, 'objects', 'info'), { recursive: true });
   await writeFile(join(paths.gitDir, 'objects', 'info', 'alternates'), `${join(repository.commonDir, 'objects')}\n`);
   return true;
+}
+
+/**
+ * Copies the user's index with its timestamp, floored to the second. Git trusts an entry whose
+ * stat data matches the file unless the entry is racy: modified no earlier than the index was
+ * written (then a same-size edit within the same second, same ctime second, is invisible to the
+ * stat check, and git compares the content). A copy stamped with the time of copying would make
+ * those entries look settled: the first snapshot would hold the old bytes of a file edited just
+ * after `git add`, and an undo would put them back. Stamped no later than the original, the copy
+ * leaves every entry git would check by content racy here too (flooring can only add some). The
+ * stamp is read from the same open file as the bytes, so an index replaced meanwhile cannot lend
+ * the copy its later time.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const file = await open(from, 'r');
+  let bytes: Buffer;
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await file.stat()).mtimeMs;
+    bytes = await file.readFile();
+  } finally {
+    await file.close();
+  }
+  await writeFile(to, bytes);
+  const stamp = Math.floor(mtimeMs / 1000);
+  await utimes(to, stamp, stamp);
 }
 
 /** Attributes or settings under which git stores other bytes than the file holds (eol, filters, ident). */

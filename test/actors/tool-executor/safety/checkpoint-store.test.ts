@@ -1,6 +1,7 @@
 import test from 'ava';
-import { execSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore, type Checkpoint } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
 import { git, gitRepo, tempDir, writeTree } from '../../../helpers/temp.js';
@@ -166,6 +167,37 @@ test('a new store starts from the user’s index and objects, then owns its obje
   t.is(result.recreated.length, 51);
   t.is(readFileSync(join(root, 'f/49.txt'), 'utf8'), '49\n');
   t.is(readFileSync(join(root, 'new.txt'), 'utf8'), 'untracked\n');
+});
+
+test('a store seeded from the user’s index still sees a same-size edit git holds as racily clean', async (t) => {
+  // The state a same-second edit leaves: the user's index has the file's current stat data (same
+  // size, mtime and ctime seconds) but the old blob, and it was written in the file's mtime second,
+  // so git itself compares that entry by content. Built here with set times, not by a race.
+  const root = gitRepo({ 'notes.txt': 'old words\n', 'other.txt': 'other\n' });
+  const oldBlob = git(root, 'rev-parse', 'HEAD:notes.txt').trim();
+  writeFileSync(join(root, 'notes.txt'), 'new words\n');
+  const past = Math.floor(Date.now() / 1000) - 3600;
+  utimesSync(join(root, 'notes.txt'), past, past);
+  git(root, 'update-index', 'notes.txt');
+  const newBlob = git(root, 'rev-parse', ':notes.txt').trim();
+  const indexPath = join(root, '.git/index');
+  const index = readFileSync(indexPath);
+  const at = index.indexOf(Buffer.from(newBlob, 'hex'));
+  t.true(at > 0 && index.indexOf(Buffer.from(newBlob, 'hex'), at + 1) < 0, 'the entry’s object id appears once');
+  Buffer.from(oldBlob, 'hex').copy(index, at);
+  createHash('sha1').update(index.subarray(0, index.length - 20)).digest().copy(index, index.length - 20);
+  writeFileSync(indexPath, index);
+  utimesSync(indexPath, past, past);
+  const userStatus = () => execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+  t.is(userStatus(), ' M notes.txt\n', 'the user’s git finds the edit by content');
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-'), watch: false });
+  const checkpoint = await store.snapshot('s', 'bash', 'rm notes.txt');
+  t.true(existsSync(join(store.dir, 'git/objects/info/alternates')), 'the store was seeded from the user’s index');
+  t.is(git(root, '--git-dir', join(store.dir, 'git'), 'cat-file', 'blob', `${checkpoint.tree}:notes.txt`), 'new words\n', 'the snapshot holds the bytes on disk');
+  rmSync(join(root, 'notes.txt'));
+  await store.undo('s');
+  t.is(readFileSync(join(root, 'notes.txt'), 'utf8'), 'new words\n', 'the undo puts back the edited file, not the committed one');
+  t.is(userStatus(), ' M notes.txt\n');
 });
 
 test('a file changed while nothing else did is the only one written back', async (t) => {
