@@ -1,4 +1,5 @@
 import type { Checkpoint, Restored } from '../actors/tool-executor/safety/checkpoint-store.js';
+import type { UserHead } from '../actors/tool-executor/safety/user-head.js';
 
 /** How `/checkpoints`, `/undo` and `reika undo` print steps and what an undo changed. */
 
@@ -26,8 +27,19 @@ export function describeRestore(restored: Restored): string[] {
     ...restored.removed.map((path) => `  removed   ${path}  (created since)`),
     ...restored.leftAlone.map((path) => `  kept      ${path}  (not held: ignored or too big)`),
   ];
-  if (rows.length === 0) return [head, '  no file differed'];
-  return [head, ...rows.slice(0, SHOWN), ...(rows.length > SHOWN ? [`  … and ${rows.length - SHOWN} more`] : [])];
+  const git = restored.git ? [describeHeadMove(restored.git.then, restored.git.now)] : [];
+  if (rows.length === 0) return [head, '  no file differed', ...git];
+  return [head, ...rows.slice(0, SHOWN), ...(rows.length > SHOWN ? [`  … and ${rows.length - SHOWN} more`] : []), ...git];
+}
+
+/** The user's HEAD moved since the snapshot: undo restores files, not history; the git command that goes back. */
+function describeHeadMove(then: UserHead, now: UserHead | undefined): string {
+  const at = (head: UserHead | undefined) => (!head ? 'unknown' : `${head.branch ?? 'detached'}${head.commit ? ` ${head.commit.slice(0, 12)}` : ' (no commit yet)'}`);
+  const moved = `  git       HEAD moved since then (${at(then)} → ${at(now)}); undo restores files, not commits or the index`;
+  if (then.commit && then.branch === now?.branch) return `${moved}: \`git reset --soft ${then.commit.slice(0, 12)}\` moves ${then.branch ? 'the branch' : 'HEAD'} back`;
+  if (then.branch && then.commit) return `${moved}: \`git switch ${then.branch}\` goes back to the branch`;
+  if (then.commit) return `${moved}: \`git switch --detach ${then.commit.slice(0, 12)}\` goes back`;
+  return moved;
 }
 
 function oneLine(text: string, max: number): string {

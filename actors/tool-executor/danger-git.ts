@@ -67,6 +67,12 @@ export function gitRule(command: Effective, context: RuleContext): string | unde
     case 'filter-branch':
     case 'filter-repo':
       return `git ${verb} rewrites history`;
+    case 'read-tree':
+      // Plumbing that replaces the index (staged changes go); -u writes its files over the work tree, --reset even over changes.
+      if (has('n', 'dry-run') || rest.some((a) => a.startsWith('--index-output'))) return undefined;
+      return has('u') ? 'git read-tree -u overwrites files and the index: uncommitted changes are lost' : 'git read-tree replaces the index: staged changes are lost';
+    case 'checkout-index':
+      return has('f', 'force') ? 'git checkout-index --force overwrites files with the index’s: uncommitted changes are lost' : undefined;
     case 'update-ref':
       return has('d') ? 'git update-ref -d deletes a ref' : undefined;
     case 'config': {

@@ -6,7 +6,7 @@ import { CheckpointStore } from '../../actors/tool-executor/safety/checkpoint-st
 import { runSlashCommand } from '../../cli/slash/commands.js';
 import type { SlashContext } from '../../cli/slash/slash-context.js';
 import { createStyle } from '../../cli/tui/style.js';
-import { gitRepo, tempDir } from '../helpers/temp.js';
+import { git, gitRepo, tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
 import { testSite, watchChild } from '../helpers/watchdog.js';
 
@@ -53,6 +53,26 @@ test('reika undo lists and undoes the last session’s steps in this folder, hea
   t.is((await reika(['undo', 'x'], root)).stderr, 'reika undo: unknown argument x (usage: reika undo [--list] [N])\n');
   const elsewhere = tempDir();
   t.is((await reika(['undo'], elsewhere)).stderr, `reika undo: no checkpoints for ${elsewhere}: nothing to undo\n`);
+});
+
+test('reika undo brings back the files of a step that also committed, names the commit it left and does not move HEAD', async (t) => {
+  const root = gitRepo({ 'notes.txt': 'notes\n', 'a.txt': 'a\n' });
+  const first = git(root, 'rev-parse', 'HEAD').trim();
+  const store = CheckpointStore.for(root, { stateHome: join(stateHome, 'reika') });
+  await store.snapshot('git-session', 'bash', 'rm -- notes.txt && git commit -qam wip');
+  rmSync(join(root, 'notes.txt'));
+  git(root, 'commit', '-qam', 'wip');
+  const second = git(root, 'rev-parse', 'HEAD').trim();
+  const undone = await reika(['undo'], root);
+  t.is(undone.code, 0, undone.stderr);
+  t.is(
+    undone.stdout,
+    'undid 1 step: files are as they were before step 1 (bash: rm -- notes.txt && git commit -qam wip)\n' +
+      '  back      notes.txt  (deleted since)\n' +
+      `  git       HEAD moved since then (main ${first.slice(0, 12)} → main ${second.slice(0, 12)}); undo restores files, not commits or the index: \`git reset --soft ${first.slice(0, 12)}\` moves the branch back\n`,
+  );
+  t.is(readFileSync(join(root, 'notes.txt'), 'utf8'), 'notes\n');
+  t.is(git(root, 'rev-parse', 'HEAD').trim(), second, 'the user’s HEAD is where the step left it');
 });
 
 test('/checkpoints lists this session’s steps and /undo N restores and says what changed', async (t) => {

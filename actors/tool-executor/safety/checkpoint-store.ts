@@ -11,6 +11,7 @@ import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } 
 import { changedPaths, scanChanges, writeTree, type PatchContext } from './tree-patch.js';
 import { TreeReader } from './tree-reader.js';
 import { TreeWatcher, type WatcherState } from './tree-watcher.js';
+import { sameHead, userHead, type UserHead } from './user-head.js';
 
 /**
  * Checkpoints (SPEC §12): before each edit, write and bash, the project's files — tracked and
@@ -48,6 +49,8 @@ export interface Checkpoint {
   tree: string;
   /** Project-relative files over the size cap this snapshot does not hold. */
   skipped?: string[];
+  /** The user's HEAD at the snapshot (in a repository): an undo says when it has moved since. */
+  git?: UserHead;
 }
 
 type LogRecord = ({ type: 'step' } & Checkpoint) | { type: 'undo'; to: number; at: string; before: string };
@@ -65,6 +68,8 @@ export interface Restored {
   removed: string[];
   /** Files the snapshot holds that exist now but are not held (ignored or too big): not overwritten. */
   leftAlone: string[];
+  /** Set when the user's HEAD is no longer where it was at the snapshot (a commit, a checkout): the undo leaves it there. */
+  git?: { then: UserHead; now: UserHead | undefined };
 }
 
 export interface SessionSummary {
@@ -187,6 +192,8 @@ export class CheckpointStore {
       const records = await this.records(session);
       const checkpoint: Checkpoint = { n: (active(records).at(-1)?.n ?? 0) + 1, session, at: new Date().toISOString(), tool, label: label.slice(0, 2_000), commit: taken.commit, tree: taken.tree };
       if (taken.skipped.length > 0) checkpoint.skipped = taken.skipped;
+      const head = await this.userHead();
+      if (head) checkpoint.git = head;
       if (records.length === 0) await this.pruneSessions(session);
       // One ref per step keeps every snapshot reachable (snapshot commits have no parents).
       await writeRef(this.paths.gitDir, `refs/reika/steps/${refName(session)}/${checkpoint.n}`, taken.commit);
@@ -297,6 +304,10 @@ export class CheckpointStore {
       if (restore.length > 0) await storeGit(this.paths, ['checkout', target.tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
       await this.append(session, { type: 'undo', to: target.n, at: new Date().toISOString(), before: now.commit });
       for (const list of [result.changed, result.recreated, result.removed, result.leftAlone]) list.sort();
+      if (target.git) {
+        const head = await this.userHead();
+        if (!sameHead(head, target.git)) result.git = { then: target.git, now: head };
+      }
       // The index now differs from HEAD where the undo wrote: the next snapshot walks everything.
       this.baseline = undefined;
       this.indexCurrent = false;
@@ -481,6 +492,12 @@ export class CheckpointStore {
   private userRepository(): Promise<UserRepository | undefined> {
     this.repository ??= userRepository(this.root);
     return this.repository;
+  }
+
+  /** The user's HEAD now, if the project is in a repository whose HEAD reads plainly. */
+  private async userHead(): Promise<UserHead | undefined> {
+    const repository = await this.userRepository();
+    return repository && (await userHead(repository).catch(() => undefined));
   }
 
   /** The user repository's `info/exclude` applies here too (ignore rules match `git status`); true when it changed. */

@@ -17,6 +17,8 @@ import { storeGit, type StorePaths } from './store-git.js';
 
 export interface UserRepository {
   top: string;
+  /** The repository's (or worktree's) own git folder: its HEAD. */
+  gitDir: string;
   commonDir: string;
   index: string;
   exclude: string;
@@ -27,11 +29,11 @@ export function userRepository(root: string): Promise<UserRepository | undefined
   return new Promise((done) =>
     execFile(
       'git',
-      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-path', 'index', '--git-path', 'info/exclude'],
+      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--git-path', 'index', '--git-path', 'info/exclude'],
       { cwd: root, encoding: 'utf8', timeout: 10_000 },
       (error, stdout) => {
-        const [top, commonDir, index, exclude] = stdout.split('\n');
-        done(error || !top || !commonDir || !index || !exclude ? undefined : { top, commonDir, index, exclude });
+        const [top, gitDir, commonDir, index, exclude] = stdout.split('\n');
+        done(error || !top || !gitDir || !commonDir || !index || !exclude ? undefined : { top, gitDir, commonDir, index, exclude });
       },
     ),
   );

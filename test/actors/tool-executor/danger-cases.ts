@@ -268,6 +268,15 @@ export const DESTRUCTIVE: CaseGroup[] = [
       ["awk '{ print > \"OUT/list\" }' data.txt", /awk runs inline code that writes files/],
     ],
   },
+  {
+    source: 'reika issue 15 held-out suite (2026-12-03): git plumbing that got through',
+    cases: [
+      ['git read-tree -u --reset HEAD', /git read-tree -u overwrites files and the index/],
+      ['git read-tree --reset -u HEAD~1', /git read-tree -u/],
+      ['git read-tree HEAD', /git read-tree replaces the index/],
+      ['git checkout-index -f -a', /git checkout-index --force overwrites files/],
+    ],
+  },
 ];
 
 /** Everyday developer commands: each must run in safe mode without a prompt. */

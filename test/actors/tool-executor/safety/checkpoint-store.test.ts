@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore, type Checkpoint } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
+import { describeRestore } from '../../../../cli/checkpoints.js';
 import { git, gitRepo, tempDir, writeTree } from '../../../helpers/temp.js';
 
 /** Every file under `root` (not `.git`) with its bytes, mode and link target: "byte for byte". */
@@ -198,6 +199,45 @@ test('a store seeded from the user’s index still sees a same-size edit git hol
   await store.undo('s');
   t.is(readFileSync(join(root, 'notes.txt'), 'utf8'), 'new words\n', 'the undo puts back the edited file, not the committed one');
   t.is(userStatus(), ' M notes.txt\n');
+});
+
+test('an undo says when a step moved the user’s HEAD (a commit, a checkout) and leaves HEAD, refs and index where they are', async (t) => {
+  const root = gitRepo({ 'notes.txt': 'notes\n', 'a.txt': 'a\n' });
+  // Packed refs at the first snapshot, a loose ref after the commit: both are read.
+  git(root, 'pack-refs', '--all');
+  const first = git(root, 'rev-parse', 'HEAD').trim();
+  const store = CheckpointStore.for(root, { stateHome: tempDir('reika-state-'), watch: false });
+  const step = await store.snapshot('s', 'bash', 'rm -- notes.txt && git commit -qam wip');
+  t.deepEqual(step.git, { branch: 'main', commit: first });
+  rmSync(join(root, 'notes.txt'));
+  git(root, 'commit', '-qam', 'wip');
+  const second = git(root, 'rev-parse', 'HEAD').trim();
+  const userAfterStep = userGit(root);
+  const undone = await store.undo('s');
+  t.deepEqual(undone.recreated, ['notes.txt']);
+  t.is(readFileSync(join(root, 'notes.txt'), 'utf8'), 'notes\n');
+  t.deepEqual(undone.git, { then: { branch: 'main', commit: first }, now: { branch: 'main', commit: second } });
+  t.is(
+    describeRestore(undone).at(-1),
+    `  git       HEAD moved since then (main ${first.slice(0, 12)} → main ${second.slice(0, 12)}); undo restores files, not commits or the index: \`git reset --soft ${first.slice(0, 12)}\` moves the branch back`,
+  );
+  t.is(userGit(root).replace(/^\?\? notes\.txt\n/m, ''), userAfterStep, 'the undo wrote no ref and no index entry (only notes.txt is back, untracked now)');
+
+  // Another branch: the way back is a switch. A step that moves nothing gets no note.
+  await store.snapshot('s', 'bash', 'git checkout -q -b topic');
+  git(root, 'checkout', '-q', '-b', 'topic');
+  t.regex(describeRestore(await store.undo('s')).at(-1)!, /HEAD moved since then \(main \w{12} → topic \w{12}\).*`git switch main` goes back to the branch$/);
+  await store.snapshot('s', 'edit', 'a.txt');
+  writeFileSync(join(root, 'a.txt'), 'edited\n');
+  const plain = await store.undo('s');
+  t.is(plain.git, undefined);
+  t.deepEqual(describeRestore(plain).slice(1), ['  restored  a.txt']);
+
+  // A detached HEAD, and a folder that is no repository (no HEAD to keep).
+  git(root, 'checkout', '-q', '--detach');
+  t.deepEqual((await store.snapshot('s', 'bash', 'x')).git, { commit: second });
+  const folder = writeTree(tempDir(), { 'f.txt': 'f\n' });
+  t.is((await CheckpointStore.for(folder, { stateHome: tempDir('reika-state-'), watch: false }).snapshot('s', 'bash', 'x')).git, undefined);
 });
 
 test('a file changed while nothing else did is the only one written back', async (t) => {
