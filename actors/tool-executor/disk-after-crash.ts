@@ -28,18 +28,38 @@ export async function diskAfterCrash(tool: string, args: Record<string, unknown>
   }
   if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return undefined;
   const lf = text.replace(/\r\n/g, '\n');
-  const olds = occurrences(lf, args.old_string.replace(/\r\n/g, '\n'));
-  const news = args.new_string === '' ? 0 : occurrences(lf, args.new_string.replace(/\r\n/g, '\n'));
-  if (olds === 1 && news === 0) return `On disk now: ${shown} still has old_string (once) and not new_string: the edit was not applied.`;
-  if (olds === 0 && news > 0) return `On disk now: ${shown} has new_string and no old_string: the edit was applied; do not apply it again.`;
-  return `On disk now: ${shown} has old_string ${times(olds)} and new_string ${times(news)}: read it before editing again.`;
+  const oldText = args.old_string.replace(/\r\n/g, '\n');
+  const newText = args.new_string.replace(/\r\n/g, '\n');
+  const olds = occurrences(lf, oldText);
+  const news = occurrences(lf, newText);
+  // One string may hold the other: an insertion's new_string keeps its old_string (a line and the
+  // line added after it), a deletion's old_string holds its new_string. Such an occurrence inside
+  // the other string is part of it, not a sign of the other state: after an insertion the file has
+  // old_string once, inside new_string, and the edit was applied.
+  const oldsApart = olds.filter((at) => !news.some((n) => within(at, oldText.length, n, newText.length)));
+  const newsApart = news.filter((at) => !olds.some((o) => within(at, newText.length, o, oldText.length)));
+  if (olds.length === 1 && newsApart.length === 0) {
+    const notNew = news.length === 0 ? 'not new_string' : 'new_string only inside it';
+    return `On disk now: ${shown} still has old_string (once) and ${notNew}: the edit was not applied.`;
+  }
+  if (oldsApart.length === 0 && news.length > 0) {
+    const notOld = olds.length === 0 ? 'no old_string' : 'old_string only inside it';
+    return `On disk now: ${shown} has new_string and ${notOld}: the edit was applied; do not apply it again.`;
+  }
+  return `On disk now: ${shown} has old_string ${times(olds.length)} and new_string ${times(news.length)}: read it before editing again.`;
 }
 
-function occurrences(text: string, part: string): number {
-  if (part === '') return 0;
-  let count = 0;
-  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) count++;
-  return count;
+/** Where `part` starts in `text`, overlapping occurrences included. */
+function occurrences(text: string, part: string): number[] {
+  if (part === '') return [];
+  const starts: number[] = [];
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) starts.push(at);
+  return starts;
+}
+
+/** Whether [at, at + length) lies inside [outer, outer + outerLength). */
+function within(at: number, length: number, outer: number, outerLength: number): boolean {
+  return at >= outer && at + length <= outer + outerLength;
 }
 
 function times(n: number): string {

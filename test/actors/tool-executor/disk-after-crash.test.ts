@@ -35,3 +35,25 @@ test('a write: done exactly, not done, or something else in its place', async (t
   t.is(await diskAfterCrash('write', { path: 'new.txt', content: 'bye\n' }, root), 'On disk now: new.txt exists with other content (6 bytes): read it before writing again.');
   t.is(await diskAfterCrash('bash', { command: 'true' }, root), undefined, 'other tools say nothing');
 });
+
+test('an insertion (new_string keeps old_string) cut off after it ran reads as applied, before it ran as not applied', async (t) => {
+  // Found by the issue 21 soak: after an insertion landed, old_string was still in the file (inside
+  // new_string), so the model was told to read the file, re-sent the edit, and the line was in twice.
+  const root = tempDir();
+  const insertion = { path: 'a.ts', old_string: '  total += a;\n', new_string: '  total += a;\n  // checked\n' };
+  writeFileSync(join(root, 'a.ts'), 'let total = 0;\n  total += a;\n  // checked\nexport { total };\n');
+  t.is(await diskAfterCrash('edit', insertion, root), 'On disk now: a.ts has new_string and old_string only inside it: the edit was applied; do not apply it again.');
+  writeFileSync(join(root, 'a.ts'), 'let total = 0;\n  total += a;\nexport { total };\n');
+  t.is(await diskAfterCrash('edit', insertion, root), 'On disk now: a.ts still has old_string (once) and not new_string: the edit was not applied.');
+  writeFileSync(join(root, 'a.ts'), '  total += a;\n  // checked\n  total += a;\n');
+  t.is(await diskAfterCrash('edit', insertion, root), 'On disk now: a.ts has old_string 2 times and new_string once: read it before editing again.', 'old_string also outside new_string: cannot tell');
+});
+
+test('a deletion (old_string holds new_string) cut off before it ran reads as not applied, after it as applied', async (t) => {
+  const root = tempDir();
+  const deletion = { path: 'a.ts', old_string: 'const a = 1; // TODO\n', new_string: 'const a = 1;' };
+  writeFileSync(join(root, 'a.ts'), 'const a = 1; // TODO\nexport { a };\n');
+  t.is(await diskAfterCrash('edit', deletion, root), 'On disk now: a.ts still has old_string (once) and new_string only inside it: the edit was not applied.');
+  writeFileSync(join(root, 'a.ts'), 'const a = 1;export { a };\n');
+  t.is(await diskAfterCrash('edit', deletion, root), 'On disk now: a.ts has new_string and no old_string: the edit was applied; do not apply it again.');
+});
