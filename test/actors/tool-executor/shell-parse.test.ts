@@ -1,4 +1,5 @@
 import test from 'ava';
+import { getHeapStatistics } from 'node:v8';
 import { decodeEchoEscapes, decodePrintfEscapes } from '../../../actors/tool-executor/shell-ansi-c.js';
 import { parseCommand } from '../../../actors/tool-executor/shell-parse.js';
 import { unwrapCommandLine } from '../../../actors/tool-executor/shell-unwrap.js';
@@ -50,4 +51,18 @@ test('the unwrapper marks elevation, runs per item and scripts it cannot know', 
   t.deepEqual(rm.map((c) => [c.elevated, c.via]), [['sudo', undefined], [undefined, 'find'], [undefined, 'xargs']]);
   t.is(commands.find((c) => c.name === 'sh')?.unknownScript, 'base64 -d f');
   t.is(commands.find((c) => c.name === 'python3')?.code, 'print(1)');
+});
+
+test('a 2 MB word costs the heap about its own size, unquoted or in double quotes', (t) => {
+  // Found by the issue 21 soak: a 2 MB `echo yyy…` command grew the tool executor's heap by
+  // ~90 MB (one string piece per character), which the idle executor kept for the rest of the session.
+  const big = 'y'.repeat(2 * 1024 * 1024);
+  const cases: [string, string][] = [[`echo ${big} | wc -c`, big], [`echo "${big}" | wc -c`, big], [`echo a${big}'b'"c" | wc -c`, `a${big}bc`]];
+  for (const [source, word] of cases) {
+    const before = getHeapStatistics().used_heap_size;
+    const parsed = parseCommand(source, '/home/u');
+    const grown = getHeapStatistics().used_heap_size - before;
+    t.true(parsed.commands[0]!.words[1]!.text === word);
+    t.true(grown < 16 * 1024 * 1024, `the heap grew ${(grown / 1048576).toFixed(1)} MB parsing ${(source.length / 1048576).toFixed(1)} MB`);
+  }
 });
