@@ -48,17 +48,29 @@ test.after.always(async () => {
   await once(xvfb, 'exit');
 });
 
-/** Puts data on the clipboard; xclip keeps serving it until the next owner takes over. */
-function offer(type: string, data: Buffer): void {
+/**
+ * Puts data on the clipboard; xclip keeps serving it until the next owner takes over. xclip forks
+ * before its child takes the selection, so the previous test's owner can still answer for a
+ * moment after it returns (seen once on a loaded machine: the text test read the PNG's targets,
+ * then the text): wait until the clipboard gives back what was offered.
+ */
+async function offer(type: string, data: Buffer): Promise<void> {
   const file = join(tempDir(), 'offer');
   writeFileSync(file, data);
-  // xclip forks a child that owns the selection; with inherited pipes spawnSync would wait for it.
+  // With inherited pipes spawnSync would wait for the forked child that owns the selection.
   const result = spawnSync('xclip', ['-selection', 'clipboard', '-t', type, '-i', file], { env: env(), stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`xclip failed with status ${result.status}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const now = spawnSync('xclip', ['-selection', 'clipboard', '-t', type, '-o'], { env: env(), timeout: 10_000 });
+    if (now.status === 0 && now.stdout.equals(data)) return;
+    if (Date.now() > deadline) throw new Error(`the clipboard did not take the offered ${type} within a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 maybe('a PNG on the clipboard is read as an image', async (t) => {
-  offer('image/png', TINY_PNG);
+  await offer('image/png', TINY_PNG);
   const image = await readClipboardImage('linux', env());
   t.is(image.mime, 'image/png');
   t.is(image.source, 'clipboard');
@@ -66,7 +78,7 @@ maybe('a PNG on the clipboard is read as an image', async (t) => {
 });
 
 maybe('text on the clipboard is reported as no image', async (t) => {
-  offer('UTF8_STRING', Buffer.from('just words'));
+  await offer('UTF8_STRING', Buffer.from('just words'));
   await t.throwsAsync(readClipboardImage('linux', env()), { instanceOf: ImageError, message: 'the clipboard holds no image' });
 });
 
