@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
-import { processesIn, runReika, type Run } from './headless-helpers.js';
+import { describeProcess, processesIn, runReika, type Run } from './headless-helpers.js';
 
 /**
  * Issue 21 item 3: a SIGINT at any moment of `reika -p`, from the spawn on (before the runtime and
@@ -153,7 +153,7 @@ async function checkFacts(t: ExecutionContext, run: Run, s: ScriptedServer, repo
   t.deepEqual(files(repo), signalled.files, 'the project changed after the signal');
   const changed = [...signalled.files].filter(([path, content]) => path !== 'a.txt' || content !== 'v0\n').length;
   t.log(`${label}: ${signalled.requests} request(s) before the signal (${s.chatRequests().length} chat in all), ${s.requests.length} in all, ${changed} file(s) changed before it, exit ${run.code ?? run.signal}`);
-  t.deepEqual(processesIn(repo), [], 'no actor or command process is left');
+  t.deepEqual(processesIn(repo).map(describeProcess), [], 'no actor or command process is left');
 }
 
 const ENV = { REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', REIKA_MAX_TURNS: '50' };

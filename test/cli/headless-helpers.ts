@@ -101,6 +101,15 @@ export function alive(pid: number): boolean {
 }
 
 /** Processes whose working directory is `dir` (what a leaked actor or command would keep). */
+/** A process as a failure message names it: its pid and command line. */
+export function describeProcess(pid: number): string {
+  try {
+    return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200)}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
 export function processesIn(dir: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
