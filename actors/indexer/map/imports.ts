@@ -398,7 +398,8 @@ export function importEdges(files: readonly { path: string; imports?: string }[]
         at = end + 1;
       }
     }
-    for (const file of touched) {
+    for (let k = 0; k < touched.length; k++) {
+      const file = touched[k]!;
       rowFile.push(file);
       rowShare.push(scratch[file]!);
       scratch[file] = 0;

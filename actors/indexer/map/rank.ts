@@ -104,9 +104,12 @@ interface DefinerTable {
 function definerTable(files: FileSymbols[]): DefinerTable {
   const ids = new HashIds();
   const keys: string[] = [];
-  const rowId: number[] = [];
-  const rowFile: number[] = [];
-  const rowWeight: number[] = [];
+  // Rows in typed arrays grown by doubling: their memory is outside the young generation, which
+  // a plain array's growth fills (tens of thousands of rows, cold, in the startup thread).
+  let rowId = new Int32Array(Math.max(1024, files.length * 8));
+  let rowFile = new Int32Array(rowId.length);
+  let rowWeight = new Float64Array(rowId.length);
+  let rows = 0;
   const ownStart = new Int32Array(files.length + 1);
   // The names of a space-separated list, read in place: no array of words, no substring per name.
   const addAll = (list: string, file: number, weight: number) => {
@@ -118,9 +121,20 @@ function definerTable(files: FileSymbols[]): DefinerTable {
       if (keyStop - at >= MIN_IDENTIFIER_LENGTH && !(keyStop - at === UNLINKED.length && list.startsWith(UNLINKED, at))) {
         const id = ids.add(hashRange(list, at, keyStop));
         if (id === keys.length) keys.push(list.slice(at, keyStop));
-        rowId.push(id);
-        rowFile.push(file);
-        rowWeight.push(weight);
+        if (rows === rowId.length) {
+          const grownId = new Int32Array(rows * 2);
+          const grownFile = new Int32Array(rows * 2);
+          const grownWeight = new Float64Array(rows * 2);
+          grownId.set(rowId);
+          grownFile.set(rowFile);
+          grownWeight.set(rowWeight);
+          rowId = grownId;
+          rowFile = grownFile;
+          rowWeight = grownWeight;
+        }
+        rowId[rows] = id;
+        rowFile[rows] = file;
+        rowWeight[rows++] = weight;
       }
       at = end + 1;
     }
@@ -129,10 +143,10 @@ function definerTable(files: FileSymbols[]): DefinerTable {
     const file = files[index]!;
     addAll(file.exported, index, 1);
     addAll(file.internal, index, PRIVATE_WEIGHT);
-    ownStart[index + 1] = rowId.length;
+    ownStart[index + 1] = rows;
   }
   // Each row is one of its file's own names, in file order.
-  const own = Int32Array.from(rowId);
+  const own = rowId.slice(0, rows);
   // Counting sort of the rows by id; rows of one id stay in file order.
   const names = keys.length;
   const start = new Int32Array(names + 1);
@@ -200,6 +214,14 @@ export function rankFiles(input: FileSymbols[] | RankTask): RepoMapFile[] {
     // Split by weight; a name only privately defined keeps its lower weight (weaker evidence).
     votes[id] = (specificity(definers.keys[id]!) * (1 + Math.log((count + 1) / (mentionedBy[id]! + 1)))) / Math.sqrt(definerCount) / Math.max(total, 1);
   }
+  // Each definer row's part of its name's vote, once per row rather than once per mention (the
+  // same product: the edge sums below come out bit for bit the same).
+  const { start: definerStart, end: definerEnd, file: definerFile } = definers;
+  const rowVote = new Float64Array(definerFile.length);
+  for (let id = 0; id < names; id++) {
+    if (mentionedBy[id] === 0) continue;
+    for (let row = definerStart[id]!; row < definerEnd[id]!; row++) rowVote[row] = votes[id]! * definers.weight[row]!;
+  }
 
   const roles = files.map((file) => roleOf(file.path, file.generated));
   const roleWeights = roles.map((role) => ROLE_WEIGHT[role]);
@@ -221,10 +243,10 @@ export function rankFiles(input: FileSymbols[] | RankTask): RepoMapFile[] {
     touched.length = 0;
     for (let k = mentionStart[index]!, end = mentionStart[index + 1]!; k < end; k++) {
       const id = mention[k]!;
-      for (let row = definers.start[id]!; row < definers.end[id]!; row++) {
-        const file = definers.file[row]!;
+      for (let row = definerStart[id]!, stop = definerEnd[id]!; row < stop; row++) {
+        const file = definerFile[row]!;
         if (scratch[file] === 0) touched.push(file);
-        scratch[file]! += votes[id]! * definers.weight[row]!;
+        scratch[file]! += rowVote[row]!;
       }
     }
     const testing = roles[index] === 'test';
@@ -236,7 +258,7 @@ export function rankFiles(input: FileSymbols[] | RankTask): RepoMapFile[] {
       importers[file]! += Math.min(1, share) * (testing && roles[file] === 'test' ? ROLE_WEIGHT.test : 1);
     }
     let total = 0;
-    for (const file of touched) total += scratch[file]!;
+    for (let k = 0; k < touched.length; k++) total += scratch[touched[k]!]!;
     total = Math.max(total, FULL_EVIDENCE);
     if (edges + touched.length > targets.length) {
       const size = Math.max(targets.length * 2, edges + touched.length);
@@ -247,7 +269,8 @@ export function rankFiles(input: FileSymbols[] | RankTask): RepoMapFile[] {
       targets = grownTargets;
       shares = grownShares;
     }
-    for (const file of touched) {
+    for (let k = 0; k < touched.length; k++) {
+      const file = touched[k]!;
       targets[edges] = file;
       shares[edges++] = scratch[file]! / total;
       scratch[file] = 0;

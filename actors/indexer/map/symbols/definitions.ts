@@ -14,8 +14,12 @@ import type { Definition, FileFacts, Found, Groups, Language, SymbolKind, Symbol
 
 interface Compiled {
   regex: RegExp;
-  /** Per rule: the number of its wrapping group, and its named groups' names and numbers. */
-  rules: { group: number; names: string[]; numbers: number[] }[];
+  /**
+   * Per rule: the number of its wrapping group, and its named groups' names and numbers; and, for
+   * a rule that needs no `groups` object (no `accept`, no `split`, `exported` fixed), the numbers
+   * of its `name` and `kw` groups (-1 for none).
+   */
+  rules: { group: number; names: string[]; numbers: number[]; plain: boolean; name: number; kw: number }[];
 }
 
 const compiled = new WeakMap<Language, Compiled>();
@@ -101,7 +105,9 @@ function compile(language: Language): Compiled {
     if (rule.pattern.flags.replace(/[gm]/g, '') !== '') throw new Error(`${language.name} rule ${index}: flags other than g and m are not supported`);
     const wrapper = next;
     const { source, names, numbers, groups } = renumber(rule.pattern.source, wrapper + 1);
-    rules.push({ group: wrapper, names, numbers });
+    const plain = !rule.accept && !rule.split && typeof rule.exported === 'boolean';
+    const numberOf = (name: string) => (names.includes(name) ? numbers[names.indexOf(name)]! : -1);
+    rules.push({ group: wrapper, names, numbers, plain, name: numberOf('name'), kw: numberOf('kw') });
     sources.push(source);
     next = wrapper + 1 + groups;
   }
@@ -115,9 +121,9 @@ function compile(language: Language): Compiled {
   return entry;
 }
 
-function kindOf(rule: SymbolRule, groups: Groups): SymbolKind {
+function kindOf(rule: SymbolRule, kw: string | undefined): SymbolKind {
   if (typeof rule.kind === 'string') return rule.kind;
-  return rule.kind[(groups.kw ?? '').replace(/\s+/g, ' ')] ?? 'type';
+  return rule.kind[(kw ?? '').replace(/\s+/g, ' ')] ?? 'type';
 }
 
 /** Identifiers; shell function names may also hold `-`, `.` and `:`, Ruby methods end in `?!=`. */
@@ -138,12 +144,19 @@ export function findDefinitions(language: Language, original: string, file: File
     const rule = rules[index];
     if (!rule) continue;
     const shape = shapes[index]!;
+    if (shape.plain) {
+      // Most matches: one name, a fixed `exported`, no callback to hand a `groups` object to.
+      const name = (shape.name === -1 ? undefined : match[shape.name]) ?? rule.fallbackName;
+      if (name !== undefined && VALID_NAME.test(name)) found.push({ name, kind: kindOf(rule, shape.kw === -1 ? undefined : match[shape.kw]), exported: rule.exported as boolean, at: match.index });
+      continue;
+    }
     const groups: Groups = {};
     for (let k = 0; k < shape.names.length; k++) groups[shape.names[k]!] = match[shape.numbers[k]!];
     if (rule.accept && !rule.accept(groups, file)) continue;
-    const kind = kindOf(rule, groups);
+    const kind = kindOf(rule, groups.kw);
     const names = groups.list !== undefined && rule.split ? rule.split(groups.list) : [groups.name ?? rule.fallbackName];
-    for (const name of names) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k];
       if (name === undefined || !VALID_NAME.test(name)) continue;
       const exported = typeof rule.exported === 'boolean' ? rule.exported : rule.exported(groups, file, name);
       found.push({ name, kind, exported, at: match.index });
@@ -153,12 +166,25 @@ export function findDefinitions(language: Language, original: string, file: File
   return merge(found);
 }
 
+/** Up to this many definitions, a file's names are told apart by a scan of those kept, not a `Map`. */
+const FEW = 32;
+
 function merge(found: Found[]): Definition[] {
-  const byName = new Map<string, Definition>();
-  for (const { name, kind, exported } of found) {
-    const seen = byName.get(name);
+  // Indexed loops, no iterators, no Map per file: thousands of files go through here cold, when
+  // each iterator step and each Map table is one more allocation for the young generation.
+  const merged: Definition[] = [];
+  const byName = found.length > FEW ? new Map<string, Definition>() : undefined;
+  for (let k = 0; k < found.length; k++) {
+    const { name, kind, exported } = found[k]!;
+    let seen: Definition | undefined;
+    if (byName) seen = byName.get(name);
+    else for (let m = 0; m < merged.length && seen === undefined; m++) if (merged[m]!.name === name) seen = merged[m];
     if (seen) seen.exported ||= exported;
-    else byName.set(name, { name, kind, exported });
+    else {
+      const definition: Definition = { name, kind, exported };
+      merged.push(definition);
+      byName?.set(name, definition);
+    }
   }
-  return [...byName.values()];
+  return merged;
 }
