@@ -1,8 +1,7 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import modelIo from '../actors/model-io/actor.js';
-import { runHost } from '../runtime/host.js';
-import type { Envelope } from '../runtime/envelope.js';
 import type { ThreadWorkerData } from '../runtime/prespawn.js';
+import { hostOnParentPort } from '../runtime/thread-host.js';
 
 /**
  * The model-io thread as `reika` starts it first thing (`cli/main.ts`, `runtime/prespawn.ts`): the
@@ -14,16 +13,5 @@ import type { ThreadWorkerData } from '../runtime/prespawn.js';
  */
 
 const { name, options } = workerData as ThreadWorkerData;
-const port = parentPort!;
 
-void runHost(
-  {
-    post: (message: Envelope) => port.postMessage(message),
-    onMessage: (listener) => port.on('message', listener),
-    onDisconnect: (listener) => port.on('close', listener),
-  },
-  name,
-  modelIo,
-  options,
-  () => process.exit(0),
-);
+void hostOnParentPort(name, modelIo, options);

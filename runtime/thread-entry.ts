@@ -1,20 +1,9 @@
-import { parentPort, workerData } from 'node:worker_threads';
-import type { Envelope } from './envelope.js';
-import { loadDefinition, runHost } from './host.js';
+import { workerData } from 'node:worker_threads';
+import { loadDefinition } from './host.js';
+import type { ThreadWorkerData } from './prespawn.js';
+import { hostOnParentPort } from './thread-host.js';
 
 /** Entry point of a worker-thread actor. */
-const { module, name, options } = workerData as { module: string; name: string; options: unknown };
-const port = parentPort!;
+const { module, name, options } = workerData as ThreadWorkerData;
 
-const definition = await loadDefinition(module);
-await runHost(
-  {
-    post: (message: Envelope) => port.postMessage(message),
-    onMessage: (listener) => port.on('message', listener),
-    onDisconnect: (listener) => port.on('close', listener),
-  },
-  name,
-  definition,
-  options,
-  () => process.exit(0),
-);
+await hostOnParentPort(name, await loadDefinition(module), options);
