@@ -9,7 +9,7 @@ import { callMessage, ReplyCalls } from './reply-calls.js';
 import { placeSystem, type SystemPlacement } from './system-placement.js';
 import { TokenEstimate } from './token-estimate.js';
 import { cutPayload, shedPayload, type ToolEntry, type ToolResultInput } from './tool-entry.js';
-import { capUnsent, cutUnsent, cutUnsentText, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP } from './unsent-cuts.js';
+import { capUnsent, cutUnsent, cutUnsentText, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP, UNSENT_CUT_TO } from './unsent-cuts.js';
 import { WindowBudget, type WindowSource } from './window-budget.js';
 
 export type { TurnImage } from './conversation.js';
@@ -76,8 +76,10 @@ export class ContextManager {
   /** What the policies beside the manager work on. */
   private readonly parts: ContextParts;
   private readonly calls = new ReplyCalls();
-  /** Serialised size of the last prepared request (what the next count calibrates). */
+  /** Serialised size of the last prepared request (what the next count calibrates), and the prefix version it was made at. */
   private lastChars = 0;
+  private lastVersion = 0;
+  private lastDigits = 0;
   private placement: SystemPlacement;
   private reasoningHistory: boolean;
   /** The engine's facts were given (at construction or late, once): they no longer change. */
@@ -90,7 +92,7 @@ export class ContextManager {
     this.budget = new WindowBudget(options.window, options.maxTokens);
     this.conversation = new Conversation(options.system, () => this.budget.window !== undefined);
     this.toolsChars = options.tools.length === 0 ? 0 : JSON.stringify(options.tools).length;
-    this.parts = { conversation: this.conversation, estimate: this.estimate, budget: this.budget, chars: () => this.chars(), fixedChars: () => this.fixedChars() };
+    this.parts = { conversation: this.conversation, estimate: this.estimate, budget: this.budget, chars: () => this.chars(), fixedChars: () => this.fixedChars(), tokens: () => this.tokens() };
     this.compactor = new Compactor(this.parts);
     this.placement = options.systemPlacement ?? 'system';
     this.reasoningHistory = options.reasoningHistory ?? false;
@@ -234,6 +236,7 @@ export class ContextManager {
   adoptEngineFacts(facts: { systemPlacement: SystemPlacement; reasoningHistory: boolean }): void {
     if (this.engineFactsSettled) return;
     this.engineFactsSettled = true;
+    if (facts.systemPlacement !== this.placement) this.conversation.prefixVersion++;
     this.placement = facts.systemPlacement;
     if (facts.reasoningHistory) this.reasoningHistory = true;
   }
@@ -280,15 +283,18 @@ export class ContextManager {
     const threshold = this.budget.threshold;
     this.compactor.countRequest();
     if (threshold !== undefined) {
-      cutChars += capUnsent(this.conversation, this.estimate.chars(threshold * NEW_PAYLOAD_SHARE));
+      const history = Math.max(0, threshold - this.estimate.tokens(this.fixedChars()));
+      cutChars += capUnsent(this.conversation, this.estimate.chars(history * NEW_PAYLOAD_SHARE));
       if (this.tokens() > threshold) compaction = this.compactor.compact('auto');
-      if (this.tokens() > threshold) cutChars += cutUnsent(this.parts, threshold);
+      // What no event could shed is cut a little deeper, for what the model says next in the same round.
+      const cutTo = Math.floor(threshold * UNSENT_CUT_TO);
+      if (this.tokens() > threshold) cutChars += cutUnsent(this.parts, cutTo);
       if (this.tokens() > threshold) shrinkUnsentCalls(this.conversation);
-      if (this.tokens() > threshold) cutChars += cutUnsentText(this.parts, threshold);
+      if (this.tokens() > threshold) cutChars += cutUnsentText(this.parts, cutTo);
     }
     const chars = this.chars();
-    const estimateTokens = this.estimate.tokens(chars);
-    const maxTokens = this.budget.maxTokensFor(estimateTokens, this.estimate.calibrated);
+    const estimateTokens = this.tokens();
+    const maxTokens = this.budget.maxTokensFor(estimateTokens, this.estimate.calibrated, this.estimate.anchored(chars, this.conversation.prefixVersion));
     const floor = this.budget.maxTokensFloor;
     if (maxTokens !== undefined && floor !== undefined && maxTokens < floor) throw this.budget.overflow(estimateTokens, this.estimate.tokens(this.fixedChars()));
     const entries = this.conversation.entries;
@@ -297,8 +303,10 @@ export class ContextManager {
       this.placement,
     );
     for (const entry of entries) entry.sent = true;
-    if (this.budget.window === undefined) this.releaseOldPayloads();
     this.lastChars = chars;
+    this.lastVersion = this.conversation.prefixVersion;
+    this.lastDigits = this.conversation.digits();
+    if (this.budget.window === undefined) this.releaseOldPayloads();
     this.compactor.sent(estimateTokens);
     return { messages, maxTokens, chars, estimateTokens, compaction, cutChars };
   }
@@ -315,7 +323,7 @@ export class ContextManager {
    */
   recordUsage(usage: Usage | null, finishReason?: string): void {
     this.log({ op: 'usage', usage, ...(finishReason !== undefined ? { finishReason } : {}) });
-    if (usage && usage.promptTokens > 0) this.estimate.calibrate(this.lastChars, usage.promptTokens);
+    if (usage && usage.promptTokens > 0) this.estimate.count(this.lastChars, usage.promptTokens, this.lastVersion, this.lastDigits);
     this.budget.recordReply(usage, finishReason);
   }
 
@@ -375,7 +383,7 @@ export class ContextManager {
   }
 
   private tokens(): number {
-    return this.estimate.tokens(this.chars());
+    return this.estimate.request(this.chars(), this.conversation.prefixVersion, this.conversation.digits());
   }
 
   /** The system prompt and the tools array. */

@@ -11,9 +11,11 @@ export interface ContextParts {
   chars(): number;
   /** Of that, the system prompt and the tools array (what no compaction can shrink). */
   fixedChars(): number;
+  /** The whole request's estimate in tokens (anchored on the server's last count while it can be). */
+  tokens(): number;
 }
 
 /** The estimate of the whole request, in tokens. */
 export function tokensOf(parts: ContextParts): number {
-  return parts.estimate.tokens(parts.chars());
+  return parts.tokens();
 }

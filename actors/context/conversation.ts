@@ -35,10 +35,13 @@ interface RecapEntry {
   kind: 'recap';
 }
 
-/** `size` is what counts in the estimate: the JSON's length, a non-ASCII character as 4, an image as IMAGE_TOKENS. */
-export type Rendered = { withPayload: boolean; message: ChatMessage; size: number };
-/** `counted`: the size the running total holds for the entry (see {@link Conversation.chars}). */
-export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; counted?: number; turn: number };
+/**
+ * `size` is what counts in the estimate: the JSON's length, a non-ASCII character as 4, an image as
+ * IMAGE_TOKENS; `digits`, the digits in it (what a request adds weighs them more, see TokenEstimate).
+ */
+export type Rendered = { withPayload: boolean; message: ChatMessage; size: number; digits: number };
+/** `counted`, `countedDigits`: the size and digits the running totals hold for the entry (see {@link Conversation.chars}). */
+export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; counted?: number; countedDigits?: number; turn: number };
 export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' | 'recap' };
 
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
@@ -55,8 +58,16 @@ export class Conversation {
   turn = 0;
   /** With the window unknown, only the newest round's results carry payloads (asks the context manager). */
   private readonly windowIsKnown: () => boolean;
+  /**
+   * Bumped by every change to what a request already sent (an entry sent changed or gone, the
+   * recap moved, the system prompt replaced) or in front of it: while it stays the same, the next
+   * request starts with the last one (what the token estimate anchors on the server's count).
+   */
+  prefixVersion = 0;
   /** The running total: the `counted` sizes of all entries (see {@link chars}). */
   private total = 0;
+  /** The running total of the digits in them (see {@link digits}). */
+  private digitTotal = 0;
   /** Entries added or changed since the total last counted them. */
   private readonly stale = new Set<Entry>();
   /** What the tool entries were counted with: whether the window was known, and the round then. */
@@ -86,12 +97,14 @@ export class Conversation {
   setSystem(system: string): void {
     const old = this.list[0]!;
     this.drop(old);
+    this.prefixVersion++;
     this.list[0] = { kind: 'message', message: { role: 'system', content: system }, sent: old.sent, turn: 0 };
     this.stale.add(this.list[0]);
   }
 
   /** `entry` (one of {@link entries}) changed in place: it renders anew and is counted again. */
   touch(entry: Entry): void {
+    if (entry.sent) this.prefixVersion++;
     entry.cache = undefined;
     this.stale.add(entry);
   }
@@ -115,16 +128,26 @@ export class Conversation {
     const windowKnown = this.windowIsKnown();
     const was = this.countedWith;
     // Whether a tool result carries its payload depends on the window and the round (see render).
-    if (windowKnown !== was.windowKnown) for (const entry of this.list) this.stale.add(entry);
-    else if (!windowKnown && this.round !== was.round) this.staleSince(was.round);
+    if (windowKnown !== was.windowKnown) {
+      for (const entry of this.list) this.stale.add(entry);
+      this.prefixVersion++;
+    } else if (!windowKnown && this.round !== was.round) this.staleSince(was.round);
     this.countedWith = { windowKnown, round: this.round };
     for (const entry of this.stale) {
-      const size = this.render(entry).size;
+      const { size, digits } = this.render(entry);
       this.total += size - (entry.counted ?? 0);
+      this.digitTotal += digits - (entry.countedDigits ?? 0);
       entry.counted = size;
+      entry.countedDigits = digits;
     }
     this.stale.clear();
     return this.total + 2 + Math.max(0, this.list.length - 1);
+  }
+
+  /** The digits in the messages array (a running total, as {@link chars}). */
+  digits(): number {
+    this.chars();
+    return this.digitTotal;
   }
 
   /** The same size by a full walk, each entry rendered afresh (what {@link chars} must always equal). */
@@ -164,12 +187,14 @@ export class Conversation {
   snapshot(): () => void {
     const saved = { entries: [...this.list], recap: this.recap.clone(), host: this.recapHost };
     return () => {
+      this.prefixVersion++;
       for (const entry of this.list) this.drop(entry);
       this.list = saved.entries;
       this.recap = saved.recap;
       this.recapHost = saved.host;
       for (const entry of this.list) {
         entry.counted = undefined;
+        entry.countedDigits = undefined;
         if (entry.kind !== 'tool') entry.cache = undefined;
         this.stale.add(entry);
       }
@@ -201,6 +226,7 @@ export class Conversation {
    * own when none is there; a nudge left right after that message goes too (no two user messages).
    */
   rehost(): void {
+    this.prefixVersion++;
     const previous = this.recapHost;
     for (;;) {
       const first = this.list[1];
@@ -240,8 +266,11 @@ export class Conversation {
 
   /** An entry leaves the conversation: the total no longer holds it. */
   private drop(entry: Entry): void {
+    if (entry.sent) this.prefixVersion++;
     this.total -= entry.counted ?? 0;
+    this.digitTotal -= entry.countedDigits ?? 0;
     entry.counted = undefined;
+    entry.countedDigits = undefined;
     this.stale.delete(entry);
   }
 
@@ -250,6 +279,7 @@ export class Conversation {
    * and those of the new one gain theirs. Results are in round order, so the scan stops at the first older one.
    */
   private staleSince(round: number): void {
+    this.prefixVersion++;
     for (let i = this.list.length - 1; i > 0; i--) {
       const entry = this.list[i]!;
       if (entry.kind !== 'tool') continue;
@@ -331,12 +361,32 @@ function textOf(message: ChatMessage): string {
   return '';
 }
 
-/** A message and its size: JSON characters, a character outside ASCII counting 4 (about a token each: CJK, emoji). */
+/** A message and its size: JSON characters, a character outside ASCII counting 4 (about a token each: CJK, emoji); and its digits. */
 export function sized(message: ChatMessage): Rendered {
   const json = JSON.stringify(message);
   let nonAscii = 0;
-  for (let i = 0; i < json.length; i++) if (json.charCodeAt(i) > 0x7f) nonAscii++;
-  return { withPayload: false, message, size: json.length + 3 * nonAscii };
+  let digits = 0;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code > 0x7f) nonAscii++;
+    else if (code >= 0x30 && code <= 0x39) digits++;
+  }
+  return { withPayload: false, message, size: json.length + 3 * nonAscii, digits };
+}
+
+/**
+ * The mean weight of a character of `text` in what a request adds (see {@link sized} and
+ * TokenEstimate): digits and non-ASCII count 4, characters JSON escapes 2. At most the first `sample` characters are looked at.
+ */
+export function weightOf(text: string, sample = text.length): number {
+  const end = Math.min(text.length, sample);
+  if (end === 0) return 1;
+  let weight = 0;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    weight += code > 0x7f || (code >= 0x30 && code <= 0x39) ? 4 : code < 0x20 || code === 0x22 || code === 0x5c ? 2 : 1;
+  }
+  return weight / end;
 }
 
 function renderMessage(entry: MessageEntry, recap: { before: string; after: string } | undefined): Rendered {
@@ -350,5 +400,6 @@ function renderMessage(entry: MessageEntry, recap: { before: string; after: stri
     role: 'user',
     content: [{ type: 'text', text: wrap(text) }, ...images.list.map((image) => ({ type: 'image_url' as const, image_url: { url: image.url } }))],
   };
-  return { withPayload: false, message, size: sized({ role: 'user', content: wrap(text) }).size + images.list.length * IMAGE_TOKENS * CHARS_PER_TOKEN };
+  const sizedText = sized({ role: 'user', content: wrap(text) });
+  return { withPayload: false, message, size: sizedText.size + images.list.length * IMAGE_TOKENS * CHARS_PER_TOKEN, digits: sizedText.digits };
 }

@@ -1,5 +1,5 @@
 import { tokensOf, type ContextParts } from './context-parts.js';
-import type { Conversation, Entry } from './conversation.js';
+import { weightOf, type Conversation, type Entry } from './conversation.js';
 import { shrinkArguments } from './huge-arguments.js';
 import { cutPayload, type ToolEntry } from './tool-entry.js';
 import type { MessageEntry } from './conversation.js';
@@ -11,19 +11,39 @@ import type { MessageEntry } from './conversation.js';
  * is cut like a payload; the prefix cache loses nothing either way.
  */
 
-/** A new payload takes at most this share of the threshold (the rest is cut with a marker). */
-export const NEW_PAYLOAD_SHARE = 0.15;
+/**
+ * A new payload takes at most this share of the history budget (the threshold less the system
+ * prompt and tools); the rest is cut, the marker saying which lines and how to read them. Through
+ * a real llama-server at 16k (issue 21) the budget is ~10k tokens beside a 4.3–5k system prompt,
+ * and the old cap (15% of the threshold, ~2.1k tokens) let 7–9 large outputs make half of a
+ * session's growth: 5–6 compaction events in 80 rounds where 4 is the aim. At 0.11 an output keeps
+ * ~1.1k tokens at 16k (65–75 lines of code), ~11k in a 128k window.
+ */
+export const NEW_PAYLOAD_SHARE = 0.11;
+/**
+ * When an event cannot bring a request under the threshold (the task and the active round are
+ * protected), the unsent parts are cut to this share of it: the reserve is only the floor when the
+ * replies are short, and the model's next message in the same round (the answer after a cut reply)
+ * must still fit with the floor.
+ */
+export const UNSENT_CUT_TO = 0.95;
 /** With the window unknown, a single payload is still cut past this many characters. */
 export const UNKNOWN_WINDOW_PAYLOAD_CAP = 200_000;
 /** A cut payload keeps at least this many characters. */
 const MIN_KEEP = 400;
 
-/** New payloads beyond `cap` characters are cut (a 200 KB output must not fill a small window alone). */
+/**
+ * New payloads that weigh more than `cap` characters of the estimate are cut (a 200 KB output must
+ * not fill a small window alone); digits and non-ASCII weigh more than one (see `weightOf`).
+ */
 export function capUnsent(conversation: Conversation, cap: number): number {
   let cut = 0;
-  const limit = Math.max(MIN_KEEP, cap);
   for (const entry of conversation.entries) {
-    if (entry.kind !== 'tool' || entry.sent || entry.shed || entry.payload.length <= limit) continue;
+    if (entry.kind !== 'tool' || entry.sent || entry.shed || entry.payload.length <= MIN_KEEP) continue;
+    // What the cut keeps is mostly the head: its weight is the one that counts.
+    const weight = weightOf(entry.payload, 2 * cap);
+    const limit = Math.max(MIN_KEEP, Math.floor(cap / weight));
+    if (entry.payload.length <= limit) continue;
     cut += cutPayload(entry, limit);
     conversation.touch(entry);
   }

@@ -12,13 +12,24 @@ import type { Usage } from '../model-io/protocol.js';
  * corrected by every count the server reports), plus {@link SLACK_TOKENS}.
  */
 export const ESTIMATE_SLACK = 1.05;
+/**
+ * max_tokens leaves this much room when no part of the request was counted as it stands (the first
+ * request after a compaction event): the one factor, learnt on whole requests, misses when their mix
+ * changes (the system prompt's paths, a log's digits, code). Never below the floor.
+ */
+export const UNANCHORED_SLACK = 1.15;
 const SLACK_TOKENS = 64;
 /** max_tokens is never less than this (nor than a quarter of the window, nor than REIKA_MAX_TOKENS). */
 export const MAX_TOKENS_FLOOR = 1_024;
 /** Generation reserved when REIKA_MAX_TOKENS is not set: a quarter of the window, at most this… */
 export const DEFAULT_RESERVE = 8_192;
-/** …and once replies were seen, twice the longest of the last {@link RECENT_REPLIES}, at least this. */
-export const MIN_RESERVE = 2_048;
+/**
+ * …and once replies were seen, twice the longest of the last {@link RECENT_REPLIES}, at least this:
+ * the floor, so a session of short replies (tool calls) keeps for them what the floor promises
+ * and no more. At 2,048 a 16k window kept 1k more than a reply of 512 tokens could use, and its
+ * threshold sat 1k lower (issue 21, through llama-server: one compaction event more in 80 rounds).
+ */
+export const MIN_RESERVE = MAX_TOKENS_FLOOR;
 const RECENT_REPLIES = 8;
 /** max_tokens when REIKA_MAX_TOKENS is not set (still never more than what fits). */
 export const DEFAULT_MAX_OUTPUT = 16_384;
@@ -89,13 +100,15 @@ export class WindowBudget {
    * What is left of the window for the reply, with a margin: an estimate a little low must not
    * make the engine refuse prompt + max_tokens (vLLM does). Before the server has reported a
    * count (`calibrated` false) the estimate may be far off, so the reply gets less, though never
-   * less than the floor.
+   * less than the floor; a request that does not start with the last one counted (`anchored`
+   * false) gets {@link UNANCHORED_SLACK}.
    */
-  maxTokensFor(estimateTokens: number, calibrated: boolean): number | undefined {
+  maxTokensFor(estimateTokens: number, calibrated: boolean, anchored = true): number | undefined {
     const window = this.window;
     if (window === undefined) return this.maxTokensSetting;
     const fits = window - Math.ceil(estimateTokens * ESTIMATE_SLACK) - SLACK_TOKENS;
-    const safe = calibrated ? fits : window - Math.ceil(estimateTokens * 1.5) - SLACK_TOKENS;
+    const slack = !calibrated ? 1.5 : anchored ? ESTIMATE_SLACK : UNANCHORED_SLACK;
+    const safe = window - Math.ceil(estimateTokens * slack) - SLACK_TOKENS;
     const floor = Math.min(this.maxTokensFloor!, fits);
     return Math.max(0, Math.min(this.maxTokensSetting ?? DEFAULT_MAX_OUTPUT, Math.max(floor, safe)));
   }

@@ -28,7 +28,7 @@ test('with the window known, requests are append-only until one compaction event
   const threshold = context.threshold!;
   let events = 0;
   for (let n = 1; n <= 15; n++) {
-    round(context, n, 6_000);
+    round(context, n, 4_500);
     const prepared = context.prepare();
     t.true(prepared.estimateTokens <= threshold, `request ${n} stays under the threshold`);
     if (prepared.compaction) {
@@ -52,13 +52,13 @@ test('a compaction sheds large payloads before small ones, oldest first, and add
   context.prepare();
   let prepared;
   for (let n = 1; n < 200 && !prepared?.compaction; n++) {
-    round(context, n, n % 6 === 0 ? 12_000 : 200);
+    round(context, n, n % 6 === 0 ? 9_500 : 200);
     prepared = context.prepare();
   }
   t.truthy(prepared?.compaction, 'the session needed a compaction');
   const contents = toolContents(prepared!.messages);
   t.true(contents.at(-1)!.endsWith('x'), 'the active round is protected');
-  const kept = contents.slice(0, -1).map((content) => ({ large: content.includes('12000 chars'), shed: content.includes(SHED_NOTE) }));
+  const kept = contents.slice(0, -1).map((content) => ({ large: content.includes('9500 chars'), shed: content.includes(SHED_NOTE) }));
   t.true(kept.some((entry) => entry.large && entry.shed), 'large payloads were shed');
   if (kept.some((entry) => !entry.large && entry.shed)) t.true(kept.every((entry) => !entry.large || entry.shed), 'a small payload goes only once every large one is gone');
   const small = kept.filter((entry) => !entry.large);

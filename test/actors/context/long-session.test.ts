@@ -1,5 +1,6 @@
 import test from 'ava';
 import { ContextManager, type PreparedRequest } from '../../../actors/context/context-manager.js';
+import { sized } from '../../../actors/context/conversation.js';
 import { argumentStandIn } from '../../../actors/context/huge-arguments.js';
 import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
 import { ReikaError } from '../../../runtime/errors.js';
@@ -15,9 +16,23 @@ import { appendOnly, orderProblem } from './message-order.js';
 const tools: ToolSchema[] = ['read', 'grep', 'edit', 'bash'].map((name) => ({ type: 'function', function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } } }));
 const SYSTEM = `You are reika, a coding agent.\n${'Rules and project facts. '.repeat(200)}`;
 
-/** An engine's count for a request: its tokenizer makes ~3.3 characters a token, plus 6 per message (the template). */
-function engineTokens(prepared: PreparedRequest): number {
-  return Math.ceil(prepared.chars / 3.3) + 6 * prepared.messages.length;
+/**
+ * An engine's count for a request: its tokenizer makes ~3.3 characters a token, a character outside
+ * ASCII one token, a digit `digit` tokens (1 as Qwen's, Mistral's and Gemma's tokenizers do; a
+ * tokenizer that groups digits makes them cheaper); plus 6 per message (the template).
+ */
+function engineTokens(prepared: PreparedRequest, digit = 1): number {
+  const json = JSON.stringify(prepared.messages);
+  let other = 0;
+  let heavy = 0;
+  let digits = 0;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code > 0x7f) heavy++;
+    else if (code >= 0x30 && code <= 0x39) digits++;
+    else other++;
+  }
+  return Math.ceil(other / 3.3 + heavy + digits * digit) + 6 * prepared.messages.length;
 }
 
 interface Shape {
@@ -50,7 +65,7 @@ interface Run {
 }
 
 /** Drives `rounds` tool rounds of one task, checking every request as an engine would. */
-function runSession(context: ContextManager, task: string, rounds: number, seed: number, window: number): Run {
+function runSession(context: ContextManager, task: string, rounds: number, seed: number, window: number, digit = 1): Run {
   const random = seededRandom(seed);
   const run: Run = { requests: [], events: 0, problems: [], maxEngineTokens: 0, minMaxTokens: Infinity, maxMessages: 0 };
   context.addUser(task);
@@ -58,7 +73,7 @@ function runSession(context: ContextManager, task: string, rounds: number, seed:
   let lastResult: string | undefined;
   for (let n = 1; n <= rounds + 1; n++) {
     const prepared = context.prepare();
-    const tokens = engineTokens(prepared);
+    const tokens = engineTokens(prepared, digit);
     run.maxEngineTokens = Math.max(run.maxEngineTokens, tokens);
     run.minMaxTokens = Math.min(run.minMaxTokens, prepared.maxTokens!);
     run.maxMessages = Math.max(run.maxMessages, prepared.messages.length);
@@ -90,16 +105,19 @@ function runSession(context: ContextManager, task: string, rounds: number, seed:
 
 test('300 rounds in a 16k window with large outputs: every request fits, max_tokens keeps its floor, at most one event per 20 rounds', (t) => {
   const window = 16_384;
-  const context = new ContextManager({ system: SYSTEM, tools, window });
-  const run = runSession(context, 'Fix the failing tests in this project; read what you need first.', 300, 7, window);
-  t.deepEqual(run.problems, []);
-  t.true(run.minMaxTokens >= context.maxTokensFloor!, `max_tokens fell to ${run.minMaxTokens}`);
-  t.true(run.events >= 5, `the session needed compactions (${run.events})`);
-  t.true(run.events <= 300 / 20, `${run.events} compaction events in 300 rounds`);
-  t.true(run.maxMessages < 200, `the conversation stays bounded (${run.maxMessages} messages at most)`);
-  const last = run.requests.at(-1)!;
-  t.true(last.messages.length < 200 && last.chars < 4 * window, 'memory stays flat: the last request is as small as the window makes it');
-  t.log(`events ${run.events}, largest request ${run.maxEngineTokens} engine tokens, smallest max_tokens ${run.minMaxTokens}`);
+  // Digits a token each, and as cheap as letters: the estimate weighs them high, and must still fit either way.
+  for (const digit of [1, 1 / 3.3]) {
+    const context = new ContextManager({ system: SYSTEM, tools, window });
+    const run = runSession(context, 'Fix the failing tests in this project; read what you need first.', 300, 7, window, digit);
+    t.deepEqual(run.problems, [], `digit ${digit.toFixed(2)} tokens`);
+    t.true(run.minMaxTokens >= context.maxTokensFloor!, `max_tokens fell to ${run.minMaxTokens}`);
+    t.true(run.events >= 5, `the session needed compactions (${run.events})`);
+    t.true(run.events <= 300 / 20, `${run.events} compaction events in 300 rounds`);
+    t.true(run.maxMessages < 200, `the conversation stays bounded (${run.maxMessages} messages at most)`);
+    const last = run.requests.at(-1)!;
+    t.true(last.messages.length < 200 && last.chars < 4 * window, 'memory stays flat: the last request is as small as the window makes it');
+    t.log(`digit ${digit.toFixed(2)} tokens: events ${run.events}, largest request ${run.maxEngineTokens} engine tokens, smallest max_tokens ${run.minMaxTokens}`);
+  }
 });
 
 test('an event keeps the newest rounds verbatim, about 30% of the history budget, beside a recap of at most 5% of the threshold', (t) => {
@@ -112,12 +130,13 @@ test('an event keeps the newest rounds verbatim, about 30% of the history budget
   for (const [i, prepared] of events.entries()) {
     // Characters per token as the estimate counted this request.
     const perToken = prepared.chars / prepared.estimateTokens;
-    const fixed = JSON.stringify(prepared.messages[0]).length + JSON.stringify(tools).length;
+    // Sizes as the estimate weighs them (non-ASCII counts 4).
+    const fixed = sized(prepared.messages[0]!).size + JSON.stringify(tools).length;
     const host = prepared.messages[1]!.content as string;
     const recap = /\[Recap by reika[\s\S]*\]/.exec(host)?.[0] ?? '';
-    const task = JSON.stringify({ role: 'user', content: host.replace(recap, '').trim() }).length;
+    const task = sized({ role: 'user', content: host.replace(recap, '').trim() }).size;
     const budget = context.threshold! * perToken - fixed - task;
-    const verbatim = prepared.messages.slice(2).reduce((sum, message) => sum + JSON.stringify(message).length + 1, 0);
+    const verbatim = prepared.messages.slice(2).reduce((sum, message) => sum + sized(message).size + 1, 0);
     // Shedding a large payload may go below the share; before, most events kept 5–9%.
     t.true(verbatim >= 0.15 * budget, `event ${i + 1}: ${Math.round((100 * verbatim) / budget)}% of the history kept verbatim`);
     shares.push(verbatim / budget);
