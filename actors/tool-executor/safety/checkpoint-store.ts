@@ -7,7 +7,7 @@ import { encodeCommit, LooseObjects, OID } from './git-objects.js';
 import { ignoreSourcesStamp } from './ignore-sources.js';
 import { stageIndex, STATUS, TooManyFiles, type Staged } from './index-stage.js';
 import { storeGit, type StorePaths } from './store-git.js';
-import { adoptBorrowedObjects, seedStore, userRepository, type UserRepository } from './store-seed.js';
+import { adoptBorrowedObjects, seedStore, userRepository, whileLent, type UserRepository } from './store-seed.js';
 import { changedPaths, scanChanges, writeTree, type PatchContext } from './tree-patch.js';
 import { TreeReader } from './tree-reader.js';
 import { TreeWatcher, type WatcherState } from './tree-watcher.js';
@@ -87,6 +87,10 @@ export interface StoreOptions {
   watch?: boolean;
   /** More folders than this to watch turns the watcher off (default 50,000). */
   watchMaxDirs?: number;
+  /** How long after its first snapshot a store that borrows objects adopts them (default 1 s). */
+  adoptAfterMs?: number;
+  /** Told when an operation waits for another process (or store) holding the store's loan lock, with its pid. */
+  onLockWait?: (holder: number) => void;
 }
 
 /** Why a store walks the whole tree at every snapshot, kept for `reika doctor` (its folder, this name). */
@@ -112,6 +116,8 @@ export class CheckpointStore {
   private readonly watchWanted: boolean;
   private readonly stateHome: string;
   private readonly watchMaxDirs: number | undefined;
+  private readonly adoptAfterMs: number;
+  private readonly onLockWait: ((holder: number) => void) | undefined;
   /** How the last snapshot (or changedSince) found its changes: the watcher's paths, or a walk of the whole tree. */
   lastScan: 'watched' | 'full' | undefined;
   /** How it made its tree (or compared): from the last tree and the changed paths, or through the index. */
@@ -151,6 +157,8 @@ export class CheckpointStore {
     this.maxFileBytes = options.maxFileBytes ?? MAX_CHECKPOINT_FILE_BYTES;
     this.watchWanted = options.watch ?? true;
     this.watchMaxDirs = options.watchMaxDirs;
+    this.adoptAfterMs = options.adoptAfterMs ?? 1_000;
+    this.onLockWait = options.onLockWait;
     this.objects = new LooseObjects(join(this.paths.gitDir, 'objects'));
     this.reader = new TreeReader(this.paths);
   }
@@ -185,7 +193,7 @@ export class CheckpointStore {
    * taken, no step is recorded (the step ran without waiting for it) and this rejects.
    */
   snapshot(session: string, tool: string, label: string, abandon?: AbortSignal): Promise<Checkpoint> {
-    return this.serial(async () => {
+    return this.lent(async () => {
       if (this.unusable) throw new Error(this.unusable);
       const taken = await this.take(`${tool}: ${label}`.slice(0, 2_000));
       if (abandon?.aborted) throw new Error('the step went ahead without this snapshot');
@@ -207,7 +215,7 @@ export class CheckpointStore {
    * changed, absolute paths, sorted. Files too big to hold are not judged. The index is not written.
    */
   changedSince(checkpoint: Checkpoint): Promise<string[]> {
-    return this.serial(async () => {
+    return this.lent(async () => {
       const current = this.head?.commit === checkpoint.commit && (await readRef(this.paths.gitDir, 'HEAD')) === checkpoint.commit;
       // The watcher's paths when it vouches for them since this very snapshot, else the whole tree.
       const since = this.watcher && this.baseline !== undefined && current ? await this.watcher.peek() : undefined;
@@ -272,7 +280,7 @@ export class CheckpointStore {
 
   /** Restores the files of the snapshot taken before the `steps`-th last step of `session`. */
   undo(session: string, steps = 1): Promise<Restored> {
-    return this.serial(async () => {
+    return this.lent(async () => {
       const records = await this.records(session);
       const open = active(records);
       if (!Number.isInteger(steps) || steps < 1) throw new Error(`undo takes a number of steps from 1 (got ${steps})`);
@@ -318,10 +326,27 @@ export class CheckpointStore {
   /** Copies the objects borrowed from the user's repository into the store (done on its own after the first snapshot). */
   ownObjects(): Promise<void> {
     return this.serial(async () => {
-      await adoptBorrowedObjects(this.paths);
+      await adoptBorrowedObjects(this.paths, { onWait: this.onLockWait });
       // A reader started during the loan still looks in the user's objects.
       this.reader.close();
     });
+  }
+
+  /**
+   * Runs an operation that may write objects in the queue, holding the loan's lock across
+   * processes while the store may borrow (store-seed.ts): no adoption ends the loan meanwhile.
+   */
+  private lent<T>(work: () => Promise<T>): Promise<T> {
+    return this.serial(() =>
+      whileLent(
+        this.paths,
+        (ended) => {
+          if (ended) this.reader.close();
+          return work();
+        },
+        { onWait: this.onLockWait },
+      ),
+    );
   }
 
   /** Runs store operations one at a time (one index). */
@@ -395,8 +420,8 @@ export class CheckpointStore {
     if (this.watchWanted && !this.watcher) this.startWatching();
     if (this.borrowing) {
       this.borrowing = false;
-      // Off the critical path, but inside the queue: no snapshot may borrow while the loan ends.
-      setTimeout(() => void this.ownObjects().catch(() => {}), 1_000).unref();
+      // Off the critical path, inside the queue and under the loan's lock: no snapshot, here or in another process, may borrow while the loan ends.
+      setTimeout(() => void this.ownObjects().catch(() => {}), this.adoptAfterMs).unref();
     }
     return { tree, commit: this.head!.commit, skipped: this.lastSkipped };
   }

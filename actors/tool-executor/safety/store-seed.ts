@@ -4,6 +4,7 @@ import { mkdir, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
+import { holdLock, type LockOptions } from './store-lock.js';
 
 /**
  * A new store starts from what the project's own repository already knows, so the first snapshot
@@ -13,6 +14,12 @@ import { storeGit, type StorePaths } from './store-git.js';
  * the borrowed objects are copied into the store's own pack and the loan ends, so nothing the
  * user does to their repository later (gc, a deleted `.git`) can take a checkpoint's files away.
  * The user's repository is only read.
+ *
+ * While the loan lasts, a git process that finds an object in the user's repository does not
+ * write it (`update-index`, `write-tree`): the object is the store's only once a ref or the index
+ * names it, and the adoption packs what they name. So the adoption and every other store operation
+ * that may write objects hold one lock across processes (store-lock.ts): an adoption in one reika
+ * cannot end the loan between another's `write-tree` and the ref that keeps its tree.
  */
 
 export interface UserRepository {
@@ -107,12 +114,52 @@ function git(cwd: string, args: string[]): Promise<string | undefined> {
   );
 }
 
-/** Copies every object the store uses into its own pack, then ends the loan. */
-export async function adoptBorrowedObjects(paths: StorePaths): Promise<void> {
-  const alternates = join(paths.gitDir, 'objects', 'info', 'alternates');
+/** Copies every object the store uses into its own pack, then ends the loan (holding the loan's lock). */
+export async function adoptBorrowedObjects(paths: StorePaths, options: LockOptions = {}): Promise<void> {
+  const alternates = alternatesFile(paths);
   if (!existsSync(alternates)) return;
-  await storeGit(paths, ['repack', '-a', '-d', '-q'], { timeoutMs: 10 * 60_000 });
-  await rm(alternates, { force: true });
+  const lock = await holdLock(loanLock(paths), options);
+  try {
+    if (!existsSync(alternates)) return;
+    await storeGit(paths, ['repack', '-a', '-d', '-q'], { timeoutMs: 10 * 60_000 });
+    await rm(alternates, { force: true });
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Runs a store operation that may write objects (or make the store) holding the loan's lock while
+ * a loan may be on. `work` is told whether the loan had ended by then (another process may have
+ * ended it: a reader started during it still looks in the user's objects).
+ */
+export async function whileLent<T>(paths: StorePaths, work: (ended: boolean) => Promise<T>, options: LockOptions = {}): Promise<T> {
+  if (!mayBorrow(paths)) return work(false);
+  await mkdir(dirname(paths.gitDir), { recursive: true });
+  const lock = await holdLock(loanLock(paths), options);
+  try {
+    return await work(existsSync(join(paths.gitDir, 'HEAD')) && !existsSync(alternatesFile(paths)));
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * False once the store is made, borrows nothing and no process holds the lock: no loan can start
+ * again. In this order: a store is made (HEAD, then the alternates file) only under the lock, so a
+ * HEAD seen, then no lock, means the alternates file, if any, was written before the look at it.
+ */
+function mayBorrow(paths: StorePaths): boolean {
+  return !existsSync(join(paths.gitDir, 'HEAD')) || existsSync(loanLock(paths)) || existsSync(alternatesFile(paths));
+}
+
+function alternatesFile(paths: StorePaths): string {
+  return join(paths.gitDir, 'objects', 'info', 'alternates');
+}
+
+/** Beside the store's git folder. */
+function loanLock(paths: StorePaths): string {
+  return join(dirname(paths.gitDir), 'loan.lock');
 }
 
 function realOrSelf(path: string): string {
