@@ -8,18 +8,10 @@ import type { ActorSpec, ExitInfo, Transport } from './transport.js';
 const entry = new URL('./process-entry.js', import.meta.url);
 const STDERR_TAIL = 4096;
 const KILL_GRACE_MS = 1000;
-/** Process groups are POSIX: elsewhere the child stays in the parent's group. */
-const OWN_GROUP = process.platform !== 'win32';
 
 /**
  * An actor in a child process. Envelopes travel as length-prefixed msgpackr frames over fd 3 (a
  * socket pair), so the child's stdout and stderr stay free for logs.
- *
- * The child leads its own process group, and whatever is left in that group when it exits is
- * killed: helpers it started and had not reaped (a `git` of the executor's, when it is shut down or
- * killed mid-call) do not outlive it. Being outside reika's group also means a Ctrl-C in the
- * terminal reaches only the supervisor, which winds its actors down itself (one abort, SPEC §1),
- * instead of killing them where they stand.
  */
 export class ProcessTransport implements Transport {
   readonly kind = 'process' as const;
@@ -38,7 +30,6 @@ export class ProcessTransport implements Transport {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: spec.env ? { ...process.env, ...spec.env } : process.env,
       cwd: spec.cwd,
-      detached: OWN_GROUP,
     });
     if (spec.nice !== undefined && this.child.pid !== undefined) {
       try {
@@ -61,7 +52,6 @@ export class ProcessTransport implements Transport {
     this.exitPromise = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exited = true;
-        this.killLeftovers();
         resolve();
         this.exitListener?.({ code, signal, detail: this.stderrTail.trim() || undefined });
       });
@@ -74,16 +64,6 @@ export class ProcessTransport implements Transport {
         }
       });
     });
-  }
-
-  /** SIGKILL to what is left of the child's group (its leader has exited; usually nothing is). */
-  private killLeftovers(): void {
-    if (!OWN_GROUP || this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      // The group is empty: the usual case.
-    }
   }
 
   get pid(): number | undefined {

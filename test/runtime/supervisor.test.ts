@@ -1,7 +1,6 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { ABORT_GRACE_MS, client, ReikaError, Supervisor, type ActorExitEvent, type Client, type Envelope, type SupervisorOptions } from '../../runtime/index.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { testActor, type TestProtocol, type TestRequest } from '../fixtures/test-actor.js';
@@ -96,43 +95,6 @@ test('a process actor killed with SIGKILL mid-request fails the request fast and
     t.is(await to(supervisor, 'proc').request({ type: 'echo', value: 'again' }), 'again');
     t.not(supervisor.pidOf('proc'), firstPid);
   });
-});
-
-/** True once `pid` has ended (a zombie waiting for its new parent to reap it counts as ended). */
-function ended(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return !alive(pid);
-  }
-}
-
-/** Waits (event-loop turns and short sleeps, up to 30 s: no timing is asserted) until `pid` has ended. */
-async function endedSoon(pid: number): Promise<boolean> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 10))) if (ended(pid)) return true;
-  return false;
-}
-
-test('a helper process an actor started does not outlive it, whether the actor is killed or shut down', async (t) => {
-  if (process.platform === 'win32') return t.pass('process groups are POSIX');
-  const helpers: number[] = [];
-  try {
-    await withSupervisor(async (supervisor) => {
-      await supervisor.spawn({ name: 'proc', kind: 'process', module: actorModule });
-      const killed = await to(supervisor, 'proc').request({ type: 'helper' });
-      helpers.push(killed);
-      process.kill(supervisor.pidOf('proc')!, 'SIGKILL');
-      t.true(await endedSoon(killed), 'the helper of a killed actor is gone');
-      const shut = await to(supervisor, 'proc').request({ type: 'helper' });
-      helpers.push(shut);
-      t.false(ended(shut));
-      await supervisor.close();
-      t.true(await endedSoon(shut), 'the helper of a shut-down actor is gone');
-    });
-  } finally {
-    for (const pid of helpers) if (!ended(pid)) process.kill(pid, 'SIGKILL');
-  }
 });
 
 test('a thread actor that exits mid-request fails the request and comes back', async (t) => {
