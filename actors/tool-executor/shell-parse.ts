@@ -269,10 +269,10 @@ class Parser {
     return word;
   }
 
-  /** Where the run of characters from `from` that are neither metacharacters nor in `specials` ends. */
-  private plainRun(from: number, specials: string): number {
+  /** Where the run of characters from `from` not in `specials` (nor metacharacters, outside quotes) ends. */
+  private plainRun(from: number, specials: string, metacharsEnd = true): number {
     let end = from;
-    while (end < this.src.length && !METACHARS.has(this.src[end]!) && !specials.includes(this.src[end]!)) end++;
+    while (end < this.src.length && !(metacharsEnd && METACHARS.has(this.src[end]!)) && !specials.includes(this.src[end]!)) end++;
     return end;
   }
 
@@ -297,8 +297,7 @@ class Parser {
       } else if (c === '`') {
         this.backticks(word, depth);
       } else {
-        let end = this.i + 1;
-        while (end < this.src.length && !QUOTED_SPECIALS.includes(this.src[end]!)) end++;
+        const end = this.plainRun(this.i + 1, QUOTED_SPECIALS, false);
         word.text += this.src.slice(this.i, end);
         this.i = end;
       }
