@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { mapChunk } from '../actors/model-io/map-chunk.js';
+import { mapChunk } from '../actors/model-io/calls/map-chunk.js';
 import type { ToolSchema } from '../actors/model-io/protocol.js';
-import { SseDecoder } from '../actors/model-io/sse-decoder.js';
-import { streamChat } from '../actors/model-io/stream-chat.js';
-import { toolIndex } from '../actors/model-io/tool-index.js';
-import { TurnAssembler } from '../actors/model-io/turn-assembler.js';
+import { SseDecoder } from '../actors/model-io/http/sse-decoder.js';
+import { streamChat } from '../actors/model-io/http/stream-chat.js';
+import { toolIndex } from '../actors/model-io/calls/tool-index.js';
+import { TurnAssembler } from '../actors/model-io/calls/turn-assembler.js';
 import { splitBytes, startScriptedServer, type ScriptedReply } from '../test/helpers/scripted-server.js';
 
 /**

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { mapChunk } from '../actors/model-io/map-chunk.js';
-import { SseDecoder } from '../actors/model-io/sse-decoder.js';
+import { mapChunk } from '../actors/model-io/calls/map-chunk.js';
+import { SseDecoder } from '../actors/model-io/http/sse-decoder.js';
 import { splitBytes } from '../test/helpers/scripted-server.js';
 import { fmt, row } from './stats.js';
 

@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { commandDangers } from '../actors/tool-executor/danger.js';
-import { ProcessGroups } from '../actors/tool-executor/process-groups.js';
+import { commandDangers } from '../actors/tool-executor/shell/danger.js';
+import { ProcessGroups } from '../actors/tool-executor/process/process-groups.js';
 import type { ToolResult } from '../actors/tool-executor/protocol.js';
 import { runTool } from '../actors/tool-executor/run-tool.js';
-import { SpillStore } from '../actors/tool-executor/spill.js';
+import { SpillStore } from '../actors/tool-executor/files/spill.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**

@@ -155,7 +155,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   // A killed executor's commands are killed by the next executor; when none comes (it crash-looped,
   // or the run ends first), by the runtime: no `sleep 30` outlives reika.
   const reapLeftovers = () =>
-    import('../actors/tool-executor/process-groups.js')
+    import('../actors/tool-executor/process/process-groups.js')
       .then(({ ProcessGroups }) => new ProcessGroups(-1, process.pid).reapLeftoversAndWait())
       .catch(() => 0);
   supervisor.on('crash-loop', (name: string) => {

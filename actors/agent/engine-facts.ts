@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { ContextManager } from '../context/context-manager.js';
 import type { SystemPlacement } from '../context/system-placement.js';
 import type { ChatMessage, Endpoint, EngineInfo, ToolSchema } from '../model-io/protocol.js';
-import { keepReasoning, reasoningHistorySetting } from '../model-io/reasoning-history.js';
+import { keepReasoning, reasoningHistorySetting } from '../model-io/http/reasoning-history.js';
 import type { TemplateBreak } from '../model-io/template-check/compare.js';
 import type { TemplateFinding } from '../model-io/template-check/probe.js';
 import type { TemplateChecker } from '../model-io/template-check/template-checker.js';

@@ -4,7 +4,7 @@ import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import { pollTurn } from '../../runtime/poll-turn.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import { MODEL_IO, type ChatMessage, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
-import { diskAfterCrash } from '../tool-executor/disk-after-crash.js';
+import { diskAfterCrash } from '../tool-executor/files/disk-after-crash.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
 import { agentEventOf } from './map-model-event.js';

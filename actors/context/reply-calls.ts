@@ -1,4 +1,4 @@
-import { historyCallId } from '../model-io/call-id.js';
+import { historyCallId } from '../model-io/calls/call-id.js';
 import type { ChatMessage, ToolCall } from '../model-io/protocol.js';
 
 /**

@@ -2,7 +2,7 @@ import { client, defineActor, type RequestContext } from '../../runtime/actor.js
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
 import { APPROVER, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
-import { SpillStore } from '../tool-executor/spill.js';
+import { SpillStore } from '../tool-executor/files/spill.js';
 import type { McpServerConfig } from './config.js';
 import { connectServer, type Connection } from './connect.js';
 import { convertResult } from './convert-result.js';

@@ -1,7 +1,7 @@
 import { sniffImage } from '../images/image.js';
-import type { SpillStore } from '../tool-executor/spill.js';
-import { formatBytes } from '../tool-executor/tool-env.js';
-import type { ToolOutcome } from '../tool-executor/tool-env.js';
+import type { SpillStore } from '../tool-executor/files/spill.js';
+import { formatBytes } from '../tool-executor/tools/tool-env.js';
+import type { ToolOutcome } from '../tool-executor/tools/tool-env.js';
 
 /**
  * An MCP `tools/call` result as a reika tool outcome: the text of its content blocks in order

@@ -2,7 +2,7 @@ import { getPriority } from 'node:os';
 import { client } from '../../runtime/actor.js';
 import { ReikaError } from '../../runtime/errors.js';
 import type { ActorExitEvent, Supervisor } from '../../runtime/supervisor.js';
-import type { ToolDefinition } from '../tool-executor/define-tool.js';
+import type { ToolDefinition } from '../tool-executor/tools/define-tool.js';
 import { APPROVER, type ApprovalReply, type ApprovalRequest } from '../tool-executor/protocol.js';
 import { commandLine, loadMcpConfig, type McpServerConfig } from './config.js';
 import { mcpToolDefinition } from './mcp-tool.js';

@@ -1,5 +1,5 @@
-import type { ApprovalClass, ToolDefinition } from '../tool-executor/define-tool.js';
-import { defineTool } from '../tool-executor/define-tool.js';
+import type { ApprovalClass, ToolDefinition } from '../tool-executor/tools/define-tool.js';
+import { defineTool } from '../tool-executor/tools/define-tool.js';
 import type { McpServerConfig } from './config.js';
 import { mcpAddress, type McpToolInfo } from './protocol.js';
 

@@ -1,10 +1,10 @@
 import { defineActor } from '../../runtime/actor.js';
 import { askClearance } from '../../runtime/clearance.js';
-import { detectEngine } from './detect-engine.js';
-import { discover } from './discover.js';
+import { detectEngine } from './engine/detect-engine.js';
+import { discover } from './engine/discover.js';
 import type { ModelIoProtocol } from './protocol.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import { streamChat } from './stream-chat.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './http/retry-policy.js';
+import { streamChat } from './http/stream-chat.js';
 
 /** Spawn options: tests shorten the backoff; production uses the defaults. */
 export interface ModelIoOptions {

@@ -1,5 +1,5 @@
-import { defineTool } from '../tool-executor/define-tool.js';
-import { ToolError } from '../tool-executor/tool-error.js';
+import { defineTool } from '../tool-executor/tools/define-tool.js';
+import { ToolError } from '../tool-executor/tools/tool-error.js';
 
 /**
  * The `subagent{task, files?}` tool. The agent loop runs it (its wave hook, `wave.ts`), not the

@@ -1,9 +1,9 @@
 import { client, defineActor } from '../../runtime/actor.js';
 import { askClearance } from '../../runtime/clearance.js';
-import { ProcessGroups } from './process-groups.js';
+import { ProcessGroups } from './process/process-groups.js';
 import { APPROVER, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
 import { runTool } from './run-tool.js';
-import { SpillStore } from './spill.js';
+import { SpillStore } from './files/spill.js';
 
 /**
  * The tool-executor actor. It runs in a child process (`supervisor.spawn({ name: 'tool-executor',

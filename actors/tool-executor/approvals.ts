@@ -1,5 +1,5 @@
 import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js';
-import type { ApprovalClass } from './define-tool.js';
+import type { ApprovalClass } from './tools/define-tool.js';
 import type { PreparedCall } from './prepared.js';
 import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js';
 

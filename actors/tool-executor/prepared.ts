@@ -1,5 +1,5 @@
 import type { Checkpoint } from './safety/checkpoint-store.js';
-import type { ToolOutcome } from './tool-env.js';
+import type { ToolOutcome } from './tools/tool-env.js';
 
 /**
  * A validated call ready to run. Tools that change things describe the action first, so the

@@ -2,7 +2,7 @@ import { AGENT_MODES, type AgentMode } from '../agent-mode.js';
 import type { ToolSchema } from '../model-io/protocol.js';
 import { subagentTool } from '../subagent/tool.js';
 import { ReikaError } from '../../runtime/errors.js';
-import type { ToolDefinition } from './define-tool.js';
+import type { ToolDefinition } from './tools/define-tool.js';
 import { bashTool } from './tools/bash.js';
 import { editTool } from './tools/edit.js';
 import { globTool } from './tools/glob.js';

@@ -1,12 +1,12 @@
 import { isAbsolute } from 'node:path';
 import { isCancelled } from '../../runtime/errors.js';
 import { decide, type Ask } from './approvals.js';
-import type { ExecutorTool } from './define-tool.js';
-import { FileLocks } from './file-locks.js';
+import type { ExecutorTool } from './tools/define-tool.js';
+import { FileLocks } from './files/file-locks.js';
 import type { ToolExecutorRequest, ToolResult } from './protocol.js';
 import { builtinTools } from './registry.js';
-import { ToolError } from './tool-error.js';
-import type { ToolEnv, ToolOutcome } from './tool-env.js';
+import { ToolError } from './tools/tool-error.js';
+import type { ToolEnv, ToolOutcome } from './tools/tool-env.js';
 import { lazy } from './lazy.js';
 
 const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));

@@ -1,6 +1,6 @@
 import { endpointOf, type Config, type Profile } from '../../actors/config.js';
-import { detectEngine } from '../../actors/model-io/detect-engine.js';
-import { discover } from '../../actors/model-io/discover.js';
+import { detectEngine } from '../../actors/model-io/engine/detect-engine.js';
+import { discover } from '../../actors/model-io/engine/discover.js';
 import type { EngineInfo } from '../../actors/model-io/protocol.js';
 import { checkTemplate } from '../../actors/model-io/template-check/probe.js';
 import type { DoctorInput } from './doctor-report.js';

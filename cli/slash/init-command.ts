@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { creationDiff, editDiff } from '../../actors/tool-executor/diff.js';
+import { creationDiff, editDiff } from '../../actors/tool-executor/files/diff.js';
 import type { SlashCommand } from './slash-context.js';
 
 /**

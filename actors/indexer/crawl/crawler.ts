@@ -6,7 +6,7 @@ import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
 
 /**
  * The one crawler behind the file index, the repo map and `@`-completion (`../scan.ts`) and the
- * `list`, `glob` and `grep` tools (`tool-executor/walk.ts`): what the tree is, decided in one
+ * `list`, `glob` and `grep` tools (`tool-executor/files/walk.ts`): what the tree is, decided in one
  * place, so the index and the tools see the same files.
  *
  * The tree is what git lists: `git ls-files --cached --others --exclude-standard`. Untracked

@@ -1,4 +1,4 @@
-import type { ToolIndex } from '../tool-index.js';
+import type { ToolIndex } from '../calls/tool-index.js';
 import { dialectNamed } from './table.js';
 
 /** A call's markup that could not be used, as the turn assembler collected it. */

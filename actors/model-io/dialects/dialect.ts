@@ -1,4 +1,4 @@
-import type { ToolIndex } from '../tool-index.js';
+import type { ToolIndex } from '../calls/tool-index.js';
 
 /**
  * One family of text tool calls, as one engine's parser knows it (SPEC §10): its name, the

@@ -1,4 +1,4 @@
-import { scanPythonCalls } from '../python-call.js';
+import { scanPythonCalls } from '../calls/python-call.js';
 import { callItems, closeTag, json, skipSpace, type Dialect, type Scan, type ScanContext } from './dialect.js';
 import { pythonArgs } from './pythonic.js';
 

@@ -1,4 +1,4 @@
-import { coerceParameter } from '../tool-index.js';
+import { coerceParameter } from '../calls/tool-index.js';
 import { callItems, closeTag, malformed, type Dialect } from './dialect.js';
 
 const KEY = '<arg_key>';

@@ -1,4 +1,4 @@
-import { scanXmlCall } from '../xml-call.js';
+import { scanXmlCall } from '../calls/xml-call.js';
 import { callItems, closeTag, json, malformed, skipSpace, type Dialect, type Scan, type ScanContext, type TextItem } from './dialect.js';
 import { callsFromJson, readJson } from './json-call.js';
 

@@ -1,7 +1,7 @@
-import { scanJson } from '../json-scan.js';
-import { parseArguments } from '../parse-arguments.js';
-import { readPythonLiteral } from '../python-call.js';
-import type { ToolIndex } from '../tool-index.js';
+import { scanJson } from '../calls/json-scan.js';
+import { parseArguments } from '../calls/parse-arguments.js';
+import { readPythonLiteral } from '../calls/python-call.js';
+import type { ToolIndex } from '../calls/tool-index.js';
 
 /**
  * JSON calls as models print them, in every family that uses JSON: one object or a list of them;

@@ -1,4 +1,4 @@
-import { scanPythonCalls } from '../python-call.js';
+import { scanPythonCalls } from '../calls/python-call.js';
 import { callItems, closeTag, json, malformed, skipSpace, type Dialect } from './dialect.js';
 import { jsonBody } from './hermes.js';
 

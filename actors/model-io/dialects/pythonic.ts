@@ -1,4 +1,4 @@
-import { scanPythonCalls } from '../python-call.js';
+import { scanPythonCalls } from '../calls/python-call.js';
 import { callItems, closeTag, malformed, skipSpace, type Dialect, type Scan, type ScanContext } from './dialect.js';
 
 /** Python keyword arguments as a model writes them: `path="a.ts", limit=20`. */

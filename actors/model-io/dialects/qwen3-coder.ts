@@ -1,4 +1,4 @@
-import { scanXmlCall } from '../xml-call.js';
+import { scanXmlCall } from '../calls/xml-call.js';
 import { callItems, malformed, type Dialect } from './dialect.js';
 
 /** Qwen3-Coder's XML: `<function=name><parameter=key>value</parameter></function>` (in `<tool_call>` or bare). */

@@ -1,9 +1,9 @@
-import { mintCallId } from '../call-id.js';
-import type { WireDelta } from '../map-chunk.js';
-import type { ChatRequest } from '../stream-chat.js';
+import { mintCallId } from '../calls/call-id.js';
+import type { WireDelta } from '../calls/map-chunk.js';
+import type { ChatRequest } from '../http/stream-chat.js';
 import type { ChatReply, DiscoverReply, EmbeddedSettings, EmbeddedEngineInfo, ModelEvent } from '../protocol.js';
-import { toolIndex } from '../tool-index.js';
-import { TurnAssembler } from '../turn-assembler.js';
+import { toolIndex } from '../calls/tool-index.js';
+import { TurnAssembler } from '../calls/turn-assembler.js';
 import { outOfMemory } from './errors.js';
 import { generate, type CallSyntax } from './generate.js';
 import { LanePool } from './lanes.js';

@@ -1,4 +1,4 @@
-import type { WireDelta } from '../map-chunk.js';
+import type { WireDelta } from '../calls/map-chunk.js';
 import type { FinishReason, Usage } from '../protocol.js';
 import { windowExceeded } from './errors.js';
 import type { GrammarStateLike, ModelLike, NodeLlamaCpp, LlamaLike, SequenceLike, Token } from './llama-api.js';

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../stream-chat.js';
+import type { ChatRequest } from '../http/stream-chat.js';
 import type { ChatReply, DiscoverReply, Endpoint } from '../protocol.js';
 import { EmbeddedEngine, type EmbeddedChatContext } from './engine.js';
 

@@ -1,4 +1,4 @@
-import { renderChatTemplate, type TemplateRequest } from '../chat-template.js';
+import { renderChatTemplate, type TemplateRequest } from '../engine/chat-template.js';
 import type { ChatMessage, ServerEngineInfo, ToolSchema } from '../protocol.js';
 import { placeSystem } from '../../context/system-placement.js';
 import { compareRenderings, type BreakCause } from './compare.js';

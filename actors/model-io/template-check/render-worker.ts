@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { renderChatTemplate } from '../chat-template.js';
+import { renderChatTemplate } from '../engine/chat-template.js';
 import { compareRenderings, type RenderedRequest } from './compare.js';
 import { LLAMA_CPP_VARIABLES, probeTemplate, rewriteFor, type TemplateSource } from './probe.js';
 import type { CheckerRequest, CheckerReply } from './template-checker.js';

@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { loadConfig } from '../../config.js';
-import { defineTool } from '../define-tool.js';
+import { defineTool } from './define-tool.js';
 import { lazy } from '../lazy.js';
-import { integer, string, type ArgsOf } from '../params.js';
-import { displayPath } from '../paths.js';
+import { integer, string, type ArgsOf } from './params.js';
+import { displayPath } from '../files/paths.js';
 import type { PreparedCall, RunGrant } from '../prepared.js';
-import { ToolError } from '../tool-error.js';
-import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+import { ToolError } from './tool-error.js';
+import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
 /** Output kept inline as the payload; the rest goes to a spill file (SPEC §3). */
 export const BASH_HEAD_BYTES = 64 * 1024;
@@ -37,10 +37,10 @@ function limitMs(root: string, name: string, fallback: number): number {
 }
 
 // The shell parser, git and process-group helpers are loaded on the first call (see lazy.ts).
-const danger = lazy(() => import('../danger.js'));
-const readOnly = lazy(() => import('../read-only-commands.js'));
-const gitStatus = lazy(() => import('../git-status.js'));
-const processGroups = lazy(() => import('../process-groups.js'));
+const danger = lazy(() => import('../shell/danger.js'));
+const readOnly = lazy(() => import('../shell/read-only-commands.js'));
+const gitStatus = lazy(() => import('../files/git-status.js'));
+const processGroups = lazy(() => import('../process/process-groups.js'));
 const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/status.js')) }));
 
 const params = {

@@ -1,13 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { defineTool } from '../define-tool.js';
-import { invalidArgs, path, string, type ArgsOf } from '../params.js';
-import { editDiff } from '../diff.js';
-import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../paths.js';
+import { defineTool } from './define-tool.js';
+import { invalidArgs, path, string, type ArgsOf } from './params.js';
+import { editDiff } from '../files/diff.js';
+import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
-import { replaceFile } from '../replace-file.js';
-import { decodeText, looksBinary } from '../text-file.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { plural, type ToolEnv } from '../tool-env.js';
+import { replaceFile } from '../files/replace-file.js';
+import { decodeText, looksBinary } from '../files/text-file.js';
+import { fsError, ToolError } from './tool-error.js';
+import { plural, type ToolEnv } from './tool-env.js';
 
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 

@@ -1,19 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { defineTool, EVERY_MODE } from '../define-tool.js';
-import { compileGlob } from '../glob-match.js';
+import { defineTool, EVERY_MODE } from './define-tool.js';
+import { compileGlob } from '../files/glob-match.js';
 import { lazy } from '../lazy.js';
-import { path, string, type ArgsOf } from '../params.js';
-import { displayPath, resolveToolPath } from '../paths.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+import { path, string, type ArgsOf } from './params.js';
+import { displayPath, resolveToolPath } from '../files/paths.js';
+import { fsError, ToolError } from './tool-error.js';
+import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
 export const GLOB_PAGE = 200;
 /** The walk stops after this many entries (a home folder must not take minutes). */
 export const GLOB_MAX_ENTRIES = 300_000;
 
 /** The crawler is loaded on the first call (see lazy.ts). */
-const crawler = lazy(() => import('../walk.js'));
+const crawler = lazy(() => import('../files/walk.js'));
 
 const params = {
   pattern: string('Glob pattern, e.g. "src/**/*.test.ts".', { required: true, nonEmpty: true }),

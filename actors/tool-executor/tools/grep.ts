@@ -1,13 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { defineTool, EVERY_MODE } from '../define-tool.js';
-import { compileGlob } from '../glob-match.js';
+import { defineTool, EVERY_MODE } from './define-tool.js';
+import { compileGlob } from '../files/glob-match.js';
 import { lazy } from '../lazy.js';
-import { boolean, path, string, type ArgsOf } from '../params.js';
-import { displayPath, resolveToolPath } from '../paths.js';
-import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../text-file.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
-import type { UserRegex } from '../user-regex.js';
+import { boolean, path, string, type ArgsOf } from './params.js';
+import { displayPath, resolveToolPath } from '../files/paths.js';
+import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../files/text-file.js';
+import { fsError, ToolError } from './tool-error.js';
+import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
+import type { UserRegex } from '../files/user-regex.js';
 
 export const GREP_INLINE = 100;
 /** Matches kept at most (inline plus spill file); the search stops there. */
@@ -21,8 +21,8 @@ const LINE_SHOW_CHARS = 300;
 const PARALLEL_FILES = 16;
 
 /** The crawler and the regex engine are loaded on the first call (see lazy.ts). */
-const crawler = lazy(() => import('../walk.js'));
-const engine = lazy(() => import('../user-regex.js'));
+const crawler = lazy(() => import('../files/walk.js'));
+const engine = lazy(() => import('../files/user-regex.js'));
 
 const params = {
   pattern: string('Regular expression (JavaScript syntax without lookaround or backreferences), e.g. "function\\\\s+load".', { required: true }),

@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { defineTool, EVERY_MODE } from '../define-tool.js';
+import { defineTool, EVERY_MODE } from './define-tool.js';
 import { lazy } from '../lazy.js';
-import { integer, path, type ArgsOf } from '../params.js';
-import { displayPath, resolveToolPath } from '../paths.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
-import type { WalkEntry } from '../walk.js';
+import { integer, path, type ArgsOf } from './params.js';
+import { displayPath, resolveToolPath } from '../files/paths.js';
+import { fsError, ToolError } from './tool-error.js';
+import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
+import type { WalkEntry } from '../files/walk.js';
 
 export const LIST_MAX_ENTRIES = 500;
 export const LIST_DEFAULT_DEPTH = 2;
@@ -13,7 +13,7 @@ export const LIST_DEFAULT_DEPTH = 2;
 const COUNT_LIMIT = 20_000;
 
 /** The crawler is loaded on the first call (see lazy.ts). */
-const crawler = lazy(() => import('../walk.js'));
+const crawler = lazy(() => import('../files/walk.js'));
 
 const params = {
   path: path('Folder to list (default: the project root).', { required: false }),

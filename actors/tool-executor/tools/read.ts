@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { defineTool, EVERY_MODE } from '../define-tool.js';
-import { integer, path, type ArgsOf } from '../params.js';
-import { displayPath, resolveToolPath } from '../paths.js';
-import { decodeText, forEachLine, sniffBinary, stripCr } from '../text-file.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { formatBytes, plural, type ToolEnv, type ToolOutcome } from '../tool-env.js';
+import { defineTool, EVERY_MODE } from './define-tool.js';
+import { integer, path, type ArgsOf } from './params.js';
+import { displayPath, resolveToolPath } from '../files/paths.js';
+import { decodeText, forEachLine, sniffBinary, stripCr } from '../files/text-file.js';
+import { fsError, ToolError } from './tool-error.js';
+import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
 /** Lines shown when the model gives no limit (SPEC §3). */
 export const READ_DEFAULT_LIMIT = 300;

@@ -1,12 +1,12 @@
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { defineTool } from '../define-tool.js';
-import { path, string, type ArgsOf } from '../params.js';
-import { creationDiff } from '../diff.js';
-import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../paths.js';
+import { defineTool } from './define-tool.js';
+import { path, string, type ArgsOf } from './params.js';
+import { creationDiff } from '../files/diff.js';
+import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
-import { fsError, ToolError } from '../tool-error.js';
-import { formatBytes, plural, type ToolEnv } from '../tool-env.js';
+import { fsError, ToolError } from './tool-error.js';
+import { formatBytes, plural, type ToolEnv } from './tool-env.js';
 
 const params = {
   path: path('Path of the new file.', { required: true }),

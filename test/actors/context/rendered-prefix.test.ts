@@ -2,7 +2,7 @@ import { TEMPLATE_DIR, templateFixtures, type TemplateFixture as Fixture } from 
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ContextManager } from '../../../actors/context/context-manager.js';
-import { renderChatTemplate, type TemplateRequest } from '../../../actors/model-io/chat-template.js';
+import { renderChatTemplate, type TemplateRequest } from '../../../actors/model-io/engine/chat-template.js';
 import type { ChatMessage, ToolCall, ToolSchema } from '../../../actors/model-io/protocol.js';
 import { LLAMA_CPP_VARIABLES, probeTemplate, rewriteFor } from '../../../actors/model-io/template-check/probe.js';
 

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createServer } from 'node:net';
 import type { ModelEvent } from '../../../actors/model-io/protocol.js';
-import type { RetryPolicy } from '../../../actors/model-io/retry-policy.js';
-import { streamChat } from '../../../actors/model-io/stream-chat.js';
+import type { RetryPolicy } from '../../../actors/model-io/http/retry-policy.js';
+import { streamChat } from '../../../actors/model-io/http/stream-chat.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
 

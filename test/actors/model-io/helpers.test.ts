@@ -1,11 +1,11 @@
 import test from 'ava';
-import { canonicalCall, repeatedCallNotices } from '../../../actors/model-io/canonical-call.js';
-import { mapChunk } from '../../../actors/model-io/map-chunk.js';
-import { parseArguments } from '../../../actors/model-io/parse-arguments.js';
+import { canonicalCall, repeatedCallNotices } from '../../../actors/model-io/calls/canonical-call.js';
+import { mapChunk } from '../../../actors/model-io/calls/map-chunk.js';
+import { parseArguments } from '../../../actors/model-io/calls/parse-arguments.js';
 import type { ToolCall } from '../../../actors/model-io/protocol.js';
-import { requestBody } from '../../../actors/model-io/request-body.js';
-import { parseRetryAfter, retryDelay, DEFAULT_RETRY_POLICY } from '../../../actors/model-io/retry-policy.js';
-import { ThinkSplitter, type Piece } from '../../../actors/model-io/think-splitter.js';
+import { requestBody } from '../../../actors/model-io/http/request-body.js';
+import { parseRetryAfter, retryDelay, DEFAULT_RETRY_POLICY } from '../../../actors/model-io/http/retry-policy.js';
+import { ThinkSplitter, type Piece } from '../../../actors/model-io/calls/think-splitter.js';
 
 test('canonicalCall ignores key order and ids, so reordered arguments are the same call', (t) => {
   t.is(canonicalCall({ name: 'read', arguments: { path: 'a', limit: 2 } }), canonicalCall({ name: 'read', arguments: { limit: 2, path: 'a' } }));

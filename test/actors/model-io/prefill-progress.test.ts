@@ -2,7 +2,7 @@ import test from 'ava';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Endpoint, ModelEvent } from '../../../actors/model-io/protocol.js';
-import { streamChat, type ChatRequest } from '../../../actors/model-io/stream-chat.js';
+import { streamChat, type ChatRequest } from '../../../actors/model-io/http/stream-chat.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { prefillLabel } from '../../../cli/tui/spinner.js';
 import { ManualClock } from '../../helpers/manual-clock.js';

@@ -3,12 +3,12 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ContextManager } from '../../../actors/context/context-manager.js';
 import { placeSystem } from '../../../actors/context/system-placement.js';
-import { renderChatTemplate } from '../../../actors/model-io/chat-template.js';
+import { renderChatTemplate } from '../../../actors/model-io/engine/chat-template.js';
 import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
 import { compareRenderings } from '../../../actors/model-io/template-check/compare.js';
 import { probeRequests, probeTemplate, rewriteFor } from '../../../actors/model-io/template-check/probe.js';
 import { TemplateChecker } from '../../../actors/model-io/template-check/template-checker.js';
-import { keepReasoning, reasoningHistorySetting } from '../../../actors/model-io/reasoning-history.js';
+import { keepReasoning, reasoningHistorySetting } from '../../../actors/model-io/http/reasoning-history.js';
 
 /**
  * The template check against the 27 real chat templates of test/fixtures/chat-templates

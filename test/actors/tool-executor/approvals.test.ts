@@ -1,6 +1,6 @@
 import test from 'ava';
 import { decide, type Ask } from '../../../actors/tool-executor/approvals.js';
-import type { ApprovalClass } from '../../../actors/tool-executor/define-tool.js';
+import type { ApprovalClass } from '../../../actors/tool-executor/tools/define-tool.js';
 import type { ApprovalMode, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
 
 /** Whether deciding on an action of `approval` class asked the approver, per approvals mode. */

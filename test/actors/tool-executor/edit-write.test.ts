@@ -110,7 +110,7 @@ test('an unknown tool or non-object arguments come back as typed errors', async 
 });
 
 test('a diff of a file outside the project names its absolute path without a/ and b/ prefixes', async (t) => {
-  const { editDiff, creationDiff } = await import('../../../actors/tool-executor/diff.js');
+  const { editDiff, creationDiff } = await import('../../../actors/tool-executor/files/diff.js');
   t.is(editDiff('/tmp/x.txt', 'a', 'b').text.split('\n').slice(0, 2).join('\n'), '--- /tmp/x.txt\n+++ /tmp/x.txt');
   t.is(editDiff('src/x.txt', 'a', 'b').text.split('\n').slice(0, 2).join('\n'), '--- a/src/x.txt\n+++ b/src/x.txt');
   t.is(creationDiff('/tmp/new.txt', 'hi\n').split('\n')[1], '+++ /tmp/new.txt');

@@ -1,9 +1,9 @@
 import { nanoid } from 'nanoid';
 import type { Ask } from '../../../actors/tool-executor/approvals.js';
-import { ProcessGroups } from '../../../actors/tool-executor/process-groups.js';
+import { ProcessGroups } from '../../../actors/tool-executor/process/process-groups.js';
 import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { runTool } from '../../../actors/tool-executor/run-tool.js';
-import { SpillStore } from '../../../actors/tool-executor/spill.js';
+import { SpillStore } from '../../../actors/tool-executor/files/spill.js';
 
 /** Runs one tool call in this process through the same wrapper the actor uses. */
 export interface CallOptions {

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { AGENT_MODES } from '../../../actors/agent-mode.js';
-import { defineTool } from '../../../actors/tool-executor/define-tool.js';
+import { defineTool } from '../../../actors/tool-executor/tools/define-tool.js';
 import { BUILTIN_TOOLS, builtinTools, ToolRegistry } from '../../../actors/tool-executor/registry.js';
-import { ToolError } from '../../../actors/tool-executor/tool-error.js';
+import { ToolError } from '../../../actors/tool-executor/tools/tool-error.js';
 import { ReikaError } from '../../../runtime/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 import { call } from './harness.js';

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { IgnoreRules } from '../../../../actors/indexer/crawl/ignore-rules.js';
 import { scan } from '../../../../actors/indexer/scan.js';
-import { walk } from '../../../../actors/tool-executor/walk.js';
+import { walk } from '../../../../actors/tool-executor/files/walk.js';
 import { T0008_SMALL_TREES, T0008_TREE, WILDMATCH_CASES } from '../../../fixtures/git-ignore-cases.js';
 import { everyFile, git, gitHome, gitLsFiles } from '../../../helpers/git-oracle.js';
 import { tempDir } from '../../../helpers/temp.js';

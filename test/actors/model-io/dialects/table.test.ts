@@ -2,8 +2,8 @@ import test from 'ava';
 import type { TextItem } from '../../../../actors/model-io/dialects/dialect.js';
 import { DIALECTS } from '../../../../actors/model-io/dialects/table.js';
 import type { ToolSchema } from '../../../../actors/model-io/protocol.js';
-import { TextCallParser } from '../../../../actors/model-io/text-calls.js';
-import { toolIndex } from '../../../../actors/model-io/tool-index.js';
+import { TextCallParser } from '../../../../actors/model-io/calls/text-calls.js';
+import { toolIndex } from '../../../../actors/model-io/calls/tool-index.js';
 import { EXAMPLES } from './examples.js';
 
 const NAMES = ['get_weather', 'search', 'get_tourist_attractions', 'get_current_weather', 'calculate_area', 'make_next_step_decision', 'todo_write', 'add', 'multiply', 'add_this_and_that', 'bash', 'test_function', 'get_current_stock_price', 'get_time', 'refresh', 'foo', 'bar', 'special_function', 'complex_function', 'set_status', 'get_status'];

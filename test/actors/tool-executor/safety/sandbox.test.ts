@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { listProcesses, processesWithMarker } from '../../../../actors/tool-executor/procfs.js';
-import { MARKER_VARIABLE, ProcessGroups } from '../../../../actors/tool-executor/process-groups.js';
+import { listProcesses, processesWithMarker } from '../../../../actors/tool-executor/process/procfs.js';
+import { MARKER_VARIABLE, ProcessGroups } from '../../../../actors/tool-executor/process/process-groups.js';
 import { sandboxedCommand, sandboxNotes, seatbeltProfile, type SandboxRequest } from '../../../../actors/tool-executor/safety/sandbox-policy.js';
 import { sandboxSetting, sandboxState } from '../../../../actors/tool-executor/safety/sandbox.js';
 
