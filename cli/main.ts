@@ -26,6 +26,8 @@ Usage:
   reika sessions [--all] [--json]  the stored sessions of this folder, newest first
   reika -c, --continue        resume the newest session of this folder (with -p too)
   reika --resume [ID]         resume session ID (a picker without ID)
+  reika acp                   serve the Agent Client Protocol on stdin/stdout (Zed, JetBrains,
+                              Neovim, Emacs run reika as their agent; see the README)
   reika doctor [--json]       what reika knows of the server, engine, model, window, slots,
                               template, safety and MCP servers, and how to fix each problem
   reika --help | --version
@@ -74,6 +76,8 @@ async function main(input: string[]): Promise<number> {
   prespawnThread(MODEL_IO, MODEL_IO_MODULE, modelIoEntry());
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
   checkpointSession();
+  // An editor's agent server: JSON-RPC on stdin/stdout (docs/editors.md).
+  if (first === 'acp') return (await import('./commands/acp-command.js')).run(rest);
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {
     return (await import('./commands/headless-command.js')).run(argv);
   }

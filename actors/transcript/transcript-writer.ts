@@ -17,6 +17,11 @@ export interface WriterOptions {
   /** Told once when recording stops because of a write error. */
   onProblem?(message: string): void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The id of the first transcript created with these options, when it is free (an editor names
+   * an ACP session before its first turn, and loads it by that name later); others draw one.
+   */
+  id?: string;
 }
 
 export class TranscriptWriter {
@@ -43,8 +48,10 @@ export class TranscriptWriter {
   static create(root: string, reika: string, options: WriterOptions & { forkedFrom?: string; copy?: string; meta?: Partial<SessionMeta> } = {}): TranscriptWriter {
     const dir = projectDir(root, options.env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    let wanted = options.id;
     for (;;) {
-      const id = newSessionId();
+      const id = wanted ?? newSessionId();
+      wanted = undefined;
       const files = sessionFiles(dir, id);
       const lock = acquireLock(files.lock);
       if (!lock.held) continue; // an id taken this very moment: draw another

@@ -14,6 +14,9 @@ export interface Attached {
   problems: string[];
 }
 
+/** One file attached: the block sent with the message, or why it could not be. */
+export type AttachedFile = { block: string; shown: string } | { problem: string } | undefined;
+
 /** Reads every `@path` that names a readable text file under or outside `root` and appends it. */
 export async function attachFiles(text: string, root: string): Promise<Attached> {
   const attached: string[] = [];
@@ -22,37 +25,49 @@ export async function attachFiles(text: string, root: string): Promise<Attached>
   for (const path of mentions(text)) {
     // `@file.png` goes to the session's image recognition instead.
     if ((IMAGE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase())) continue;
-    const full = isAbsolute(path) ? path : resolve(root, path);
-    const shown = isAbsolute(path) ? path : relative(root, full).split('\\').join('/');
-    try {
-      const info = await stat(full);
-      if (!info.isFile()) {
-        if (info.isDirectory()) problems.push(`@${path} is a folder; only files are attached`);
-        continue;
-      }
-      const handle = await open(full, 'r');
-      try {
-        const buffer = Buffer.alloc(Math.min(info.size, ATTACH_MAX_BYTES));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        const bytes = buffer.subarray(0, bytesRead);
-        if (bytes.subarray(0, 8192).includes(0)) {
-          problems.push(`@${path} is a binary file; not attached`);
-          continue;
-        }
-        let content = bytes.toString('utf8');
-        if (info.size > ATTACH_MAX_BYTES) content += `\n[cut: the file has ${info.size} bytes, the first ${ATTACH_MAX_BYTES} are attached; use read for the rest]`;
-        blocks.push(`<file path="${shown}">\n${content}${content.endsWith('\n') ? '' : '\n'}</file>`);
-        attached.push(shown);
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        if (/[./]/.test(path)) problems.push(`@${path}: no such file`);
-      } else problems.push(`@${path}: ${code === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+    const file = await attachFile(path, root, `@${path}`);
+    if (!file) continue;
+    if ('problem' in file) problems.push(file.problem);
+    else {
+      blocks.push(file.block);
+      attached.push(file.shown);
     }
   }
   const message = blocks.length > 0 ? `${text}\n\n${blocks.join('\n\n')}` : text;
   return { message, attached, problems };
+}
+
+/**
+ * Reads one text file (`path` relative to `root` or absolute) into a `<file path="…">` block, cut
+ * at {@link ATTACH_MAX_BYTES}; `named` is how a problem names it. Undefined: a missing name that
+ * does not look like a path (`@someone`), which is no attachment.
+ */
+export async function attachFile(path: string, root: string, named = path): Promise<AttachedFile> {
+  const full = isAbsolute(path) ? path : resolve(root, path);
+  const shown = isAbsolute(path) ? path : relative(root, full).split('\\').join('/');
+  try {
+    const info = await stat(full);
+    if (!info.isFile()) return info.isDirectory() ? { problem: `${named} is a folder; only files are attached` } : undefined;
+    const handle = await open(full, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(info.size, ATTACH_MAX_BYTES));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      const bytes = buffer.subarray(0, bytesRead);
+      if (bytes.subarray(0, 8192).includes(0)) return { problem: `${named} is a binary file; not attached` };
+      let content = bytes.toString('utf8');
+      if (info.size > ATTACH_MAX_BYTES) content += `\n[cut: the file has ${info.size} bytes, the first ${ATTACH_MAX_BYTES} are attached; use read for the rest]`;
+      return { block: fileBlock(shown, content), shown };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return /[./]/.test(path) ? { problem: `${named}: no such file` } : undefined;
+    return { problem: `${named}: ${code === 'EACCES' ? 'permission denied' : (error as Error).message}` };
+  }
+}
+
+/** How an attached file's text goes with a message. */
+export function fileBlock(shown: string, content: string): string {
+  return `<file path="${shown}">\n${content}${content.endsWith('\n') ? '' : '\n'}</file>`;
 }

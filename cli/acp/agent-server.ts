@@ -1,0 +1,122 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
+import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
+import { newSessionId } from '../../actors/transcript/store-paths.js';
+import { applySessionFlags, type SessionFlags } from '../session-flags.js';
+import { openSession, type OpenedSession } from '../open-session.js';
+import { version } from '../version.js';
+import { editorLink, type EditorLink } from './editor-link.js';
+import { EditorSession } from './editor-session.js';
+
+/**
+ * reika as an ACP agent (SPEC §18): the handlers of the protocol's methods, over one connection.
+ * Each `session/new` or `session/load` makes an {@link EditorSession}; requests name it by id.
+ * Whatever goes wrong in a handler is a JSON-RPC error with one sentence; nothing is printed on
+ * stdout but the protocol (logs go to `log`, stderr).
+ */
+
+export interface AgentServerOptions {
+  /** `reika acp --profile NAME --mode plan --approvals off`. */
+  flags: SessionFlags;
+  log(line: string): void;
+}
+
+export interface AgentServer {
+  app: AgentApp;
+  /** Ends every session: turns aborted, actors and processes ended. */
+  close(): Promise<void>;
+}
+
+export function agentServer(options: AgentServerOptions): AgentServer {
+  const sessions = new Map<string, EditorSession>();
+  let capabilities: ClientCapabilities = {};
+  const app = agent({ name: 'reika' });
+
+  const link = (client: Parameters<typeof editorLink>[0]): EditorLink => editorLink(client, capabilities, options.log);
+  const find = (id: string): EditorSession => {
+    const session = sessions.get(id);
+    if (!session) throw new RequestError(-32002, `no session ${id} in this reika (session/new or session/load first)`);
+    return session;
+  };
+  const open = (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0]): EditorSession => {
+    const mode: SessionMode | undefined = options.flags.mode;
+    const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, ...(mode ? { mode } : {}) });
+    sessions.set(id, session);
+    return session;
+  };
+
+  app.onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
+    capabilities = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+      },
+      agentInfo: { name: 'reika', title: 'Reika', version: version() },
+      authMethods: [],
+    };
+  });
+
+  app.onRequest(methods.agent.session.new, ({ params, client }) => {
+    const root = folder(params.cwd);
+    const config = configFor(root, options.flags);
+    // The transcript takes the session's id, so a later `session/load` of this id finds it.
+    const id = newSessionId();
+    const opened = openSession(undefined, config, { id, onProblem: options.log });
+    const session = open(id, root, config, opened, client);
+    return { sessionId: session.id, modes: session.modes };
+  });
+
+  app.onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt));
+
+  app.onNotification(methods.agent.session.cancel, ({ params }) => {
+    sessions.get(params.sessionId)?.cancel();
+  });
+
+  app.onRequest(methods.agent.session.setMode, async ({ params }) => {
+    const session = find(params.sessionId);
+    if (params.modeId !== 'agent' && params.modeId !== 'plan') throw RequestError.invalidParams(undefined, `no mode "${params.modeId}" (agent or plan)`);
+    try {
+      await session.setMode(params.modeId);
+    } catch (error) {
+      throw new RequestError(-32603, error instanceof Error ? error.message : String(error));
+    }
+    return {};
+  });
+
+  return {
+    app,
+    async close() {
+      const closing = [...sessions.values()].map((session) => session.close());
+      sessions.clear();
+      await Promise.allSettled(closing);
+    },
+  };
+}
+
+/** The session's folder: absolute and existing, or one sentence why not. */
+function folder(cwd: string): string {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${cwd}"`);
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    // said below
+  }
+  if (!ok) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder`);
+  return cwd;
+}
+
+/** The configuration of that folder (its .env), with the command line's flags; a bad value is one sentence. */
+function configFor(root: string, flags: SessionFlags): Config {
+  try {
+    return applySessionFlags(loadConfig({ cwd: root }), flags);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new RequestError(-32603, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,140 @@
+import { nanoid } from 'nanoid';
+import type { ContentBlock, PromptResponse, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { Config } from '../../actors/config.js';
+import type { TurnResult } from '../../actors/agent/events.js';
+import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
+import { Session } from '../../actors/agent/session.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import { expandTypedCommand } from '../slash/custom-commands.js';
+import { startRuntime, type Runtime } from '../start-runtime.js';
+import type { OpenedSession } from '../open-session.js';
+import type { EditorLink } from './editor-link.js';
+import { EditorApprovals } from './permission.js';
+import { readPrompt } from './prompt-content.js';
+import { TurnUpdates } from './turn-updates.js';
+
+/**
+ * One ACP session: reika's own {@link Session} (the same bootstrap, turns, transcript and abort as
+ * the terminal's) on a runtime of its own, whose approver is the editor. The session's events go
+ * to the editor as updates (turn-updates.ts); `session/cancel` is the turn's one abort.
+ */
+
+export const MODES: SessionModeState['availableModes'] = [
+  { id: 'agent', name: 'Agent', description: 'Reads, edits and runs commands; dangerous steps ask first' },
+  { id: 'plan', name: 'Plan', description: 'Read-only: looks around and proposes a plan, changes nothing' },
+];
+
+export interface EditorSessionOptions {
+  /** The ACP session id: the transcript's id, so `session/load` finds it again. */
+  id: string;
+  root: string;
+  config: Config;
+  opened: OpenedSession;
+  mode?: SessionMode;
+  editor: EditorLink;
+  /** Where problems that are not the editor's business go (stderr). */
+  log(line: string): void;
+}
+
+export class EditorSession {
+  readonly id: string;
+  private readonly runtime: Runtime;
+  private readonly session: Session;
+  private readonly updates: TurnUpdates;
+  private readonly approvals: EditorApprovals;
+  private readonly options: EditorSessionOptions;
+
+  constructor(options: EditorSessionOptions) {
+    this.options = options;
+    this.id = options.id;
+    const send = (update: SessionUpdate) => options.editor.update(this.id, update);
+    this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal));
+    this.updates = new TurnUpdates(send, () => this.session.info().root);
+    this.runtime = startRuntime({ approve: (request, signal) => this.approve(request, signal), cwd: options.root });
+    this.session = new Session({
+      runtime: this.runtime,
+      config: options.config,
+      cwd: options.root,
+      ...(options.mode ? { mode: options.mode } : {}),
+      transcript: options.opened.recorder,
+      ...(options.opened.resume ? { resume: options.opened.resume } : {}),
+    });
+    this.session.subscribe((event) => {
+      this.updates.handle(event);
+      if (event.type === 'notice' || event.type === 'retry') options.log(event.type === 'notice' ? event.message : `retrying (${event.reason})`);
+    });
+  }
+
+  get modes(): SessionModeState {
+    return { currentModeId: this.session.info().mode, availableModes: MODES };
+  }
+
+  /** Runs one prompt to its end; a cancel ends it `cancelled`. */
+  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+    const root = this.session.info().root;
+    const prompt = await readPrompt(blocks, root);
+    for (const problem of prompt.problems) this.say(`reika: ${problem}\n\n`);
+    let text = prompt.text;
+    // `/review src`: a custom command (.reika/commands/review.md) sends its prompt.
+    const command = expandTypedCommand(text, root, this.options.config.userFolder);
+    if (command && 'error' in command) {
+      this.say(`reika: ${command.error}`);
+      return { stopReason: 'end_turn' };
+    }
+    if (command) text = command.prompt;
+    const result = await this.session.run(text, prompt.images.length > 0 ? { images: prompt.images } : {});
+    if (result.error) this.say(`${result.answer === '' ? '' : '\n\n'}reika: ${result.error.message}`);
+    return { stopReason: stopReason(result) };
+  }
+
+  /** `session/cancel`: the running turn's one abort (commands killed, the stream closed). */
+  cancel(): void {
+    this.session.abort('cancelled in the editor');
+  }
+
+  async setMode(mode: SessionMode): Promise<void> {
+    await this.session.setMode(mode);
+  }
+
+  /** The session ends (the editor went away): its turn is aborted, its actors and processes end. */
+  async close(): Promise<void> {
+    this.session.close('the editor closed the connection');
+    await this.runtime.close();
+    this.options.opened.recorder.close();
+  }
+
+  /** A line of the agent's answer that reika itself says (a problem with the prompt or the turn). */
+  private say(text: string): void {
+    this.options.editor.update(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  /**
+   * The executor (or the MCP hub) asks: the editor is asked beside the tool call that waits. A
+   * question that belongs to no call (a project's MCP server) is shown as a call of its own.
+   */
+  private async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> {
+    const waiting = this.updates.awaitingApproval;
+    const call: ToolCallUpdate = waiting ?? { toolCallId: `approval-${nanoid(9)}`, title: request.tool, kind: 'other' };
+    if (!waiting) this.options.editor.update(this.id, { sessionUpdate: 'tool_call', toolCallId: call.toolCallId, title: request.tool, kind: 'other', status: 'pending' });
+    let reply: ApprovalReply;
+    try {
+      reply = await this.approvals.approve(request, call, signal);
+    } catch (error) {
+      reply = { decision: 'decline', note: signal.aborted ? 'the turn was cancelled' : `asking the editor failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (!waiting) this.options.editor.update(this.id, { sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: reply.decision === 'decline' ? 'failed' : 'completed' });
+    return reply;
+  }
+}
+
+/** How a turn's end reads to the editor. */
+export function stopReason(result: TurnResult): StopReason {
+  switch (result.status) {
+    case 'aborted':
+      return 'cancelled';
+    case 'max-turns':
+      return 'max_turn_requests';
+    default:
+      return 'end_turn';
+  }
+}

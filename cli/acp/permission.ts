@@ -1,0 +1,71 @@
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import { approvalKey } from '../tui/approval-prompt.js';
+
+/**
+ * Approvals in an editor (ACP `session/request_permission`): the executor's question becomes the
+ * editor's four choices, and its answer an {@link ApprovalReply}. "Always" and "never" are kept for
+ * the session, keyed as the terminal keys them (the exact command, or tool + path): the next such
+ * call is answered without asking. (Writing "always" as a permission rule, SPEC §17, waits for the
+ * rules' settings file; until then it lasts the session, as the terminal's does.)
+ */
+
+export const OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Always allow (this session)', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+  { optionId: 'reject_always', name: 'Always reject (this session)', kind: 'reject_always' },
+];
+
+/** A question whose asker remembers the answer itself (a project's MCP server) offers once-only choices. */
+const ONCE_ONLY = OPTIONS.filter((option) => option.kind === 'allow_once' || option.kind === 'reject_once');
+
+/** Sends one permission request to the editor (the ACP connection, for this session). */
+export type AskEditor = (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+
+export class EditorApprovals {
+  private readonly remembered = new Map<string, 'approve' | 'decline'>();
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly ask: AskEditor,
+  ) {}
+
+  /**
+   * Answers one approval request: from memory, or by asking the editor. `call` is the tool call
+   * waiting for it (the editor shows the question beside it); nobody answering keeps the call
+   * waiting, and the turn's abort ends the wait.
+   */
+  async approve(request: ApprovalRequest, call: ToolCallUpdate, signal: AbortSignal): Promise<ApprovalReply> {
+    const key = approvalKey(request);
+    const known = this.remembered.get(key);
+    if (known === 'approve') return { decision: 'approve', note: 'allowed for this session' };
+    if (known === 'decline') return { decision: 'decline', note: `the user rejected this for the session (${request.reason})` };
+    if (signal.aborted) return { decision: 'decline', note: 'the turn was cancelled' };
+    const options = request.remembered === undefined ? OPTIONS : ONCE_ONLY;
+    const response = await this.ask({ sessionId: this.sessionId, toolCall: { ...call, content: [{ type: 'content', content: { type: 'text', text: describeRequest(request) } }] }, options: [...options] }, signal);
+    const outcome = response.outcome;
+    if (outcome.outcome === 'cancelled') return { decision: 'decline', note: 'the turn was cancelled' };
+    switch (outcome.optionId) {
+      case 'allow_once':
+        return { decision: 'approve' };
+      case 'allow_always':
+        this.remembered.set(key, 'approve');
+        return { decision: 'always' };
+      case 'reject_always':
+        this.remembered.set(key, 'decline');
+        return { decision: 'decline', note: `the user rejected this and asked not to be asked again this session (${request.reason})` };
+      default:
+        return { decision: 'decline', note: `the user rejected it (${request.reason})` };
+    }
+  }
+}
+
+/** What the editor shows with the question: why it asks, then exactly what will run or change. */
+export function describeRequest(request: ApprovalRequest): string {
+  const lines = [`${request.tool} needs approval: ${request.reason}`];
+  if (request.command !== undefined) lines.push('', '```sh', request.command, '```');
+  else if (request.path !== undefined) lines.push('', request.path);
+  if (request.diff !== undefined) lines.push('', '```diff', request.diff.replace(/\n$/, ''), '```');
+  return lines.join('\n');
+}
