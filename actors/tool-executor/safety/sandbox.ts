@@ -16,7 +16,7 @@ export interface SandboxState {
   kind: 'bwrap' | 'sandbox-exec' | 'none';
   /** The program's path, when there is one. */
   program?: string;
-  /** bubblewrap needs its own PID namespace to mount a fresh /proc here. */
+  /** Commands get a PID namespace of their own (reika's processes are not in their /proc). */
   pidNamespace?: boolean;
   /** Why there is no sandbox (or why the setting was not understood), one line. */
   note?: string;
@@ -64,12 +64,13 @@ async function detect(value: string | undefined, platform: NodeJS.Platform): Pro
     return withNote({ setting, kind: 'none', required, note: `bubblewrap (bwrap) is not installed${required ? '' : ': commands run unconfined (install the bubblewrap package)'}` });
   }
   const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent'];
-  const plain = await run(program, [...base, '--proc', '/proc', '--', '/bin/true']);
-  if (plain === undefined) return withNote({ setting, kind: 'bwrap', program });
-  // Without privileges a fresh /proc needs a PID namespace of its own.
+  // A PID namespace of its own: the command's /proc shows none of reika's processes, so their
+  // environment (`/proc/<pid>/environ`, with the user's tokens) is out of reach (SPEC §16).
   const withPid = await run(program, [...base, '--unshare-pid', '--proc', '/proc', '--', '/bin/true']);
   if (withPid === undefined) return withNote({ setting, kind: 'bwrap', program, pidNamespace: true });
-  return withNote({ setting, kind: 'none', required, program, note: `bubblewrap cannot create namespaces here (${plain})${required ? '' : ': commands run unconfined'}` });
+  const plain = await run(program, [...base, '--proc', '/proc', '--', '/bin/true']);
+  if (plain === undefined) return withNote({ setting, kind: 'bwrap', program, note: `bubblewrap cannot create a PID namespace here (${withPid}): commands see reika's processes in /proc` });
+  return withNote({ setting, kind: 'none', required, program, note: `bubblewrap cannot create namespaces here (${withPid})${required ? '' : ': commands run unconfined'}` });
 }
 
 /** The first executable named `name` on PATH or in `extra` folders. */

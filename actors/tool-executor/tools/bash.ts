@@ -41,7 +41,7 @@ const danger = lazy(() => import('../shell/danger.js'));
 const readOnly = lazy(() => import('../shell/read-only-commands.js'));
 const gitStatus = lazy(() => import('../files/git-status.js'));
 const processGroups = lazy(() => import('../process/process-groups.js'));
-const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/status.js')) }));
+const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/status.js')), ...(await import('../safety/secret-env.js')) }));
 
 const params = {
   command: string('The command line.', { required: true, nonEmpty: true }),
@@ -101,9 +101,10 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
 
   const marker = env.groups.nextMarker();
   const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network });
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
-  // A reika started by the command is a session of its own.
-  delete childEnv.REIKA_SESSION_ID;
+  // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
+  // session of its own), unless REIKA_PASS_ENV names it.
+  const { env: allowed } = box.commandEnvironment(process.env, box.passedNames(process.env, env.root));
+  const childEnv: NodeJS.ProcessEnv = { ...allowed, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
   const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
   if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start ${file}: ${(await spawnFailed).message}`);

@@ -11,7 +11,7 @@ test('the safety status names the sandbox and this project’s checkpoints, for 
   t.like(status.checkpoints, { enabled: true, sessions: 1, lastSession: 'doctor-session', lastSessionSteps: 1, store: CheckpointStore.for(root).dir });
   t.true(status.checkpoints.folder.startsWith(process.env.XDG_STATE_HOME!));
   const [sandbox, checkpoints] = describeSafety(status);
-  t.regex(sandbox!, /^sandbox: bwrap \(\/\S*bwrap; REIKA_SANDBOX=auto\)$/);
+  t.regex(sandbox!, /^sandbox: bwrap \(\/\S*bwrap, own PID namespace; REIKA_SANDBOX=auto\)$/);
   t.regex(checkpoints!, /^checkpoints: on, in \S+ \(1 session; last doctor-session, 1 step to undo; files over 16 MB are not held\)$/);
   t.is(await sandboxNotice(root), undefined, 'a working sandbox is not announced');
 });
