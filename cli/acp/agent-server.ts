@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
 import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';
 import { applySessionFlags, type SessionFlags } from '../session-flags.js';
-import { openSession, type OpenedSession } from '../open-session.js';
+import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 import { version } from '../version.js';
 import { editorLink, type EditorLink } from './editor-link.js';
 import { EditorSession } from './editor-session.js';
@@ -69,6 +69,30 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     const opened = openSession(undefined, config, { id, onProblem: options.log });
     const session = open(id, root, config, opened, client);
     return { sessionId: session.id, modes: session.modes };
+  });
+
+  app.onRequest(methods.agent.session.load, ({ params, client }) => {
+    if (sessions.has(params.sessionId)) throw RequestError.invalidRequest(undefined, `session ${params.sessionId} is open already`);
+    const cwd = folder(params.cwd);
+    const notes: string[] = [];
+    let located: LocatedSession | undefined;
+    let opened: OpenedSession;
+    let config: Config;
+    try {
+      located = locateSession({ resume: params.sessionId }, cwd, notes);
+      if (!located) throw new SessionChoiceError(`no session ${params.sessionId}`);
+      config = configFor(located.root, options.flags);
+      opened = openSession(located, config, { onProblem: options.log });
+    } catch (error) {
+      // The first line is the sentence; the rest lists the folder's other sessions, for a person at a terminal.
+      if (error instanceof SessionChoiceError) throw new RequestError(-32002, error.message.split('\n')[0]!);
+      throw error;
+    }
+    for (const note of [...notes, ...opened.notes]) options.log(note);
+    const session = open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client);
+    // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
+    session.replay();
+    return { modes: session.modes };
   });
 
   app.onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt));

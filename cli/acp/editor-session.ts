@@ -11,6 +11,7 @@ import type { OpenedSession } from '../open-session.js';
 import type { EditorLink } from './editor-link.js';
 import { EditorApprovals } from './permission.js';
 import { readPrompt } from './prompt-content.js';
+import { replayUpdates } from './replay.js';
 import { TurnUpdates } from './turn-updates.js';
 
 /**
@@ -67,6 +68,14 @@ export class EditorSession {
 
   get modes(): SessionModeState {
     return { currentModeId: this.session.info().mode, availableModes: MODES };
+  }
+
+  /** A loaded session's conversation, told to the editor as it happened (replay.ts). */
+  replay(): void {
+    const resume = this.options.opened.resume;
+    if (!resume) return;
+    const root = this.session.info().root;
+    for (const update of replayUpdates(resume.contextOps, root)) this.options.editor.update(this.id, update);
   }
 
   /** Runs one prompt to its end; a cancel ends it `cancelled`. */

@@ -1,0 +1,105 @@
+import test from 'ava';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { methods } from '@agentclientprotocol/sdk';
+import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { gitRepo, tempDir } from '../../helpers/temp.js';
+import { answerText, startEditor, updatesOf, type Editor } from './acp-harness.js';
+
+const servers: ScriptedServer[] = [];
+const editors: Editor[] = [];
+test.after.always(async () => {
+  for (const editor of editors) editor.close();
+  await Promise.all(editors.map((editor) => editor.exited));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function server(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
+  const s = await startScriptedServer(...args);
+  servers.push(s);
+  return s;
+}
+
+function editor(options: Parameters<typeof startEditor>[0]): Editor {
+  const started = startEditor(options);
+  editors.push(started);
+  return started;
+}
+
+const env = (s: ScriptedServer, extra: Record<string, string> = {}) => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', ...extra });
+
+/** The earlier body up to the end of its last message: what a warm engine has cached, as it went on the wire. */
+function messagesPrefix(request: ScriptedRequest): string {
+  const messages = JSON.stringify(request.json.messages);
+  if (!request.body.startsWith(`{"messages":${messages}`)) throw new Error('the body starts with its messages');
+  return request.body.slice(0, '{"messages":'.length + messages.length - 1);
+}
+
+test('a session loaded in a new reika is replayed to the editor and goes on with the bytes the engine saw', async (t) => {
+  const repo = gitRepo({ 'notes.txt': 'alpha\nbeta\n' });
+  const home = tempDir('reika-home-');
+  const s = await server([
+    { content: 'Reading.', toolCalls: [{ id: 'call_notes', name: 'read', arguments: { path: 'notes.txt' } }] },
+    { content: 'Two lines: alpha, beta.' },
+    { content: 'You asked about notes.txt.' },
+  ]);
+  const first = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await first.initialize();
+  const { sessionId } = await first.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  t.is((await first.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is in notes.txt?' }] })).stopReason, 'end_turn');
+  first.close();
+  t.is(await first.exited, 0);
+
+  const second = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  const init = (await second.initialize()) as any;
+  t.true(init.agentCapabilities.loadSession);
+  const loaded = await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
+  t.is(loaded.modes?.currentModeId, 'agent');
+  // The replay came before the answer.
+  const replayed = second.updates.map((n) => n.update.sessionUpdate);
+  t.deepEqual(replayed, ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk']);
+  const user = updatesOf(second, 'user_message_chunk')[0]!;
+  t.deepEqual(user.content, { type: 'text', text: 'what is in notes.txt?' });
+  t.is(answerText(second), 'Reading.Two lines: alpha, beta.');
+  const call = updatesOf(second, 'tool_call')[0]!;
+  t.like(call, { toolCallId: 'call_notes', kind: 'read', locations: [{ path: join(repo, 'notes.txt') }] });
+  t.is(updatesOf(second, 'tool_call_update')[0]!.status, 'completed');
+
+  const answer = await second.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what did I ask?' }] });
+  t.is(answer.stopReason, 'end_turn');
+  const chats = s.chatRequests();
+  t.is(chats.length, 3);
+  t.true(chats[2]!.body.startsWith(messagesPrefix(chats[1]!)), 'the loaded session’s request extends the last one sent before, byte for byte');
+  t.deepEqual(chats[2]!.json.tools, chats[1]!.json.tools);
+  t.is(chats[2]!.json.messages.at(-1).content, 'what did I ask?');
+});
+
+test('a session that does not exist is a JSON-RPC error naming it', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const e = editor({ cwd: repo, env: { REIKA_BASE_URL: 'http://127.0.0.1:9/v1' } });
+  await e.initialize();
+  const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.load, { sessionId: 'zzzzzzzzzz', cwd: repo, mcpServers: [] }));
+  t.is((error as any).code, -32002);
+  t.regex(error!.message, /zzzzzzzzzz/);
+});
+
+test('plan mode, set by the editor, refuses a write: the file is not created and the model is told why', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const s = await server([{ toolCalls: [{ id: 'call_write', name: 'write', arguments: { path: 'new.txt', content: 'x\n' } }] }, { content: 'Plan: create new.txt.' }]);
+  const e = editor({ cwd: repo, env: env(s) });
+  await e.initialize();
+  const { sessionId, modes } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  t.is(modes?.currentModeId, 'agent');
+  await e.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
+  const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'make new.txt' }] });
+  t.is(answer.stopReason, 'end_turn');
+  t.false(existsSync(join(repo, 'new.txt')));
+  const tools = s.chatRequests()[0]!.json.tools.map((tool: any) => tool.function.name);
+  t.false(tools.includes('write'), 'plan mode offers no write');
+  const result = s.chatRequests()[1]!.json.messages.at(-1);
+  t.is(result.role, 'tool');
+  t.regex(result.content, /plan mode|read-only/);
+  t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === 'call_write' && u.status).at(-1)!.status, 'failed');
+  const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'yolo' }));
+  t.is((error as any).code, -32602);
+});
