@@ -68,7 +68,7 @@ export class LoopGuard {
       // Arguments that were not JSON (an edit cut off by max_tokens) have no path: such calls are
       // the same edit only when their text is, not because each lacks a path and old_string.
       const broken = call.rawArguments !== undefined;
-      const editKey = broken ? `raw\0${call.rawArguments}` : `${String(call.arguments.path)}\0${String(call.arguments.old_string)}`;
+      const editKey = broken ? `raw\0${call.rawArguments}` : `${String(call.arguments.path)}\0${call.arguments.edits !== undefined ? JSON.stringify(call.arguments.edits) : String(call.arguments.old_string)}`;
       const failed = recent(this.failedEdits, editKey, at);
       const what = broken ? 'the same broken edit call' : `the same edit of ${String(call.arguments.path)}`;
       if (failed >= FAILED_EDIT_STOP_AT) {

@@ -26,10 +26,40 @@ export async function diskAfterCrash(tool: string, args: Record<string, unknown>
       ? `On disk now: ${shown} holds exactly the content given: the write was done.`
       : `On disk now: ${shown} exists with other content (${info.size} bytes): read it before writing again.`;
   }
-  if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return undefined;
   const lf = text.replace(/\r\n/g, '\n');
-  const oldText = args.old_string.replace(/\r\n/g, '\n');
-  const newText = args.new_string.replace(/\r\n/g, '\n');
+  if (Array.isArray(args.edits)) return afterEdits(lf, args.edits, shown);
+  if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return undefined;
+  const state = replacementState(lf, args.old_string, args.new_string);
+  if (state.applied === false) {
+    const notNew = state.news === 0 ? 'not new_string' : 'new_string only inside it';
+    return `On disk now: ${shown} still has old_string (once) and ${notNew}: the edit was not applied.`;
+  }
+  if (state.applied === true) {
+    const notOld = state.olds === 0 ? 'no old_string' : 'old_string only inside it';
+    return `On disk now: ${shown} has new_string and ${notOld}: the edit was applied; do not apply it again.`;
+  }
+  return `On disk now: ${shown} has old_string ${times(state.olds)} and new_string ${times(state.news)}: read it before editing again.`;
+}
+
+/**
+ * A multi-edit is written at once, so it was made whole or not at all: said only when every
+ * replacement reads the same way (a later one may have changed an earlier one's text, then it is
+ * undecided and the model reads the file).
+ */
+function afterEdits(lf: string, edits: unknown[], shown: string): string | undefined {
+  const states = edits.map((step) => {
+    const { old_string: oldString, new_string: newString } = (step ?? {}) as Record<string, unknown>;
+    return typeof oldString === 'string' && typeof newString === 'string' ? replacementState(lf, oldString, newString).applied : undefined;
+  });
+  if (states.length > 0 && states.every((applied) => applied === true)) return `On disk now: ${shown} has every new_string and no old_string apart from them: the edits were applied; do not apply them again.`;
+  if (states.length > 0 && states.every((applied) => applied === false)) return `On disk now: ${shown} still has every old_string and no new_string apart from them: the edits were not applied.`;
+  return `On disk now: ${shown} matches neither the state before the edits nor the state after: read it before editing again.`;
+}
+
+/** Whether one replacement reads as applied (true), not applied (false) or undecided. */
+function replacementState(lf: string, oldString: string, newString: string): { applied: boolean | undefined; olds: number; news: number } {
+  const oldText = oldString.replace(/\r\n/g, '\n');
+  const newText = newString.replace(/\r\n/g, '\n');
   const olds = occurrences(lf, oldText);
   const news = occurrences(lf, newText);
   // One string may hold the other: an insertion's new_string keeps its old_string (a line and the
@@ -38,15 +68,8 @@ export async function diskAfterCrash(tool: string, args: Record<string, unknown>
   // old_string once, inside new_string, and the edit was applied.
   const oldsApart = olds.filter((at) => !news.some((n) => within(at, oldText.length, n, newText.length)));
   const newsApart = news.filter((at) => !olds.some((o) => within(at, newText.length, o, oldText.length)));
-  if (olds.length === 1 && newsApart.length === 0) {
-    const notNew = news.length === 0 ? 'not new_string' : 'new_string only inside it';
-    return `On disk now: ${shown} still has old_string (once) and ${notNew}: the edit was not applied.`;
-  }
-  if (oldsApart.length === 0 && news.length > 0) {
-    const notOld = olds.length === 0 ? 'no old_string' : 'old_string only inside it';
-    return `On disk now: ${shown} has new_string and ${notOld}: the edit was applied; do not apply it again.`;
-  }
-  return `On disk now: ${shown} has old_string ${times(olds.length)} and new_string ${times(news.length)}: read it before editing again.`;
+  const applied = olds.length === 1 && newsApart.length === 0 ? false : oldsApart.length === 0 && news.length > 0 ? true : undefined;
+  return { applied, olds: olds.length, news: news.length };
 }
 
 /** Where `part` starts in `text`, overlapping occurrences included. */

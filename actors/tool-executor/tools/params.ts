@@ -96,6 +96,71 @@ export function boolean(description: string): Param<boolean, false> {
   };
 }
 
+/** One of a few strings. */
+export function choice<T extends string, R extends boolean>(description: string, values: readonly T[], options: { required: R }): Param<T, R> {
+  return {
+    schema: { type: 'string', enum: [...values], description },
+    required: options.required,
+    read(tool, key, value) {
+      if (value === undefined || value === null) {
+        if (options.required) throw invalidArgs(tool, `"${key}" is required`);
+        return undefined;
+      }
+      if (typeof value !== 'string' || !values.includes(value as T)) throw invalidArgs(tool, `"${key}" must be one of ${values.join(', ')}, not ${JSON.stringify(value)}`);
+      return value as T;
+    },
+  };
+}
+
+interface ListOptions<R extends boolean> {
+  required: R;
+  /** At least this many items (default 1). */
+  min?: number;
+  max?: number;
+}
+
+/**
+ * An array of objects, each checked against `item` like a call's arguments; an error names the
+ * item (`item 3 of "edits": "old_string" is required`). A lone object is taken as a list of one.
+ */
+export function list<I extends Params, R extends boolean>(description: string, item: I, options: ListOptions<R>): Param<ArgsOf<I>[], R> {
+  const min = options.min ?? 1;
+  const max = options.max ?? Number.MAX_SAFE_INTEGER;
+  return {
+    schema: { type: 'array', description, items: objectSchema(item), minItems: min, ...(options.max !== undefined ? { maxItems: max } : {}) },
+    required: options.required,
+    read(tool, key, raw) {
+      let value = raw;
+      if (value === undefined || value === null) {
+        if (options.required) throw invalidArgs(tool, `"${key}" is required`);
+        return undefined;
+      }
+      // Some models send a nested array as a JSON string.
+      if (typeof value === 'string' && /^\s*\[/.test(value)) {
+        try {
+          value = JSON.parse(value) as unknown;
+        } catch {
+          throw invalidArgs(tool, `"${key}" must be an array of objects, not a string that is not JSON`);
+        }
+      }
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) value = [value];
+      if (!Array.isArray(value)) throw invalidArgs(tool, `"${key}" must be an array of objects`);
+      if (value.length < min || value.length > max) {
+        throw invalidArgs(tool, max === Number.MAX_SAFE_INTEGER ? `"${key}" must hold at least ${min} item${min === 1 ? '' : 's'}` : `"${key}" must hold ${min} to ${max} items, not ${value.length}`);
+      }
+      return value.map((entry, index) => {
+        if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw invalidArgs(tool, `item ${index + 1} of "${key}" must be an object`);
+        try {
+          return readArgs(tool, item, entry);
+        } catch (error) {
+          if (error instanceof ToolError) throw invalidArgs(tool, `item ${index + 1} of "${key}": ${error.message.slice(tool.length + 2)}`);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
 /** The `parameters` object of a tool's schema. */
 export function objectSchema(params: Params): Record<string, unknown> {
   const properties: Record<string, unknown> = {};

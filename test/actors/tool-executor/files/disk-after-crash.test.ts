@@ -57,3 +57,14 @@ test('a deletion (old_string holds new_string) cut off before it ran reads as no
   writeFileSync(join(root, 'a.ts'), 'const a = 1;export { a };\n');
   t.is(await diskAfterCrash('edit', deletion, root), 'On disk now: a.ts has new_string and no old_string: the edit was applied; do not apply it again.');
 });
+
+test('a multi-edit cut off by a crash reads as made whole or not at all, and otherwise asks for a read', async (t) => {
+  const root = tempDir();
+  const edits = { path: 'm.ts', edits: [{ old_string: 'one()', new_string: 'uno()' }, { old_string: 'two()', new_string: 'dos()' }] };
+  writeFileSync(join(root, 'm.ts'), 'one();\ntwo();\n');
+  t.is(await diskAfterCrash('edit', edits, root), 'On disk now: m.ts still has every old_string and no new_string apart from them: the edits were not applied.');
+  writeFileSync(join(root, 'm.ts'), 'uno();\ndos();\n');
+  t.is(await diskAfterCrash('edit', edits, root), 'On disk now: m.ts has every new_string and no old_string apart from them: the edits were applied; do not apply them again.');
+  writeFileSync(join(root, 'm.ts'), 'uno();\ntwo();\n');
+  t.is(await diskAfterCrash('edit', edits, root), 'On disk now: m.ts matches neither the state before the edits nor the state after: read it before editing again.');
+});
