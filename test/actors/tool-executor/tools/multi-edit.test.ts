@@ -1,12 +1,12 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ChangedSpans } from '../../../actors/tool-executor/files/changed-spans.js';
-import { spansDiff } from '../../../actors/tool-executor/files/diff.js';
-import { CheckpointStore } from '../../../actors/tool-executor/safety/checkpoint-store.js';
-import { checkpointSession } from '../../../actors/tool-executor/safety/session-id.js';
-import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
-import { call } from './harness.js';
+import { ChangedSpans } from '../../../../actors/tool-executor/files/changed-spans.js';
+import { spansDiff } from '../../../../actors/tool-executor/files/diff.js';
+import { CheckpointStore } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
+import { checkpointSession } from '../../../../actors/tool-executor/safety/session-id.js';
+import { gitRepo, tempDir, writeTree } from '../../../helpers/temp.js';
+import { call } from '../harness.js';
 
 /** `edit{path, edits: [...]}`: several replacements in one file, all or none (issue 37). */
 
