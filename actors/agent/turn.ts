@@ -5,6 +5,8 @@ import { pollTurn } from '../../runtime/poll-turn.js';
 import type { ContextManager, TurnImage } from '../context/context-manager.js';
 import { MODEL_IO, type ChatMessage, type ChatReply, type Endpoint, type ModelIoRequest, type ToolCall, type ToolSchema } from '../model-io/protocol.js';
 import { diskAfterCrash } from '../tool-executor/files/disk-after-crash.js';
+import { redactorFor } from '../tool-executor/safety/secret-env.js';
+import type { Redactor } from '../tool-executor/safety/redactor.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
 import { agentEventOf } from './map-model-event.js';
@@ -234,11 +236,22 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     else if (phase === 'answered' && state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   });
   let result: ToolResult;
+  // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
+  // here, with every secret reika knows replaced by [redacted] (live output too).
+  const redactor = redactorFor(options.toolContext.root);
+  const live = new Map<ToolDelta['stream'], ReturnType<Redactor['stream']>>();
+  const show = (stream: ToolDelta['stream'], text: string) => {
+    if (text) emit({ type: 'tool-output', turn, callId: call.id, stream, text });
+  };
   try {
     const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
     const requestOptions: RequestOptions<ToolDelta> = {
       scope: options.scope,
-      onDelta: (delta) => emit({ type: 'tool-output', turn, callId: call.id, stream: delta.stream, text: delta.text }),
+      onDelta: (delta) => {
+        let redacting = live.get(delta.stream);
+        if (!redacting) live.set(delta.stream, (redacting = redactor.stream()));
+        show(delta.stream, redacting.push(delta.text));
+      },
     };
     result = await (send ? send(requestOptions) : client(options.router, options.route?.(call.name) ?? TOOL_EXECUTOR).request(request, requestOptions));
   } catch (error) {
@@ -249,10 +262,24 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   } finally {
     unwatch?.();
   }
+  for (const [stream, redacting] of live) show(stream, redacting.end());
+  result = redacted(result, redactor);
   if (state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   change({ type: 'finish', result });
   record(records, call, result);
   return result;
+}
+
+/** The result with every secret form replaced (summary, payload and the diff shown to the user). */
+function redacted(result: ToolResult, redactor: Redactor): ToolResult {
+  if (redactor.empty) return result;
+  const diff = result.meta?.diff;
+  return {
+    ...result,
+    summary: redactor.redact(result.summary),
+    payload: redactor.redact(result.payload),
+    ...(diff !== undefined ? { meta: { ...result.meta, diff: redactor.redact(diff) } } : {}),
+  };
 }
 
 /** The result of a call that must not run: the turn was aborted, or its arguments were broken JSON. */

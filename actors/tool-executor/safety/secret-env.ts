@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { loadConfig, parseDotEnv } from '../../config.js';
+import { Redactor } from './redactor.js';
 
 /**
  * The environment a command gets (SPEC §16): the user's, minus what is secret. A variable is
@@ -63,17 +65,40 @@ export function secretValues(source: Readonly<Record<string, string | undefined>
  * own `.env` (`~/.config/reika/.env`) — never a project's `.env`: a repository cannot hand itself
  * the user's tokens.
  */
-export function passedNames(env: NodeJS.ProcessEnv = process.env, root: string = process.cwd()): Set<string> {
+export function passedNames(env: NodeJS.ProcessEnv = process.env): Set<string> {
   let value = env.REIKA_PASS_ENV;
   if (value === undefined) {
+    // The user's folder as config.ts finds it (read here alone: loading the whole configuration costs more than the filter).
+    const userFolder = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? join(env.XDG_CONFIG_HOME, 'reika') : join(env.HOME || homedir(), '.config', 'reika');
     try {
-      const { userFolder } = loadConfig({ cwd: root, env, ...(env.HOME ? { home: env.HOME } : {}) });
       value = parseDotEnv(readFileSync(join(userFolder, '.env'), 'utf8')).REIKA_PASS_ENV;
     } catch {
-      // No user file, or a bad setting elsewhere: nothing is passed.
+      // No user file: nothing is passed.
     }
   }
   return new Set((value ?? '').split(/[\s,]+/).filter((name) => name !== '' && !name.startsWith('REIKA_')));
+}
+
+const redactors = new Map<string, Redactor>();
+
+/**
+ * The redactor of a project's tool results, made once per process: the secret values of the
+ * environment and of the configuration (API keys and URLs with a password from the user's and
+ * the project's `.env`).
+ */
+export function redactorFor(root: string, env: NodeJS.ProcessEnv = process.env): Redactor {
+  let redactor = redactors.get(root);
+  if (!redactor) {
+    let configured: Record<string, string> = {};
+    try {
+      configured = loadConfig({ cwd: root, env }).values;
+    } catch {
+      // A bad setting elsewhere: the environment's secrets are still known.
+    }
+    redactor = new Redactor([...secretValues(env), ...secretValues(configured)]);
+    redactors.set(root, redactor);
+  }
+  return redactor;
 }
 
 function safeDecode(text: string): string {

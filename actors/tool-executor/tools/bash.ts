@@ -103,7 +103,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network });
   // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
   // session of its own), unless REIKA_PASS_ENV names it.
-  const { env: allowed } = box.commandEnvironment(process.env, box.passedNames(process.env, env.root));
+  const { env: allowed } = box.commandEnvironment(process.env, box.passedNames(process.env));
   const childEnv: NodeJS.ProcessEnv = { ...allowed, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
   const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));

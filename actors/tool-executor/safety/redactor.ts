@@ -1,0 +1,173 @@
+/**
+ * The second layer of SPEC §16: whatever a tool returns that holds a value reika knows to be
+ * secret — as it is, reversed, or in base64 at any of the three byte alignments — is replaced by
+ * `[redacted]`. One pass over the text whatever the number of secrets: patterns of 16 characters
+ * or more are found through a table of their 4-character pieces, looked up every `step`
+ * characters of the text (a pattern of length L ≥ step + 3 always covers one looked-up piece);
+ * shorter ones with `indexOf`. A 1 MB output costs well under a millisecond.
+ */
+
+export const REDACTED = '[redacted]';
+/** Forms shorter than this are not looked for (a short base64 tail would match by chance). */
+const MIN_FORM_CHARS = 8;
+/** Patterns this long or longer go through the sampled table. */
+const SAMPLED_CHARS = 16;
+/** Characters of a piece; {@link pieceHash} reads exactly these. */
+const PIECE = 4;
+const TABLE_BITS = 16;
+const TABLE_SIZE = 1 << TABLE_BITS;
+
+/** The forms a secret is looked for in: itself, reversed, and base64 at each alignment. */
+export function secretForms(secret: string): string[] {
+  const forms = new Set([secret, [...secret].reverse().join('')]);
+  const bytes = Buffer.from(secret, 'utf8');
+  for (let skip = 0; skip < 3; skip++) {
+    // Starting `skip` bytes in, the rest begins a base64 group: its whole groups are fixed text.
+    const rest = bytes.subarray(skip);
+    const whole = Math.floor(rest.length / 3) * 3;
+    const encoded = rest.subarray(0, whole).toString('base64');
+    if (encoded.length >= MIN_FORM_CHARS) {
+      forms.add(encoded);
+      forms.add(encoded.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  return [...forms].filter((form) => form.length >= MIN_FORM_CHARS);
+}
+
+export class Redactor {
+  /** Every pattern, longest first. */
+  private readonly patterns: string[];
+  private readonly short: string[];
+  /**
+   * The long patterns' pieces by hash: the pairs (pattern index, offset) of hash h are
+   * `pairs[2 * starts[h] … 2 * starts[h + 1])` (typed arrays: a sparse JS array would be a slow dictionary).
+   */
+  private readonly starts = new Int32Array(TABLE_SIZE + 1);
+  private readonly pairs: Int32Array;
+  /** One bit per hash that has pieces: most looked-up pieces stop at this 8 KB table. */
+  private readonly present = new Int32Array(TABLE_SIZE >>> 5);
+  private readonly step: number;
+  private readonly maxLength: number;
+  private readonly firstChars: Set<string>;
+
+  constructor(secrets: readonly string[]) {
+    const forms = new Set<string>();
+    for (const secret of secrets) for (const form of secretForms(secret)) forms.add(form);
+    this.patterns = [...forms].sort((a, b) => b.length - a.length);
+    this.short = this.patterns.filter((p) => p.length < SAMPLED_CHARS);
+    const long = this.patterns.filter((p) => p.length >= SAMPLED_CHARS);
+    this.step = long.length > 0 ? long.at(-1)!.length - PIECE + 1 : 1;
+    const pieces: number[] = [];
+    for (let index = 0; index < this.patterns.length; index++) {
+      const pattern = this.patterns[index]!;
+      if (pattern.length < SAMPLED_CHARS) continue;
+      for (let offset = 0; offset + PIECE <= pattern.length; offset++) pieces.push(pieceHash(pattern, offset), index, offset);
+    }
+    for (let i = 0; i < pieces.length; i += 3) {
+      this.starts[pieces[i]! + 1]!++;
+      this.present[pieces[i]! >>> 5]! |= 1 << (pieces[i]! & 31);
+    }
+    for (let h = 0; h < TABLE_SIZE; h++) this.starts[h + 1]! += this.starts[h]!;
+    this.pairs = new Int32Array((pieces.length / 3) * 2);
+    const fill = this.starts.slice(0, TABLE_SIZE);
+    for (let i = 0; i < pieces.length; i += 3) {
+      const at = fill[pieces[i]!]!++;
+      this.pairs[2 * at] = pieces[i + 1]!;
+      this.pairs[2 * at + 1] = pieces[i + 2]!;
+    }
+    this.maxLength = this.patterns[0]?.length ?? 0;
+    this.firstChars = new Set(this.patterns.map((p) => p[0]!));
+  }
+
+  /** True when there is nothing to look for. */
+  get empty(): boolean {
+    return this.patterns.length === 0;
+  }
+
+  /** `text` with every secret form replaced by `[redacted]`. */
+  redact(text: string): string {
+    if (this.empty || text.length < MIN_FORM_CHARS) return text;
+    return replaceSpans(text, this.spans(text), text.length);
+  }
+
+  /**
+   * A redactor for text that arrives in pieces (a command's live output): what `push` returns is
+   * safe to show; a tail that could be the start of a secret waits for the next piece or `end`.
+   */
+  stream(): { push(text: string): string; end(): string } {
+    let carry = '';
+    return {
+      push: (text: string) => {
+        if (this.empty) return text;
+        const whole = carry + text;
+        const spans = this.spans(whole);
+        let cut = whole.length - this.heldTail(whole);
+        for (let i = 0; i < spans.length; i += 2) if (spans[i]! < cut && spans[i + 1]! > cut) cut = spans[i + 1]!;
+        carry = whole.slice(cut);
+        return replaceSpans(whole, spans, cut);
+      },
+      end: () => {
+        const rest = this.redact(carry);
+        carry = '';
+        return rest;
+      },
+    };
+  }
+
+  /** Merged [start, end) pairs of every match, in order. */
+  private spans(text: string): number[] {
+    const found: number[] = [];
+    for (const pattern of this.short) {
+      for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) found.push(at, at + pattern.length);
+    }
+    const { starts, pairs, present, patterns, step } = this;
+    if (this.short.length < patterns.length) {
+      for (let i = 0; i + PIECE <= text.length; i += step) {
+        const hash = pieceHash(text, i);
+        if ((present[hash >>> 5]! & (1 << (hash & 31))) === 0) continue;
+        const end = starts[hash + 1]!;
+        for (let j = starts[hash]!; j < end; j++) {
+          const pattern = patterns[pairs[2 * j]!]!;
+          const start = i - pairs[2 * j + 1]!;
+          if (start >= 0 && text.startsWith(pattern, start)) found.push(start, start + pattern.length);
+        }
+      }
+    }
+    if (found.length === 0) return found;
+    const matches: [number, number][] = [];
+    for (let i = 0; i < found.length; i += 2) matches.push([found[i]!, found[i + 1]!]);
+    matches.sort((a, b) => a[0] - b[0]);
+    const merged: number[] = [];
+    for (const [start, end] of matches) {
+      if (merged.length > 0 && start <= merged.at(-1)!) merged[merged.length - 1] = Math.max(merged.at(-1)!, end);
+      else merged.push(start, end);
+    }
+    return merged;
+  }
+
+  /** How many characters at the end of `text` could begin a secret form. */
+  private heldTail(text: string): number {
+    for (let at = Math.max(0, text.length - this.maxLength + 1); at < text.length; at++) {
+      if (!this.firstChars.has(text[at]!)) continue;
+      const tail = text.slice(at);
+      if (this.patterns.some((pattern) => pattern.length > tail.length && pattern.startsWith(tail))) return text.length - at;
+    }
+    return 0;
+  }
+}
+
+/** `text` up to `limit`, the spans inside it replaced. */
+function replaceSpans(text: string, spans: number[], limit: number): string {
+  if (spans.length === 0) return limit === text.length ? text : text.slice(0, limit);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < spans.length && spans[i]! < limit; i += 2) {
+    out += text.slice(from, spans[i]) + REDACTED;
+    from = spans[i + 1]!;
+  }
+  return out + text.slice(from, limit);
+}
+
+function pieceHash(text: string, at: number): number {
+  return ((text.charCodeAt(at) * 7919) ^ (text.charCodeAt(at + 1) * 31) ^ (text.charCodeAt(at + 2) << 9) ^ (text.charCodeAt(at + 3) << 4)) & (TABLE_SIZE - 1);
+}
