@@ -68,6 +68,7 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     const id = newSessionId();
     const opened = openSession(undefined, config, { id, onProblem: options.log });
     const session = open(id, root, config, opened, client);
+    setImmediate(() => session.announceCommands());
     return { sessionId: session.id, modes: session.modes };
   });
 
@@ -92,6 +93,7 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     const session = open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client);
     // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
     session.replay();
+    setImmediate(() => session.announceCommands());
     return { modes: session.modes };
   });
 

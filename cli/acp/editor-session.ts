@@ -12,6 +12,8 @@ import type { EditorLink } from './editor-link.js';
 import { EditorApprovals } from './permission.js';
 import { readPrompt } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
+import { availableCommands, runBuiltIn } from './editor-commands.js';
+import { engineNote } from './engine-note.js';
 import { TurnUpdates } from './turn-updates.js';
 
 /**
@@ -44,6 +46,10 @@ export class EditorSession {
   private readonly updates: TurnUpdates;
   private readonly approvals: EditorApprovals;
   private readonly options: EditorSessionOptions;
+  /** What is wrong with the engine, if anything, once the session knows it (engine-note.ts). */
+  private readonly engineNote: Promise<string | undefined>;
+  /** The engine note was given (or there was none): it is said once. */
+  private engineTold = false;
 
   constructor(options: EditorSessionOptions) {
     this.options = options;
@@ -64,6 +70,28 @@ export class EditorSession {
       this.updates.handle(event);
       if (event.type === 'notice' || event.type === 'retry') options.log(event.type === 'notice' ? event.message : `retrying (${event.reason})`);
     });
+    this.engineNote = this.session.ready.then(
+      () => engineNote(this.session, options.config),
+      () => undefined,
+    );
+    this.engineNote.catch(() => {});
+    // Said as soon as it is known, unless a turn streams then: it comes after that turn's answer.
+    void this.engineNote.then(() => {
+      if (!this.session.busy) void this.tellEngine();
+    });
+  }
+
+  /**
+   * After the session is announced: the commands a prompt may start with. (Sent once the
+   * response to `session/new` or `session/load` is out: an editor routes updates by the id it got.)
+   */
+  announceCommands(): void {
+    try {
+      const commands = availableCommands(this.session.info().root, this.options.config.userFolder);
+      this.options.editor.update(this.id, { sessionUpdate: 'available_commands_update', availableCommands: commands });
+    } catch (error) {
+      this.options.log(`the commands could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   get modes(): SessionModeState {
@@ -84,6 +112,11 @@ export class EditorSession {
     const prompt = await readPrompt(blocks, root);
     for (const problem of prompt.problems) this.say(`reika: ${problem}\n\n`);
     let text = prompt.text;
+    const said = runBuiltIn(text, this.session);
+    if (said !== undefined) {
+      this.say(said);
+      return { stopReason: 'end_turn' };
+    }
     // `/review src`: a custom command (.reika/commands/review.md) sends its prompt.
     const command = expandTypedCommand(text, root, this.options.config.userFolder);
     if (command && 'error' in command) {
@@ -93,6 +126,7 @@ export class EditorSession {
     if (command) text = command.prompt;
     const result = await this.session.run(text, prompt.images.length > 0 ? { images: prompt.images } : {});
     if (result.error) this.say(`${result.answer === '' ? '' : '\n\n'}reika: ${result.error.message}`);
+    await this.tellEngine();
     return { stopReason: stopReason(result) };
   }
 
@@ -110,6 +144,15 @@ export class EditorSession {
     this.session.close('the editor closed the connection');
     await this.runtime.close();
     this.options.opened.recorder.close();
+  }
+
+  /** The engine note, once: before any turn when it is known in time, else after the first turn's answer. */
+  private async tellEngine(): Promise<void> {
+    if (this.engineTold) return;
+    const note = await this.engineNote;
+    if (this.engineTold) return;
+    this.engineTold = true;
+    if (note) this.say(note);
   }
 
   /** A line of the agent's answer that reika itself says (a problem with the prompt or the turn). */

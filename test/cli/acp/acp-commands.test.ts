@@ -1,0 +1,66 @@
+import test from 'ava';
+import { methods } from '@agentclientprotocol/sdk';
+import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { gitRepo } from '../../helpers/temp.js';
+import { answerText, startEditor, type Editor } from './acp-harness.js';
+
+const servers: ScriptedServer[] = [];
+const editors: Editor[] = [];
+test.after.always(async () => {
+  for (const editor of editors) editor.close();
+  await Promise.all(editors.map((editor) => editor.exited));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function server(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
+  const s = await startScriptedServer(...args);
+  servers.push(s);
+  return s;
+}
+
+function editor(options: Parameters<typeof startEditor>[0]): Editor {
+  const started = startEditor(options);
+  editors.push(started);
+  return started;
+}
+
+test('the editor is told the commands a prompt may start with, and a custom command expands to its prompt', async (t) => {
+  const repo = gitRepo({ '.reika/commands/review.md': '---\ndescription: review a folder\nargument-hint: FOLDER\n---\nReview the code in $ARGUMENTS.\n', 'src/a.js': 'x\n' });
+  const s = await server([{ content: 'Looks fine.' }]);
+  const e = editor({ cwd: repo, env: { REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768' } });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  const listed = await e.waitFor((n) => n.update.sessionUpdate === 'available_commands_update');
+  t.is(listed.sessionId, sessionId);
+  const commands = listed.update.sessionUpdate === 'available_commands_update' ? listed.update.availableCommands : [];
+  t.deepEqual(commands.map((c) => c.name), ['compact', 'tokens', 'review']);
+  t.like(commands[2], { description: 'review a folder', input: { hint: 'FOLDER' } });
+
+  await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '/review src' }] });
+  t.is(s.chatRequests()[0]!.json.messages.at(-1).content, 'Review the code in src.');
+  const before = e.updates.length;
+  const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: '/tokens' }] });
+  t.is(answer.stopReason, 'end_turn');
+  t.is(s.chatRequests().length, 1, '/tokens asks the model nothing');
+  const said = e.updates.slice(before).map((n) => (n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' ? n.update.content.text : '')).join('');
+  t.regex(said, /^context ≈\S+ tokens of a 33k window · 1 requests · prompt/);
+});
+
+test('an engine whose window is unknown is named once, with its fix; a known window says nothing', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const s = await server([{ content: 'One.' }, { content: 'Two.' }, { content: 'Three.' }]);
+  const unknown = editor({ cwd: repo, env: { REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model' } });
+  await unknown.initialize();
+  const { sessionId } = await unknown.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await unknown.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+  await unknown.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+  const text = answerText(unknown);
+  t.regex(text, /context window is unknown[^\n]*Fix: set REIKA_CONTEXT_WINDOW/);
+  t.is(text.split('context window is unknown').length, 2, 'said once');
+
+  const known = editor({ cwd: repo, env: { REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768' } });
+  await known.initialize();
+  const other = await known.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await known.connection.agent.request(methods.agent.session.prompt, { sessionId: other.sessionId, prompt: [{ type: 'text', text: 'three' }] });
+  t.is(answerText(known), 'Three.');
+});
