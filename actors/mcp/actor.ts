@@ -1,6 +1,7 @@
 import { client, defineActor, type RequestContext } from '../../runtime/actor.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
+import { contextRules } from '../tool-executor/rules/context-rules.js';
 import { APPROVER, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import { SpillStore } from '../tool-executor/files/spill.js';
 import type { McpServerConfig } from './config.js';
@@ -88,6 +89,7 @@ async function run(request: ToolExecutorRequest, context: RequestContext<ToolDel
     request.context.approvals,
     (approval) => client(context, APPROVER).request(approval),
     context.signal,
+    { match: contextRules(request.context)?.check({ tool: request.name }), suggest: () => [request.name] },
   ).catch((error: unknown) => (context.signal.aborted ? undefined : Promise.reject(error)));
   if (!verdict) return cancelled(base);
   if (!verdict.approved) {

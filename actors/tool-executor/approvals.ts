@@ -2,14 +2,20 @@ import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js
 import type { ApprovalClass } from './tools/define-tool.js';
 import type { PreparedCall } from './prepared.js';
 import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js';
+import type { RuleMatch } from './rules/permission-rules.js';
+import { describeRule } from './rules/describe-rule.js';
 
 /**
- * The approval decision for one prepared action (SPEC §4). `bypass` never asks; `off` asks for
- * every action; `safe` asks for a tool of class `ask` always, for one of class `flagged` only when
- * the action has reasons (dangerous command, write outside the project), and never for `never`.
- * Asking is a request to the approver actor; "always" is remembered there, not here.
+ * The approval decision for one prepared action (SPEC §4, §17). A permission rule that names the
+ * call comes first: deny declines (under bypass too), ask asks (whatever the mode), allow approves.
+ * Without one, the mode decides: `bypass` never asks; `off` asks for every action; `safe` asks for a
+ * tool of class `ask` always, for one of class `flagged` only when the action has reasons
+ * (dangerous command, write outside the project), and never for `never`. Asking is a request to
+ * the approver actor; "always" is remembered there (a session, or a rule it writes), not here.
  */
-export type Verdict = { approved: true; /** a person said yes */ asked?: boolean } | { approved: false; note: string };
+export type Verdict =
+  | { approved: true; /** a person said yes */ asked?: boolean; /** the allow rule that approved it */ rule?: RuleMatch }
+  | { approved: false; note: string; /** the deny rule that refused it */ rule?: RuleMatch };
 
 export type Ask = (request: ApprovalRequest) => Promise<ApprovalReply>;
 
@@ -19,11 +25,23 @@ export async function decide(
   mode: ApprovalMode,
   ask: Ask,
   signal?: AbortSignal,
+  rules: { match?: RuleMatch | undefined; suggest?(): string[] } = {},
 ): Promise<Verdict> {
-  if (mode === 'bypass' || approval === 'never') return { approved: true };
-  if (mode === 'safe' && approval === 'flagged' && action.reasons.length === 0) return { approved: true };
+  const ruled = rules.match;
+  if (ruled?.effect === 'deny') return { approved: false, note: `denied by the permission rule ${describeRule(ruled)}`, rule: ruled };
+  if (ruled?.effect === 'allow') return { approved: true, rule: ruled };
+  if (ruled?.effect !== 'ask') {
+    if (mode === 'bypass' || approval === 'never') return { approved: true };
+    if (mode === 'safe' && approval === 'flagged' && action.reasons.length === 0) return { approved: true };
+  }
   const reason =
-    action.reasons.length > 0 ? action.reasons.join('; ') : mode === 'off' ? `approvals are off: every ${action.tool} is confirmed` : `${action.tool} asks before every use`;
+    ruled?.effect === 'ask'
+      ? [`the permission rule ${describeRule(ruled)} asks first`, ...action.reasons].join('; ')
+      : action.reasons.length > 0
+        ? action.reasons.join('; ')
+        : mode === 'off'
+          ? `approvals are off: every ${action.tool} is confirmed`
+          : `${action.tool} asks before every use`;
   const request: ApprovalRequest = {
     type: 'approve',
     tool: action.tool,
@@ -32,6 +50,8 @@ export async function decide(
     ...(action.path !== undefined ? { path: action.path } : {}),
     ...(action.diff !== undefined ? { diff: action.diff } : {}),
   };
+  const suggested = rules.suggest?.() ?? [];
+  if (suggested.length > 0) request.rules = suggested;
   let reply: ApprovalReply;
   try {
     reply = await untilAborted(ask(request), signal);

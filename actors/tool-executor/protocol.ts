@@ -1,5 +1,6 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { AgentMode } from '../agent-mode.js';
+import type { RuleData } from './rules/rule.js';
 
 /**
  * The tool-executor actor's contract (a child process). Tool names and argument keys are a
@@ -17,6 +18,11 @@ export interface ToolContext {
   approvals: ApprovalMode;
   /** `plan` and `subagent` are read-only: a tool the mode does not offer is refused. */
   mode: AgentMode;
+  /**
+   * The session's permission rules in force (SPEC §17), in no particular order: deny > ask >
+   * allow whatever their order. A project's allow rules are here only when it is trusted.
+   */
+  permissions?: RuleData[];
 }
 
 export type ToolExecutorRequest = {
@@ -75,6 +81,8 @@ export interface ApprovalRequest {
   command?: string;
   path?: string;
   diff?: string;
+  /** The permission rules an "Always" answer writes to the settings file the person picks. */
+  rules?: string[];
   /**
    * Set when the asker keeps an approval itself beyond the session, e.g. "for this project" (a
    * project's MCP server): the person is offered approve or decline, not a session-long `always`.

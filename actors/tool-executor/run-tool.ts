@@ -8,6 +8,10 @@ import { builtinTools } from './registry.js';
 import { ToolError } from './tools/tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tools/tool-env.js';
 import { lazy } from './lazy.js';
+import { contextRules } from './rules/context-rules.js';
+import { ruleSubjectOf } from './rules/rule-subject.js';
+import { suggestRules } from './rules/suggest-rules.js';
+import { describeRule } from './rules/describe-rule.js';
 
 const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));
 
@@ -48,29 +52,39 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const base = { callId: request.callId, name: request.name };
   const refused = await tool.modes[request.context.mode]?.refuse?.(args, request.context.root);
   if (refused) throw new ToolError('READ_ONLY_MODE', refused);
+  // Permission rules (SPEC §17) first: a deny rule refuses before anything is prepared.
+  const rules = contextRules(request.context);
+  const subject = rules ? ruleSubjectOf(tool.name, args, request.context.root) : undefined;
+  const ruled = subject && rules!.check(subject);
+  if (ruled?.effect === 'deny') return declined(base, { note: `denied by the permission rule ${describeRule(ruled)}` });
   const prepared = await tool.prepare(args, env);
   let approved = request.context.approvals === 'bypass';
-  if (prepared.action) {
-    const verdict = await decide(prepared.action, tool.approval, request.context.approvals, ask, env.signal);
-    if (!verdict.approved) {
-      const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
-      return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
-    }
-    approved ||= verdict.asked === true;
+  // A tool that describes no action (read, grep…) is asked about only when an ask rule names it.
+  const action = prepared.action ?? (ruled?.effect === 'ask' ? { tool: tool.name, ...(subject?.paths ? { path: subject.paths[0]! } : {}), reasons: [] } : undefined);
+  if (action) {
+    const suggest = () => suggestRules(subject ?? ruleSubjectOf(tool.name, args, request.context.root), request.context.root);
+    const verdict = await decide(action, tool.approval, request.context.approvals, ask, env.signal, { match: ruled, suggest });
+    if (!verdict.approved) return declined(base, verdict);
+    // A person's yes, an allow rule or bypass: the command may use the network (SPEC §12).
+    approved ||= verdict.asked === true || verdict.rule !== undefined;
   }
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Before a step that changes files (agent mode: plan's and subagents' steps only read), a checkpoint.
-  const action = prepared.action;
-  const step = action && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, action.tool, action.command ?? action.path ?? '') : {};
+  const step = prepared.action && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Last, the main thread's go-ahead: an interrupt it has not handled yet (its abort would come
   // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just
   // before the SIGINT landed after it (1 run in 27), with the abort still on its way.
-  if (action && env.clear && !(await env.clear())) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
+  if (prepared.action && env.clear && !(await env.clear())) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   const outcome = await prepared.run({ approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) });
   if (step.note) outcome.summary += `; ${step.note}`;
   if (step.checkpoint) outcome.meta = { ...outcome.meta, checkpoint: step.checkpoint.n };
   return finish(base, outcome);
+}
+
+function declined(base: { callId: string; name: string }, verdict: { note: string }): ToolResult {
+  const summary = /^declined\b/i.test(verdict.note) ? verdict.note : `declined: ${verdict.note}`;
+  return { ...base, status: 'declined', summary: oneLine(summary), payload: `Not done: ${verdict.note}` };
 }
 
 /** A thrown failure as a result: a ToolError's code, a cancellation, or INTERNAL. */

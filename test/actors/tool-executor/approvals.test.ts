@@ -28,3 +28,23 @@ test('each approval class asks exactly where SPEC §4 says, and bypass never ask
     }
   }
 });
+
+test('a permission rule comes before the mode: deny under bypass, ask for a tool that never asks, allow in off', async (t) => {
+  const source = { scope: 'user' as const, file: '/u/settings.json' };
+  const asked: ApprovalRequest[] = [];
+  const ask: Ask = async (request) => {
+    asked.push(request);
+    return { decision: 'approve' };
+  };
+  const action = { tool: 'bash', command: 'git push', reasons: [] };
+  const denied = await decide(action, 'flagged', 'bypass', ask, undefined, { match: { effect: 'deny', rule: 'Bash(git push:*)', source } });
+  t.deepEqual(denied, { approved: false, note: 'denied by the permission rule Bash(git push:*) in /u/settings.json', rule: { effect: 'deny', rule: 'Bash(git push:*)', source } });
+  const allowed = await decide(action, 'flagged', 'off', ask, undefined, { match: { effect: 'allow', rule: 'Bash(git push:*)', source } });
+  t.true(allowed.approved);
+  t.deepEqual(asked, []);
+  const questioned = await decide({ tool: 'read', path: '/p/x', reasons: [] }, 'never', 'bypass', ask, undefined, { match: { effect: 'ask', rule: 'Read(x)', source }, suggest: () => ['Read(./x)'] });
+  t.true(questioned.approved);
+  t.is(asked.length, 1);
+  t.is(asked[0]!.reason, 'the permission rule Read(x) in /u/settings.json asks first');
+  t.deepEqual(asked[0]!.rules, ['Read(./x)']);
+});

@@ -3,6 +3,7 @@ import type { Ask } from '../../../actors/tool-executor/approvals.js';
 import { ProcessGroups } from '../../../actors/tool-executor/process/process-groups.js';
 import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { runTool } from '../../../actors/tool-executor/run-tool.js';
+import type { RuleData } from '../../../actors/tool-executor/rules/rule.js';
 import { SpillStore } from '../../../actors/tool-executor/files/spill.js';
 
 /** Runs one tool call in this process through the same wrapper the actor uses. */
@@ -14,6 +15,8 @@ export interface CallOptions {
   ask?: Ask;
   deltas?: ToolDelta[];
   onDelta?: (delta: ToolDelta) => void;
+  /** The session's permission rules in force. */
+  permissions?: RuleData[];
 }
 
 export const spill = new SpillStore();
@@ -31,7 +34,7 @@ export async function call(root: string, name: string, args: Record<string, unkn
     return options.ask ? options.ask(request) : { decision: 'approve' };
   };
   const result = await runTool(
-    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent' } },
+    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', ...(options.permissions ? { permissions: options.permissions } : {}) } },
     {
       root,
       signal: options.signal ?? new AbortController().signal,
