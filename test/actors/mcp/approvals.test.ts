@@ -130,5 +130,6 @@ test('the question shows the tool and its arguments; a decline reaches the model
     tool: 'mcp__everything__gzip-file-as-resource',
     reason: 'mcp__everything__gzip-file-as-resource asks before every use',
     command: 'gzip-file-as-resource {"name":"notes.gz","data":"data:text/plain,hello"}',
+    rules: ['mcp__everything__gzip-file-as-resource'],
   });
 });
