@@ -145,7 +145,7 @@ test('approvals go to the registered approver; a decline reaches the model with 
     const declined = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'rm -rf src' }));
     t.is(declined.status, 'declined');
     t.is(declined.summary, 'declined: reika runs headless', 'a note that already says declined is not prefixed twice');
-    t.deepEqual(asked[0], { type: 'approve', tool: 'bash', reason: 'rm -rf deletes files recursively without asking', command: 'rm -rf src' });
+    t.deepEqual(asked[0], { type: 'approve', tool: 'bash', reason: 'rm -rf deletes files recursively without asking', command: 'rm -rf src', rules: ['Bash(rm -rf src)'] });
     const approved = await client(supervisor, TOOL_EXECUTOR).request(run(root, 'bash', { command: 'curl --version >/dev/null; echo fine' }));
     t.is(approved.status, 'done');
     t.is(asked.length, 2);
