@@ -5,6 +5,10 @@ import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, t
 import { tempDir } from '../../helpers/temp.js';
 
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
+// These tests follow reika's own process-group cleanup by the pids a command prints (`$$`, `$!`):
+// the executor runs commands unsandboxed here, since inside the sandbox's PID namespace those pids
+// are not the ones seen out here (and the namespace would end the tree for reika).
+process.env.REIKA_SANDBOX = 'off';
 
 function run(root: string, name: string, args: Record<string, unknown>, approvals: 'safe' | 'off' | 'bypass' = 'safe'): ToolExecutorRequest {
   return { type: 'run', callId: `call_${name}`, name, args, context: { root, approvals, mode: 'agent' } };

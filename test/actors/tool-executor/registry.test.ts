@@ -12,7 +12,7 @@ const CONTRACT: Record<string, string[]> = {
   list: ['path', 'depth'],
   glob: ['pattern', 'path'],
   grep: ['pattern', 'path', 'glob', 'ignore_case'],
-  edit: ['path', 'old_string', 'new_string'],
+  edit: ['path', 'old_string', 'new_string', 'edits'],
   write: ['path', 'content'],
   bash: ['command', 'timeout_ms'],
   subagent: ['task', 'files'],
