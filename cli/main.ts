@@ -6,6 +6,7 @@ import { prespawnThread } from '../runtime/prespawn.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { MODEL_IO_MODULE, modelIoEntry } from './actor-modules.js';
 import { takeModelOption } from './model-option.js';
+import { locateSubcommand, type Subcommand } from './subcommand.js';
 import { version } from './version.js';
 
 /**
@@ -51,6 +52,15 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
   REIKA_REASONING_HISTORY   auto | keep | drop  reasoning sent back in the history
 `;
 
+/** Each subcommand's module, loaded only when it runs. */
+const COMMANDS: Record<Subcommand, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+  index: () => import('./commands/index-command.js'),
+  map: () => import('./commands/map-command.js'),
+  undo: () => import('./commands/undo-command.js'),
+  sessions: () => import('./commands/sessions-command.js'),
+  doctor: () => import('./commands/doctor-command.js'),
+};
+
 async function main(input: string[]): Promise<number> {
   const taken = takeModelOption(input);
   if (!Array.isArray(taken)) {
@@ -58,7 +68,7 @@ async function main(input: string[]): Promise<number> {
     return 2;
   }
   const argv = taken;
-  const [first, ...rest] = argv;
+  const [first] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(HELP);
     return 0;
@@ -67,11 +77,22 @@ async function main(input: string[]): Promise<number> {
     process.stdout.write(`reika ${version()}\n`);
     return 0;
   }
-  if (first === 'index') return (await import('./commands/index-command.js')).run(rest);
-  if (first === 'map') return (await import('./commands/map-command.js')).run(rest);
-  if (first === 'undo') return (await import('./commands/undo-command.js')).run(rest);
-  if (first === 'sessions') return (await import('./commands/sessions-command.js')).run(rest);
-  if (first === 'doctor') return (await import('./commands/doctor-command.js')).run(rest);
+  const located = locateSubcommand(argv);
+  if (located.kind === 'error') {
+    process.stderr.write(`reika: ${located.message}\n`);
+    return 2;
+  }
+  if (located.kind === 'subcommand') {
+    if (located.cwd !== undefined) {
+      try {
+        process.chdir(located.cwd);
+      } catch (error) {
+        process.stderr.write(`reika: --cwd ${located.cwd}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (error as Error).message}\n`);
+        return 2;
+      }
+    }
+    return (await COMMANDS[located.name]()).run(located.args);
+  }
   // A session needs the model-io thread first of all: it boots while the rest loads (the runtime adopts it).
   prespawnThread(MODEL_IO, MODEL_IO_MODULE, modelIoEntry());
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
