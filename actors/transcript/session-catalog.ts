@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ReikaError } from '../../runtime/errors.js';
 import { UsageLedger } from '../agent/usage-ledger.js';
 import { readTranscript } from './read-transcript.js';
-import { isIdLike, projectDir, sessionFiles, sessionsDir, type SessionFiles } from './store-paths.js';
+import { isIdLike, isSessionId, projectDir, sessionFiles, sessionsDir, type SessionFiles } from './store-paths.js';
 import type { SessionMeta } from './transcript-event.js';
 
 /**
@@ -79,7 +79,7 @@ function transcriptIds(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((name) => name.endsWith('.jsonl') && isIdLike(name.slice(0, -6))).map((name) => name.slice(0, -6));
+  return names.filter((name) => name.endsWith('.jsonl') && isSessionId(name.slice(0, -6))).map((name) => name.slice(0, -6));
 }
 
 function metaOf(files: SessionFiles, id: string): SessionMeta {

@@ -32,6 +32,11 @@ export function sessionFiles(dir: string, id: string): SessionFiles {
 /** Session ids: 10 lowercase letters and digits (a unique prefix is enough to name one). */
 export const newSessionId: () => string = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 10);
 
+/** True for a whole session id (what a transcript file is named after). */
+export function isSessionId(text: string): boolean {
+  return /^[0-9a-z]{10}$/.test(text);
+}
+
 /** True for a string that can be a session id or a prefix of one (no path tricks). */
 export function isIdLike(text: string): boolean {
   return /^[0-9a-z]{1,10}$/.test(text);

@@ -146,3 +146,12 @@ test('sessions are listed per project root, newest first; an id or a unique pref
   renameSync(projectDir(other, env), join(env.XDG_STATE_HOME!, 'reika', 'sessions', 'moved'));
   t.is(findSession(elsewhere.id, env).meta.root, other);
 });
+
+test('the prompt history beside the sessions (cli/prompt-history.ts) is not listed as a session', (t) => {
+  const { env, root } = place();
+  const writer = TranscriptWriter.create(root, '1', { env });
+  writer.append(turnStart('hello'));
+  writer.close();
+  writeFileSync(join(projectDir(root, env), 'history.jsonl'), '"an earlier prompt"\n');
+  t.deepEqual(listSessions(root, env).map((s) => s.id), [writer.id]);
+});
