@@ -53,7 +53,7 @@ Configuration (environment, then ./.env, then ~/.config/reika/.env):
 `;
 
 /** Each subcommand's module, loaded only when it runs. */
-const COMMANDS: Record<Subcommand, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
+const COMMANDS: Record<Exclude<Subcommand, 'acp'>, () => Promise<{ run(argv: string[]): Promise<number> }>> = {
   index: () => import('./commands/index-command.js'),
   map: () => import('./commands/map-command.js'),
   undo: () => import('./commands/undo-command.js'),
@@ -82,7 +82,7 @@ async function main(input: string[]): Promise<number> {
     process.stderr.write(`reika: ${located.message}\n`);
     return 2;
   }
-  if (located.kind === 'subcommand') {
+  if (located.kind === 'subcommand' && located.name !== 'acp') {
     if (located.cwd !== undefined) {
       try {
         process.chdir(located.cwd);
@@ -98,7 +98,7 @@ async function main(input: string[]): Promise<number> {
   // One session id for this run: the tool executor files its checkpoints under it, /undo reads them.
   checkpointSession();
   // An editor's agent server: JSON-RPC on stdin/stdout (docs/editors.md).
-  if (first === 'acp') return (await import('./commands/acp-command.js')).run(rest);
+  if (located.kind === 'subcommand') return (await import('./commands/acp-command.js')).run(located.args);
   if (argv.includes('-p') || argv.includes('--prompt') || !process.stdin.isTTY || !process.stdout.isTTY) {
     return (await import('./commands/headless-command.js')).run(argv);
   }

@@ -5,7 +5,7 @@
  */
 
 /** The subcommands `reika` knows, each run by its own module. */
-export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor'] as const;
+export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor', 'acp'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** Session flags that take a value: their value is never the subcommand. */
@@ -19,7 +19,7 @@ export type Located =
 /**
  * Reads `argv` (after `--model` was taken out): the first word that is not a flag or a flag's
  * value. A subcommand gets the other arguments, with `--cwd DIR` / `-C DIR` taken out as the
- * folder to run in (except for `doctor`, which reads its own). A one-word task given without
+ * folder to run in (except for `doctor` and `acp`, which read their own). A one-word task given without
  * `-p` that is close to a subcommand's name is an error naming the command meant.
  */
 export function locateSubcommand(argv: readonly string[]): Located {
@@ -41,7 +41,7 @@ export function locateSubcommand(argv: readonly string[]): Located {
 }
 
 function subcommand(name: Subcommand, others: string[]): Located {
-  if (name === 'doctor') return { kind: 'subcommand', name, args: others };
+  if (name === 'doctor' || name === 'acp') return { kind: 'subcommand', name, args: others };
   const args: string[] = [];
   let cwd: string | undefined;
   for (let i = 0; i < others.length; i++) {
