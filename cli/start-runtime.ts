@@ -10,6 +10,7 @@ import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 import { startupThreadsEnded } from '../actors/indexer/startup-thread.js';
 import type { McpHub } from '../actors/mcp/hub.js';
+import type { McpServerConfig } from '../actors/mcp/config.js';
 import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-modules.js';
 
 /**
@@ -44,6 +45,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The run's interrupt (cli/early-interrupt.ts): once it fired, no actor process is started any more. */
   signal?: AbortSignal;
+  /** MCP servers given besides the configured ones (an editor's, `reika acp`). */
+  mcpServers?: readonly McpServerConfig[];
 }
 
 /**
@@ -172,7 +175,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
       return () => watchers.delete(listener);
     },
     mcp: () =>
-      (hub ??= import('../actors/mcp/hub.js').then((loaded) => new loaded.McpHub({ supervisor, headless: options.headless ?? false, ...(options.env ? { env: options.env } : {}) }))),
+      (hub ??= import('../actors/mcp/hub.js').then((loaded) => new loaded.McpHub({ supervisor, headless: options.headless ?? false, ...(options.env ? { env: options.env } : {}), ...(options.mcpServers ? { extra: options.mcpServers } : {}) }))),
     close: async () => {
       await supervisor.close();
       await reapLeftovers();

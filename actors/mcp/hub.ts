@@ -41,6 +41,11 @@ export interface McpHubOptions {
   /** Where `${VAR}` in the config is read; default process.env. */
   env?: NodeJS.ProcessEnv;
   trust?: McpTrust;
+  /**
+   * Servers given by the one who started reika (an editor's, over ACP), trusted like the user's:
+   * they join the configured ones at every start and reload, replacing one of the same name.
+   */
+  extra?: readonly McpServerConfig[];
 }
 
 /** Where a session's servers come from. */
@@ -155,7 +160,9 @@ export class McpHub {
   private async apply(root: string, reload = false): Promise<void> {
     const config = loadMcpConfig(root, this.where.userFolder, this.env);
     this.problems = config.problems;
-    const wanted = new Map(config.servers.map((server) => [server.name, server]));
+    const extra = this.options.extra ?? [];
+    const servers = [...config.servers.filter((server) => !extra.some((given) => given.name === server.name)), ...extra];
+    const wanted = new Map(servers.map((server) => [server.name, server]));
     for (const [name, entry] of [...this.entries]) {
       const next = wanted.get(name);
       const same = next !== undefined && JSON.stringify(next) === JSON.stringify(entry.config);
@@ -164,7 +171,7 @@ export class McpHub {
       entry.generation = -1;
       await this.options.supervisor.stop(mcpAddress(name));
     }
-    for (const server of config.servers) {
+    for (const server of servers) {
       if (this.entries.has(server.name)) continue;
       const entry = this.add(server);
       if (server.source === 'user') this.spawn(entry);

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
 import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import type { McpServerConfig } from '../../actors/mcp/config.js';
 import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';
 import { applySessionFlags, type SessionFlags } from '../session-flags.js';
@@ -9,6 +10,7 @@ import { locateSession, openSession, resumedConfig, SessionChoiceError, type Loc
 import { version } from '../version.js';
 import { editorLink, type EditorLink } from './editor-link.js';
 import { EditorSession } from './editor-session.js';
+import { editorMcpServers } from './editor-mcp.js';
 
 /**
  * reika as an ACP agent (SPEC §18): the handlers of the protocol's methods, over one connection.
@@ -40,9 +42,9 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     if (!session) throw new RequestError(-32002, `no session ${id} in this reika (session/new or session/load first)`);
     return session;
   };
-  const open = (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0]): EditorSession => {
+  const open = (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0], mcpServers: McpServerConfig[]): EditorSession => {
     const mode: SessionMode | undefined = options.flags.mode;
-    const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, ...(mode ? { mode } : {}) });
+    const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, mcpServers, ...(mode ? { mode } : {}) });
     sessions.set(id, session);
     return session;
   };
@@ -64,10 +66,11 @@ export function agentServer(options: AgentServerOptions): AgentServer {
   app.onRequest(methods.agent.session.new, ({ params, client }) => {
     const root = folder(params.cwd);
     const config = configFor(root, options.flags);
+    const servers = editorMcpServers(params.mcpServers, root);
     // The transcript takes the session's id, so a later `session/load` of this id finds it.
     const id = newSessionId();
     const opened = openSession(undefined, config, { id, onProblem: options.log });
-    const session = open(id, root, config, opened, client);
+    const session = open(id, root, config, opened, client, servers);
     setImmediate(() => session.announceCommands());
     return { sessionId: session.id, modes: session.modes };
   });
@@ -79,10 +82,12 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     let located: LocatedSession | undefined;
     let opened: OpenedSession;
     let config: Config;
+    let servers: McpServerConfig[];
     try {
       located = locateSession({ resume: params.sessionId }, cwd, notes);
       if (!located) throw new SessionChoiceError(`no session ${params.sessionId}`);
       config = configFor(located.root, options.flags);
+      servers = editorMcpServers(params.mcpServers, located.root);
       opened = openSession(located, config, { onProblem: options.log });
     } catch (error) {
       // The first line is the sentence; the rest lists the folder's other sessions, for a person at a terminal.
@@ -90,7 +95,7 @@ export function agentServer(options: AgentServerOptions): AgentServer {
       throw error;
     }
     for (const note of [...notes, ...opened.notes]) options.log(note);
-    const session = open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client);
+    const session = open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client, servers);
     // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
     session.replay();
     setImmediate(() => session.announceCommands());

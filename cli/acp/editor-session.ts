@@ -8,6 +8,7 @@ import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/
 import { expandTypedCommand } from '../slash/custom-commands.js';
 import { startRuntime, type Runtime } from '../start-runtime.js';
 import type { OpenedSession } from '../open-session.js';
+import type { McpServerConfig } from '../../actors/mcp/config.js';
 import type { EditorLink } from './editor-link.js';
 import { EditorApprovals } from './permission.js';
 import { readPrompt } from './prompt-content.js';
@@ -27,6 +28,9 @@ export const MODES: SessionModeState['availableModes'] = [
   { id: 'plan', name: 'Plan', description: 'Read-only: looks around and proposes a plan, changes nothing' },
 ];
 
+/** How long the first prompt waits for the editor's MCP servers to be up. */
+const EDITOR_MCP_WAIT_MS = 10_000;
+
 export interface EditorSessionOptions {
   /** The ACP session id: the transcript's id, so `session/load` finds it again. */
   id: string;
@@ -35,6 +39,8 @@ export interface EditorSessionOptions {
   opened: OpenedSession;
   mode?: SessionMode;
   editor: EditorLink;
+  /** The MCP servers the editor passed (editor-mcp.ts). */
+  mcpServers?: readonly McpServerConfig[];
   /** Where problems that are not the editor's business go (stderr). */
   log(line: string): void;
 }
@@ -50,6 +56,7 @@ export class EditorSession {
   private readonly engineNote: Promise<string | undefined>;
   /** The engine note was given (or there was none): it is said once. */
   private engineTold = false;
+  private waitedForServers = false;
 
   constructor(options: EditorSessionOptions) {
     this.options = options;
@@ -57,7 +64,7 @@ export class EditorSession {
     const send = (update: SessionUpdate) => options.editor.update(this.id, update);
     this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal));
     this.updates = new TurnUpdates(send, () => this.session.info().root);
-    this.runtime = startRuntime({ approve: (request, signal) => this.approve(request, signal), cwd: options.root });
+    this.runtime = startRuntime({ approve: (request, signal) => this.approve(request, signal), cwd: options.root, ...(options.mcpServers?.length ? { mcpServers: options.mcpServers } : {}) });
     this.session = new Session({
       runtime: this.runtime,
       config: options.config,
@@ -108,6 +115,7 @@ export class EditorSession {
 
   /** Runs one prompt to its end; a cancel ends it `cancelled`. */
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+    await this.editorServersSettled();
     const root = this.session.info().root;
     const prompt = await readPrompt(blocks, root);
     for (const problem of prompt.problems) this.say(`reika: ${problem}\n\n`);
@@ -144,6 +152,18 @@ export class EditorSession {
     this.session.close('the editor closed the connection');
     await this.runtime.close();
     this.options.opened.recorder.close();
+  }
+
+  /**
+   * Before the first prompt, the editor's MCP servers get up to {@link EDITOR_MCP_WAIT_MS} to
+   * start, so their tools are in the first request (the user named them for this session).
+   */
+  private async editorServersSettled(): Promise<void> {
+    if (this.waitedForServers || !this.options.mcpServers?.length) return;
+    this.waitedForServers = true;
+    await this.session.ready.catch(() => {});
+    const hub = await this.runtime.mcp();
+    await hub.settled(EDITOR_MCP_WAIT_MS);
   }
 
   /** The engine note, once: before any turn when it is known in time, else after the first turn's answer. */

@@ -2,6 +2,7 @@ import test from 'ava';
 import { methods } from '@agentclientprotocol/sdk';
 import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
+import { everythingEntry } from '../../actors/mcp/servers.js';
 import { answerText, startEditor, type Editor } from './acp-harness.js';
 
 const servers: ScriptedServer[] = [];
@@ -63,4 +64,19 @@ test('an engine whose window is unknown is named once, with its fix; a known win
   const other = await known.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
   await known.connection.agent.request(methods.agent.session.prompt, { sessionId: other.sessionId, prompt: [{ type: 'text', text: 'three' }] });
   t.is(answerText(known), 'Three.');
+});
+
+test('an MCP server the editor passes joins the session: its tools are in the first request and run', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const s = await server([{ toolCalls: [{ id: 'call_echo', name: 'mcp__everything__echo', arguments: { message: 'from the editor' } }] }, { content: 'Echoed.' }]);
+  const e = editor({ cwd: repo, env: { REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768' }, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [{ name: 'everything', command: process.execPath, args: [everythingEntry(), 'stdio'], env: [] }] });
+  const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'echo' }] });
+  t.is(answer.stopReason, 'end_turn');
+  const tools = s.chatRequests()[0]!.json.tools.map((tool: any) => tool.function.name);
+  t.true(tools.includes('mcp__everything__echo'), tools.join(', '));
+  t.regex(s.chatRequests()[1]!.json.messages.at(-1).content, /from the editor/);
+  const bad = await t.throwsAsync(e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [{ name: 'no spaces allowed', command: 'x', args: [], env: [] }] }));
+  t.is((bad as any).code, -32602);
 });
