@@ -1,5 +1,6 @@
 import type { Dialect, Scan, ScanContext, TextItem } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/table.js';
+import { unknownMarkup } from '../dialects/unknown-markup.js';
 import type { ToolIndex } from './tool-index.js';
 
 export type { TextItem } from '../dialects/dialect.js';
@@ -30,6 +31,10 @@ export interface ScanOptions {
   channel?: 'text' | 'reasoning';
   /** The text begins the reply (nothing of it was settled before). */
   messageStart?: boolean;
+  /** The text begins inside a fenced code block opened earlier in the reply. */
+  inFence?: boolean;
+  /** The text begins inside `inline code` opened earlier on its line. */
+  inInline?: boolean;
 }
 
 interface Opener {
@@ -37,7 +42,9 @@ interface Opener {
   dialect: Dialect;
 }
 
-const OPENERS: Opener[] = DIALECTS.flatMap((dialect) => dialect.openers.map((text) => ({ text, dialect })));
+/** The table, then the safety net for call markup no entry knows (tried last). */
+const SCANNED = [...DIALECTS, unknownMarkup];
+const OPENERS: Opener[] = SCANNED.flatMap((dialect) => dialect.openers.map((text) => ({ text, dialect })));
 const LINE_START = DIALECTS.filter((dialect) => dialect.lineStart);
 /** Openers by first character, in table order. */
 const BY_FIRST = new Map<string, Opener[]>();
@@ -61,6 +68,45 @@ const CANDIDATES_REASONING = candidates(false);
 function partialTag(text: string, i: number, tag: string): boolean {
   const rest = text.length - i;
   return rest > 0 && rest < tag.length && tag.startsWith(text.slice(i));
+}
+
+/** A line of `text` starting at `i` that opens or closes a code fence (up to 3 spaces, then ```). */
+function fenceLine(text: string, i: number): boolean {
+  let j = i;
+  while (j < text.length && j - i < 3 && text[j] === ' ') j++;
+  return text.startsWith('```', j);
+}
+
+/** How many fence lines `text` holds (`atLineStart`: its first character begins a line). */
+export function fenceLines(text: string, atLineStart: boolean): number {
+  if (!text.includes('```')) return 0;
+  let i = atLineStart ? 0 : text.indexOf('\n') + 1;
+  if (i === 0 && !atLineStart) return 0;
+  let count = 0;
+  for (;;) {
+    if (fenceLine(text, i)) count++;
+    const next = text.indexOf('\n', i);
+    if (next === -1) return count;
+    i = next + 1;
+  }
+}
+
+/** Backticks in `text` from `from` to `to` (odd: inline code is open). */
+function ticks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let k = text.indexOf('`', from); k !== -1 && k < to; k = text.indexOf('`', k + 1)) count++;
+  return count;
+}
+
+/**
+ * Whether `i` is inside code: a fence opened before it, or inline code on its line; `options`
+ * says where the text begins (state carried from the text settled before it).
+ */
+function codeAt(text: string, i: number, atLineStart: boolean, options: ScanOptions): boolean {
+  if ((fenceLines(text.slice(0, i), atLineStart) % 2 === 1) !== (options.inFence ?? false)) return true;
+  const line = text.lastIndexOf('\n', i - 1) + 1;
+  const carried = line === 0 && !atLineStart && options.inInline ? 1 : 0;
+  return (ticks(text, line, i) + carried) % 2 === 1;
 }
 
 /** Tries every family whose opener is at `i` (and the line-start ones when `lineStart`). */
@@ -90,7 +136,14 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
   if (tools.names.size === 0) return { items: text ? [{ type: 'text', text }] : [], consumed: text.length };
   const channel = options.channel ?? 'text';
   const lines = channel === 'text';
-  const context: ScanContext = { tools, final, channel, messageStart: options.messageStart ? 0 : -1, inner: (body, at) => scanAt(body, at, context, true, false) };
+  const context: ScanContext = {
+    tools,
+    final,
+    channel,
+    messageStart: options.messageStart ? 0 : -1,
+    inner: (body, at) => scanAt(body, at, context, true, false),
+    codeAt: (at) => codeAt(text, at, atLineStart, options),
+  };
   const items: TextItem[] = [];
   let settled = 0; // text before this index is plain text not yet pushed
   const pushText = (to: number) => {
@@ -154,7 +207,7 @@ export function scanTextCalls(text: string, atLineStart: boolean, tools: ToolInd
 /** Past this many held-back characters, rescans are rationed (see `push`). */
 const LARGE_HOLD = 2048;
 /** Markers that can end a held call; a large hold is rescanned when one arrives. */
-const CLOSERS = ['</tool_call>', '</function>', '<|END_ACTION|>', '<|END_THINKING|>', '<|action_end|>', '<|call|>', '<|tool_call_end|>', '<|tool_calls_section_end|>', '▁end｜>', '_end|>', '<|python_end|>', '</function_calls>', '```', '<tool_call|>', '</function_call>', '<|eot_id|>', '<|eom_id|>', '</arg_value>', '[TOOL_CALLS]', '>>>'];
+const CLOSERS = ['</tool_call>', '</function>', '<|END_ACTION|>', '<|END_THINKING|>', '<|action_end|>', '<|call|>', '<|tool_call_end|>', '<|tool_calls_section_end|>', '▁end｜>', '_end|>', '<|python_end|>', '</function_calls>', '```', '<tool_call|>', '</function_call>', '<|eot_id|>', '<|eom_id|>', '</arg_value>', '[TOOL_CALLS]', '>>>', 'invoke>', 'calls>', '<end_function_call>', '<|tools_suffix|>', '<|close|>', 'call_end｜>', 'calls_end｜>'];
 
 /** The incremental driver: push text as it streams, `end()` when the stream is over. */
 export class TextCallParser {
@@ -164,6 +217,9 @@ export class TextCallParser {
   private started = false;
   /** Buffer length when it was last scanned and held back whole. */
   private heldAt = 0;
+  /** The settled text left a code fence open, or inline code open on its last line. */
+  private inFence = false;
+  private inInline = false;
 
   /** The options for a buffer that begins the reply. */
   private readonly firstOptions: ScanOptions;
@@ -198,8 +254,12 @@ export class TextCallParser {
 
   private run(final: boolean): TextItem[] {
     if (this.buffer.length === 0) return [];
-    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.started ? this.options : this.firstOptions);
+    const options = this.started ? this.options : this.firstOptions;
+    const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.inFence || this.inInline ? { ...options, inFence: this.inFence, inInline: this.inInline } : options);
     if (consumed > 0) {
+      if (fenceLines(this.buffer.slice(0, consumed), this.atLineStart) % 2 === 1) this.inFence = !this.inFence;
+      const line = this.buffer.lastIndexOf('\n', consumed - 1) + 1;
+      this.inInline = ((line === 0 && this.inInline ? 1 : 0) + ticks(this.buffer, line, consumed)) % 2 === 1;
       this.started = true;
       this.atLineStart = this.buffer[consumed - 1] === '\n';
       this.buffer = this.buffer.slice(consumed);

@@ -1,8 +1,10 @@
 /**
  * Splits `<think>…</think>` at the start of the content into the reasoning channel (models served
  * without a reasoning parser print their thoughts that way). Only a block that opens the message
- * counts, so a `<think>` inside later text or a tool argument stays text. Partial tags are held
- * back and blank lines around the tags dropped, so pieces of any size give the same result.
+ * counts, so a `<think>` inside later text or a tool argument stays text. A bare `</think>` (the
+ * template opened the block in the prompt: DeepSeek V3.2/V4, Qwen3 thinking) is markup too: the
+ * first one, when no `<think>` came before it, is dropped. Partial tags are held back and blank
+ * lines around the tags dropped, so pieces of any size give the same result.
  */
 export interface Piece {
   channel: 'text' | 'reasoning';
@@ -17,6 +19,8 @@ export class ThinkSplitter {
   private buffer = '';
   /** Leading whitespace of the current channel is still being dropped. */
   private trimming = false;
+  /** A bare `</think>` may still come (none yet, no `<think>` in the text so far). */
+  private bareClose = true;
 
   push(text: string): Piece[] {
     this.buffer += text;
@@ -42,8 +46,9 @@ export class ThinkSplitter {
       if (rest.startsWith(OPEN)) {
         this.state = 'thinking';
         this.trimming = true;
+        this.bareClose = false;
         this.buffer = rest.slice(OPEN.length);
-      } else if (!final && OPEN.startsWith(rest)) {
+      } else if (!final && (OPEN.startsWith(rest) || CLOSE.startsWith(rest))) {
         return out; // blank so far, or a partial `<think>`
       } else {
         this.state = 'text';
@@ -70,8 +75,30 @@ export class ThinkSplitter {
       this.state = 'text';
       this.trimming = true;
     }
-    const text = this.buffer;
+    let text = this.buffer;
     this.buffer = '';
+    if (this.bareClose) {
+      const close = text.indexOf(CLOSE);
+      const open = text.indexOf(OPEN);
+      if (open !== -1 && (close === -1 || open < close)) {
+        this.bareClose = false;
+      } else if (close !== -1) {
+        this.bareClose = false;
+        this.emit(out, 'text', text.slice(0, close));
+        this.trimming = true;
+        text = text.slice(close + CLOSE.length);
+      } else if (!final) {
+        // A tag may be arriving: hold its beginning (either tag, so a `<think>` is seen whole).
+        const lt = text.lastIndexOf('<');
+        if (lt !== -1 && lt > text.length - CLOSE.length) {
+          const tail = text.slice(lt);
+          if (CLOSE.startsWith(tail) || OPEN.startsWith(tail)) {
+            this.buffer = tail;
+            text = text.slice(0, lt);
+          }
+        }
+      }
+    }
     this.emit(out, 'text', text);
     return out;
   }

@@ -23,14 +23,45 @@ export function toolIndex(tools: readonly ToolSchema[]): ToolIndex {
   return { names, properties, isNamePrefix: (prefix) => list.some((name) => name.startsWith(prefix)) };
 }
 
-/** Types a parameter value written as plain text (XML style) by the tool's schema. */
-export function coerceParameter(index: ToolIndex, tool: string, key: string, raw: string): unknown {
-  const schema = index.properties.get(tool)?.[key];
+/** The JSON types a property schema allows: its `type`, or the types of its `anyOf`/`oneOf` branches. */
+export function schemaTypes(schema: any): string[] {
   const declared = schema?.type;
-  const types: string[] = Array.isArray(declared) ? declared : typeof declared === 'string' ? [declared] : [];
-  if (types.length === 0 || types.includes('string')) return raw;
+  if (Array.isArray(declared)) return declared.filter((type): type is string => typeof type === 'string');
+  if (typeof declared === 'string') return [declared];
+  const branches = Array.isArray(schema?.anyOf) ? schema.anyOf : Array.isArray(schema?.oneOf) ? schema.oneOf : undefined;
+  return branches ? [...new Set<string>(branches.flatMap(schemaTypes))] : [];
+}
+
+/**
+ * A value written as text whose parameter may have no schema: typed by the schema when there is
+ * one, else read as JSON when the markup says it is not a string (DeepSeek's `string="false"`,
+ * FunctionGemma's unquoted values), else kept as text.
+ */
+export function coerceValue(index: ToolIndex, tool: string, key: string, raw: string, json: boolean): unknown {
+  if (schemaTypes(index.properties.get(tool)?.[key]).length > 0) return coerceParameter(index, tool, key, raw);
+  if (!json) return raw;
+  try {
+    return JSON.parse(raw.trim());
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Types a parameter value written as plain text (XML style) by the tool's schema: `42` for an
+ * integer, `null` where null is allowed (`["string", "null"]` too, as the engines' parsers do),
+ * JSON for objects and arrays. Text that does not fit stays text: the tool wrapper reports it.
+ */
+export function coerceParameter(index: ToolIndex, tool: string, key: string, raw: string): unknown {
+  return coerceTyped(schemaTypes(index.properties.get(tool)?.[key]), raw);
+}
+
+/** {@link coerceParameter} for a value whose schema allows `types` (none: the text as it is). */
+export function coerceTyped(types: readonly string[], raw: string): unknown {
+  if (types.length === 0) return raw;
   const text = raw.trim();
   if (types.includes('null') && (text === 'null' || text === 'None')) return null;
+  if (types.includes('string')) return raw;
   if (types.includes('integer') || types.includes('number')) {
     const number = Number(text);
     if (text !== '' && Number.isFinite(number) && (types.includes('number') || Number.isInteger(number))) return number;

@@ -9,7 +9,8 @@ import type { ToolIndex } from './tool-index.js';
 
 /**
  * Turns the wire deltas of one attempt into the normalised event stream and the final
- * {@link ChatReply}. Content goes through `<think>` splitting and the text-fallback parser;
+ * {@link ChatReply}. Call markup that could not be used is not text: it leaves a notice and the
+ * corrective note. Content goes through `<think>` splitting and the text-fallback parser;
  * reasoning goes through the parser too (tagged formats only), for calls that leaked there. Calls found in the content
  * are streamed as soon as they are complete; native calls at the end, when their arguments are;
  * leaked reasoning calls only when the turn has no other calls (a model drafting its call in its
@@ -122,7 +123,8 @@ export class TurnAssembler {
       case 'reasoning':
         return this.out('reasoning', item.text);
       case 'malformed': {
-        this.out(channel, item.text);
+        // Markup is never the answer (SPEC §10): it is reported to the user in one line and to the
+        // model in the corrective note, and kept out of the text.
         const problem: CallProblem = { dialect: item.dialect, reason: item.reason, ...(item.unknownTool ? { unknownTool: item.unknownTool } : {}) };
         this.problems.push({ ...problem, channel });
         return this.notice(problemLine(problem));

@@ -26,6 +26,10 @@ function sampleArguments(tools: ToolIndex, tool: string): Record<string, unknown
 export function correctiveNote(problems: readonly CallProblem[], tools: ToolIndex): string {
   const first = problems[0]!;
   const names = [...tools.names];
+  if (first.dialect === 'unknown') {
+    const tool = names.includes('read') ? 'read' : names[0]!;
+    return `[tool call not run: your reply held tool-call markup reika cannot read (${first.reason}). Write each call in your model's native tool-call format, or exactly like this:\n${hermesExample(tool, sampleArguments(tools, tool))}]`;
+  }
   const dialect = dialectNamed(first.dialect) ?? dialectNamed('hermes')!;
   const tool = first.unknownTool || !names.includes('read') ? names[0]! : 'read';
   const example = dialect.example(tool, sampleArguments(tools, tool));
@@ -36,8 +40,14 @@ export function correctiveNote(problems: readonly CallProblem[], tools: ToolInde
   return `[tool call not run: it could not be read (${first.reason}). Write each call complete and exactly in this form (${dialect.label}):\n${example}]`;
 }
 
+/** The Hermes form every dialect here reads, for a model whose own format is unknown. */
+function hermesExample(name: string, args: Record<string, unknown>): string {
+  return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+}
+
 /** The user's one line about it. */
 export function problemLine(problem: CallProblem): string {
+  if (problem.dialect === 'unknown') return `The model wrote a tool call in a format reika does not know (${problem.reason}); it was asked to use its native format or <tool_call>{json}</tool_call>.`;
   const label = dialectNamed(problem.dialect)?.label ?? problem.dialect;
   return `The model wrote a tool call (${label}) that could not be used: ${problem.reason}.`;
 }

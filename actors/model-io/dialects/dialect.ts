@@ -37,6 +37,8 @@ export interface ScanContext {
   messageStart: number;
   /** Scans for a call of any family at `i` (for wrappers such as code fences around a call). */
   inner(text: string, i: number): Scan;
+  /** True when `i` is inside code: a fenced block or `inline code` (markup there is text). */
+  codeAt?(i: number): boolean;
 }
 
 /** A call read from text, before it gets an id. */

@@ -93,3 +93,16 @@ test('a leading <think> block goes to reasoning, in pieces of any size', (t) => 
   t.deepEqual(split('<think>cut off', 1), [{ channel: 'reasoning', text: 'cut off' }]);
   t.deepEqual(split('<thin', 1), [{ channel: 'text', text: '<thin' }]);
 });
+
+test('a bare </think> (the template opened the block) is dropped once, in pieces of any size, and only when no <think> came first', (t) => {
+  // A template that opens the thinking block in the generation prompt leaves only its end in the
+  // reply when the engine runs no reasoning parser (issue 34: DSML after a bare </think>).
+  const call = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read">\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>';
+  for (const size of [1, 2, 3, 7, 1000]) {
+    t.deepEqual(split(`</think>\n\n${call}`, size), [{ channel: 'text', text: call }], `size ${size}`);
+    t.deepEqual(split(`I will read it.</think>\n${call}`, size), [{ channel: 'text', text: `I will read it.${call}` }], `size ${size}`);
+    t.deepEqual(split('a </think> b </think> c', size), [{ channel: 'text', text: 'a b </think> c' }], `size ${size}`);
+    t.deepEqual(split('No thinking <think>here</think>', size), [{ channel: 'text', text: 'No thinking <think>here</think>' }], `size ${size}`);
+  }
+  t.deepEqual(split('ends with </thi', 1), [{ channel: 'text', text: 'ends with </thi' }]);
+});

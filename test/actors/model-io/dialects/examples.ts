@@ -30,10 +30,174 @@ const LLAMA_CPP_CHAT = 'ggml-org/llama.cpp tests/test-chat.cpp';
 const weatherSF = { format: 'fahrenheit', location: 'San Francisco, CA' };
 const weatherTO = { format: 'celsius', location: 'Toronto, Canada' };
 
+const VLLM_MINIMAX_M2 = 'vllm-project/vllm tests/tool_parsers/test_minimax_m2_tool_parser.py';
+const SGLANG_MINIMAX_M2 = 'sgl-project/sglang test/registered/function_call/test_minimax_m2_detector.py';
+const OLLAMA_MINIMAX_M2 = 'ollama/ollama model/parsers/minimaxm2_test.go';
+const VLLM_MINIMAX_M3 = 'vllm-project/vllm tests/tool_parsers/test_minimax_m3_tool_parser.py';
+const VLLM_DSV32 = 'vllm-project/vllm tests/tool_parsers/test_deepseekv32_tool_parser.py';
+const VLLM_DSV4 = 'vllm-project/vllm tests/tool_parsers/test_deepseekv4_tool_parser.py';
+const SGLANG_DSV32 = 'sgl-project/sglang test/registered/function_call/test_deepseekv32_detector.py';
+const VLLM_STEP3 = 'vllm-project/vllm tests/tool_parsers/test_step3_tool_parser.py';
+const VLLM_FUNCTIONGEMMA = 'vllm-project/vllm tests/tool_parsers/test_functiongemma_tool_parser.py';
+const OLLAMA_FUNCTIONGEMMA = 'ollama/ollama model/parsers/functiongemma_test.go';
+const VLLM_HY3 = 'vllm-project/vllm tests/tool_parsers/test_hy_v3_tool_parser.py';
+const VLLM_HY_TRUNCATED = 'vllm-project/vllm tests/tool_parsers/test_hy_truncated_stream.py';
+const VLLM_APERTUS = 'vllm-project/vllm tests/tool_parsers/test_apertus_tool_parser.py';
+const SGLANG_KIMI_K3 = 'sgl-project/sglang test/registered/function_call/test_kimik3_detector.py (markers from python/sglang/srt/function_call/kimik3_format.py)';
+
+/** DeepSeek DSML as the vLLM tests build it (`FC_START`, `INV_START`, `PARAM_START`…). */
+const dsml = (block: string, calls: Array<[string, Array<[string, string, boolean?]>]>) =>
+  `<｜DSML｜${block}>\n${calls
+    .map(([name, params]) => `<｜DSML｜invoke name="${name}">\n${params.map(([key, value, string = true]) => `<｜DSML｜parameter name="${key}" string="${string}">${value}</｜DSML｜parameter>\n`).join('')}</｜DSML｜invoke>\n`)
+    .join('')}</｜DSML｜${block}>`;
+/** MiniMax-M3's namespace token and the order call of vLLM's `build_order_call`. */
+const M3 = ']<]minimax[>[';
+const m3Order = (id: number) => `${M3}<invoke name="create_order">${M3}<user_id>${id}${M3}</user_id>${M3}</invoke>`;
+/** Kimi K3's channel markers (sglang kimik3_format.py) and the call block of its test's `_call_block`. */
+const K3 = { responseOpen: '<|open|>response<|sep|>', responseClose: '<|close|>response<|sep|>', toolsOpen: '<|open|>tools<|sep|>', toolsClose: '<|close|>tools<|sep|>', messageClose: '<|close|>message<|sep|>', thinkOpen: '<|open|>think<|sep|>', thinkClose: '<|close|>think<|sep|>' };
+const k3Call = (tool: string, index: number, args: Record<string, [string, string]>) =>
+  `<|open|>call tool="${tool}" index="${index}"<|sep|>${Object.entries(args)
+    .map(([key, [type, value]]) => `<|open|>argument key="${key}" type="${type}"<|sep|>${value}<|close|>argument<|sep|>`)
+    .join('')}<|close|>call<|sep|>`;
+const step3Call = (name: string, params: Array<[string, string]>) => `<｜tool_call_begin｜><steptml:invoke name="${name}">${params.map(([key, value]) => `<steptml:parameter name="${key}">${value}</steptml:parameter>`).join('')}</steptml:invoke><｜tool_call_end｜>`;
+const HY_COMPLETE_ARGS = '<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>';
+
 /** Families whose engine tests were not carried over yet: written to the format the named parser reads. */
 const FORMAT = (parser: string) => `written to the format of ${parser}`;
 
 export const EXAMPLES: Record<string, Example[]> = {
+  'minimax-m2': [
+    { source: VLLM_MINIMAX_M2, output: 'Let me check. <minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke></minimax:tool_call>', calls: [['get_weather', { city: 'Seattle' }]], text: 'Let me check. ' },
+    // vLLM's parser has no schema here and gives "5"; reika types it by the tool's schema (days: integer).
+    { source: VLLM_MINIMAX_M2, output: '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter><parameter name="days">5</parameter></invoke></minimax:tool_call>', calls: [['get_weather', { city: 'Seattle', days: 5 }]], text: '' },
+    { source: VLLM_MINIMAX_M2, output: '<minimax:tool_call><invoke name="search_web"><parameter name="query">OpenAI</parameter></invoke><invoke name="search_web"><parameter name="query">Gemini</parameter></invoke></minimax:tool_call>', calls: [['search_web', { query: 'OpenAI' }], ['search_web', { query: 'Gemini' }]] },
+    { source: VLLM_MINIMAX_M2, output: '<minimax:tool_call><invoke name="update_profile"><parameter name="nickname">null</parameter></invoke></minimax:tool_call>', calls: [['update_profile', { nickname: null }]] },
+    { source: VLLM_MINIMAX_M2, output: '<minimax:tool_call><invoke name="update_profile"><parameter name="nickname">Alice</parameter></invoke></minimax:tool_call>', calls: [['update_profile', { nickname: 'Alice' }]] },
+    { source: VLLM_MINIMAX_M2, output: '<minimax:tool_call><invoke name="update_settings"><parameter name="config">{"theme": "dark", "fontSize": 14}</parameter></invoke></minimax:tool_call>', calls: [['update_settings', { config: { theme: 'dark', fontSize: 14 } }]] },
+    { source: SGLANG_MINIMAX_M2, output: '[Pasted ~4 lines]<minimax:tool_call><invoke name="context_info"><parameter name="metadata_only">false</parameter></invoke>', calls: [['context_info', { metadata_only: false }]], text: '[Pasted ~4 lines]' },
+    { source: SGLANG_MINIMAX_M2, output: 'Here is some text.<minimax:tool_call><invoke name="context_info"><parameter name="metadata_only">true</parameter></invoke></minimax:tool_call>More text after.', calls: [['context_info', { metadata_only: true }]], text: 'Here is some text.More text after.' },
+    { source: SGLANG_MINIMAX_M2, output: '<minimax:tool_call><invoke name="test_func"><parameter name="content">This text contains </parameter> in it</parameter></invoke></minimax:tool_call>', calls: [['test_func', { content: 'This text contains </parameter> in it' }]] },
+    { source: SGLANG_MINIMAX_M2, output: '<minimax:tool_call><invoke name="process_html"><parameter name="html"><div>Hello</div></parameter></invoke></minimax:tool_call>', calls: [['process_html', { html: '<div>Hello</div>' }]] },
+    { source: SGLANG_MINIMAX_M2, output: '<minimax:tool_call><invoke name="array_func"><parameter name="items">[1, 2, 3, "four"]</parameter></invoke></minimax:tool_call>', calls: [['array_func', { items: [1, 2, 3, 'four'] }]] },
+    { source: OLLAMA_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">San Francisco</parameter>\n<parameter name="unit">celsius</parameter>\n</invoke>\n</minimax:tool_call>', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]], text: '' },
+    { source: OLLAMA_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="calculate">\n</invoke>\n</minimax:tool_call>', calls: [['calculate', {}]] },
+    { source: OLLAMA_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="search_web">\n<parameter name="query">AI news</parameter>\n<parameter name="limit">10</parameter>\n</invoke>\n</minimax:tool_call>', calls: [['search_web', { query: 'AI news', limit: 10 }]] },
+    { source: OLLAMA_MINIMAX_M2, output: 'Let me check. <minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n</invoke>\n</minimax:tool_call>\nDone checking.', calls: [['get_weather', { location: 'Tokyo' }]], text: 'Let me check. \nDone checking.' },
+    { source: OLLAMA_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n</invoke>\n</minimax:tool_call>\nSome text.\n<minimax:tool_call>\n<invoke name="search_web">\n<parameter name="query">news</parameter>\n</invoke>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }], ['search_web', { query: 'news' }]], text: '\nSome text.\n' },
+    { source: `${OLLAMA_MINIMAX_M2} (missing closing parameter tag)`, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</invoke>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }]], text: '' },
+    { source: `${OLLAMA_MINIMAX_M2} (missing closing invoke tag)`, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }]], text: '' },
+    { source: `${OLLAMA_MINIMAX_M2} (single-quoted name attribute)`, output: "<minimax:tool_call><invoke name='get_weather' id=\"123\"><parameter name=\"location\">Tokyo</parameter></invoke></minimax:tool_call>", calls: [['get_weather', { location: 'Tokyo' }]] },
+  ],
+  'minimax-m3': [
+    {
+      source: VLLM_MINIMAX_M3,
+      output: `I will create it.\n${M3}<tool_call>\n${M3}<invoke name="create_order">${M3}<user_id>42${M3}</user_id>${M3}<urgent>true${M3}</urgent>${M3}<note>Please leave at front desk.${M3}</note>${M3}<shipping>${M3}<city>Singapore${M3}</city>${M3}<zip>018956${M3}</zip>${M3}</shipping>${M3}<items>${M3}<item>${M3}<sku>book-001${M3}</sku>${M3}<qty>2${M3}</qty>${M3}</item>${M3}<item>${M3}<sku>pen-007${M3}</sku>${M3}<qty>5${M3}</qty>${M3}</item>${M3}</items>${M3}<metadata>${M3}<source>mobile${M3}</source>${M3}<campaign>may-launch${M3}</campaign>${M3}</metadata>${M3}<duplicate_demo>${M3}<tag>a${M3}</tag>${M3}<tag>b${M3}</tag>${M3}</duplicate_demo>${M3}</invoke>\n${M3}</tool_call>`,
+      calls: [['create_order', { user_id: 42, urgent: true, note: 'Please leave at front desk.', shipping: { city: 'Singapore', zip: 18956 }, items: [{ sku: 'book-001', qty: 2 }, { sku: 'pen-007', qty: 5 }], metadata: { source: 'mobile', campaign: 'may-launch' }, duplicate_demo: { tag: ['a', 'b'] } }]],
+      text: 'I will create it.\n',
+    },
+    { source: VLLM_MINIMAX_M3, output: `${M3}<tool_call>\n${m3Order(1)}\n${m3Order(2)}\n${M3}</tool_call>`, calls: [['create_order', { user_id: 1 }], ['create_order', { user_id: 2 }]], text: '' },
+  ],
+  dsml: [
+    { source: VLLM_DSV32, output: dsml('function_calls', [['get_weather', [['location', 'SF'], ['date', '2024-01-16']]]]), calls: [['get_weather', { location: 'SF', date: '2024-01-16' }]], text: '' },
+    { source: VLLM_DSV32, output: `<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_time">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`, calls: [['get_time', {}]] },
+    { source: VLLM_DSV32, output: `Sure, let me check! ${dsml('function_calls', [['get_weather', [['location', 'NYC']]]])}`, calls: [['get_weather', { location: 'NYC' }]], text: 'Sure, let me check! ' },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['get_weather', [['location', 'SF']]], ['get_weather', [['location', 'NYC']]]]), calls: [['get_weather', { location: 'SF' }], ['get_weather', { location: 'NYC' }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['toggle', [['enabled', 'true', false], ['count', '42', false]]]]), calls: [['toggle', { enabled: true, count: 42 }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['score', [['value', '42']]]]), calls: [['score', { value: 42 }]] },
+    {
+      source: VLLM_DSV32,
+      output: dsml('function_calls', [['set_timer', [['wait', '{"type":"for","minutes":2880}', false], ['patches', '[{"op":"replace","path":"/schedule","value":"quiet"}]', false]]]]),
+      calls: [['set_timer', { wait: { type: 'for', minutes: 2880 }, patches: [{ op: 'replace', path: '/schedule', value: 'quiet' }] }]],
+    },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['get_weather', [['arguments', '{"location":"Beijing"}', false]]]]), calls: [['get_weather', { location: 'Beijing' }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['get_weather', [['input', '{"location":"Beijing"}']]]]), calls: [['get_weather', { location: 'Beijing' }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['unknown_fn', [['count', '42', false], ['flag', 'true', false]]]]), calls: [['unknown_fn', { count: 42, flag: true }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['clear', [['value', 'null', false]]]]), calls: [['clear', { value: null }]] },
+    { source: VLLM_DSV32, output: dsml('function_calls', [['echo', [['text', 'null', false]]]]), calls: [['echo', { text: 'null' }]] },
+    { source: VLLM_DSV4, output: `Let me check. <｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="location" string="true">Beijing</｜DSML｜parameter>\n<｜DSML｜parameter name="unit" string="true">celsius</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>`, calls: [['get_weather', { location: 'Beijing', unit: 'celsius' }]], text: 'Let me check. ' },
+    { source: SGLANG_DSV32, output: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="write_note">\n<｜DSML｜parameter name="payload" string="false">Здравствуйте, мир! Это тест</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>', calls: [['write_note', { payload: 'Здравствуйте, мир! Это тест' }]] },
+    { source: SGLANG_DSV32, output: '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="write_note">\n<｜DSML｜parameter name="payload" string="false">{"city": "San Francisco"}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>', calls: [['write_note', { payload: { city: 'San Francisco' } }]] },
+  ],
+  step3: [
+    { source: VLLM_STEP3, output: `<｜tool_calls_begin｜>${step3Call('get_weather', [['city', 'Tokyo']])}<｜tool_calls_end｜>`, calls: [['get_weather', { city: 'Tokyo' }]], text: '' },
+    { source: VLLM_STEP3, output: `<｜tool_calls_begin｜>${step3Call('get_weather', [['city', 'Tokyo']])}<｜tool_sep｜>${step3Call('get_time', [['timezone', 'Asia/Tokyo']])}<｜tool_calls_end｜>`, calls: [['get_weather', { city: 'Tokyo' }], ['get_time', { timezone: 'Asia/Tokyo' }]] },
+    // The test's parser has no schema for test_function (supports_typed_arguments=False): the values stay text.
+    {
+      source: VLLM_STEP3,
+      output: `<｜tool_calls_begin｜>${step3Call('test_function', [['string_field', 'hello'], ['int_field', '42'], ['float_field', '3.14'], ['bool_field', 'true'], ['null_field', 'null'], ['array_field', '["a", "b", "c"]'], ['object_field', '{"nested": "value"}']])}<｜tool_calls_end｜>`,
+      calls: [['test_function', { string_field: 'hello', int_field: '42', float_field: '3.14', bool_field: 'true', null_field: 'null', array_field: '["a", "b", "c"]', object_field: '{"nested": "value"}' }]],
+    },
+    { source: VLLM_STEP3, output: '<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="refresh"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>', calls: [['refresh', {}]] },
+    { source: VLLM_STEP3, output: `Let me check the weather for you.\n\n<｜tool_calls_begin｜>${step3Call('get_weather', [['city', 'Tokyo']])}<｜tool_calls_end｜>\n\nI'll get that information.`, calls: [['get_weather', { city: 'Tokyo' }]], text: "Let me check the weather for you.\n\n\n\nI'll get that information." },
+    { source: VLLM_STEP3, output: `<｜tool_calls_begin｜>${step3Call('test_function', [['quoted', 'He said "hello"'], ['path', 'C:\\Users\\file.txt'], ['newline', 'line1\nline2']])}<｜tool_calls_end｜>`, calls: [['test_function', { quoted: 'He said "hello"', path: 'C:\\Users\\file.txt', newline: 'line1\nline2' }]] },
+    {
+      source: `${VLLM_STEP3} (TestStep3ParameterWhitespace)`,
+      output: '<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>edit_file\n<steptml:invoke name="edit_file"><steptml:parameter name="old_string">    if x:\n        return 1\n</steptml:parameter><steptml:parameter name="indent"> 4 </steptml:parameter><steptml:parameter name="enabled"> true </steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>',
+      calls: [['edit_file', { old_string: '    if x:\n        return 1\n', indent: 4, enabled: true }]],
+    },
+  ],
+  functiongemma: [
+    { source: VLLM_FUNCTIONGEMMA, output: '<start_function_call>call:get_weather{location:<escape>London<escape>}<end_function_call>', calls: [['get_weather', { location: 'London' }]], text: '' },
+    { source: VLLM_FUNCTIONGEMMA, output: '<start_function_call>call:get_weather{location:<escape>San Francisco<escape>,unit:<escape>celsius<escape>}<end_function_call>', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]] },
+    { source: VLLM_FUNCTIONGEMMA, output: 'Let me check the weather for you. <start_function_call>call:get_weather{location:<escape>Paris<escape>}<end_function_call>', calls: [['get_weather', { location: 'Paris' }]], text: 'Let me check the weather for you. ' },
+    { source: VLLM_FUNCTIONGEMMA, output: '<start_function_call>call:get_weather{location:<escape>London<escape>}<end_function_call><start_function_call>call:get_time{timezone:<escape>UTC<escape>}<end_function_call>', calls: [['get_weather', { location: 'London' }], ['get_time', { timezone: 'UTC' }]] },
+    { source: `${VLLM_FUNCTIONGEMMA} (streamed without a comma between the arguments)`, output: '<start_function_call>call:get_weather{city:<escape>NYC<escape>unit:<escape>celsius<escape>}<end_function_call>', calls: [['get_weather', { city: 'NYC', unit: 'celsius' }]] },
+    { source: `${VLLM_FUNCTIONGEMMA} (_parse_arguments, typed here by the schema)`, output: '<start_function_call>call:search{query:<escape>python<escape>limit:<escape>10<escape>sort:<escape>relevance<escape>}<end_function_call>', calls: [['search', { query: 'python', limit: 10, sort: 'relevance' }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:write_file{content:<escape>first line\nsecond line<escape>}<end_function_call>', calls: [['write_file', { content: 'first line\nsecond line' }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: 'Let me check.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>', calls: [['get_weather', { city: 'Paris' }]], text: 'Let me check.' },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:add{a:1,b:2}<end_function_call>', calls: [['add', { a: 1, b: 2 }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:set_flag{enabled:true,verbose:false}<end_function_call>', calls: [['set_flag', { enabled: true, verbose: false }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:process{items:[<escape>a<escape>,<escape>b<escape>,<escape>c<escape>]}<end_function_call>', calls: [['process', { items: ['a', 'b', 'c'] }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:update{data:{name:<escape>test<escape>,value:42}}<end_function_call>', calls: [['update', { data: { name: 'test', value: 42 } }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:get_time{}<end_function_call>', calls: [['get_time', {}]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:set_temp{value:3.14}<end_function_call>', calls: [['set_temp', { value: 3.14 }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:test{}<end_function_call>Done!', calls: [['test', {}]], text: 'Done!' },
+    { source: OLLAMA_FUNCTIONGEMMA, output: 'こんにちは <start_function_call>call:greet{name:<escape>日本語<escape>}<end_function_call>', calls: [['greet', { name: '日本語' }]], text: 'こんにちは ' },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:create{config:{settings:{enabled:true,name:<escape>test<escape>}}}<end_function_call>', calls: [['create', { config: { settings: { enabled: true, name: 'test' } } }]] },
+    { source: OLLAMA_FUNCTIONGEMMA, output: '<start_function_call>call:first{}<end_function_call>Some text here<start_function_call>call:second{}<end_function_call>', calls: [['first', {}], ['second', {}]], text: 'Some text here' },
+    { source: OLLAMA_FUNCTIONGEMMA, output: 'The result is a <value> tag', calls: [], text: 'The result is a <value> tag' },
+    { source: OLLAMA_FUNCTIONGEMMA, output: 'Hello <start world', calls: [], text: 'Hello <start world' },
+  ],
+  hunyuan: [
+    { source: VLLM_HY3, output: '<tool_calls><tool_call>get_current_date<tool_sep></tool_call></tool_calls>', calls: [['get_current_date', {}]], text: '' },
+    { source: VLLM_HY3, output: '<tool_calls>\n<tool_call>get_current_date<tool_sep>\n</tool_call>\n</tool_calls>', calls: [['get_current_date', {}]], text: '' },
+    { source: VLLM_HY3, output: '<tool_calls><tool_call>get_weather<tool_sep><arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>date</arg_key><arg_value>2026-03-30</arg_value></tool_call></tool_calls>', calls: [['get_weather', { city: 'Beijing', date: '2026-03-30' }]] },
+    { source: VLLM_HY3, output: '<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2026-03-30</arg_value>\n</tool_call>\n</tool_calls>', calls: [['get_weather', { city: 'Beijing', date: '2026-03-30' }]] },
+    { source: VLLM_HY3, output: 'Checking.<tool_calls>\n<tool_call>get_current_date<tool_sep>\n</tool_call>\n</tool_calls>', calls: [['get_current_date', {}]], text: 'Checking.' },
+    {
+      source: VLLM_HY3,
+      output: '<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2026-03-30</arg_value>\n</tool_call>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Hangzhou</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2026-03-30</arg_value>\n</tool_call>\n</tool_calls>',
+      calls: [['get_weather', { city: 'Beijing', date: '2026-03-30' }], ['get_weather', { city: 'Hangzhou', date: '2026-03-30' }]],
+    },
+    { source: VLLM_HY_TRUNCATED, output: `<tool_calls>\n<tool_call>get_weather<tool_sep>\n${HY_COMPLETE_ARGS}\n`, calls: [['get_weather', { city: 'Beijing' }]], text: '' },
+    { source: VLLM_HY_TRUNCATED, output: `<tool_calls>\n<tool_call>get_weather<tool_sep>\n${HY_COMPLETE_ARGS}\n<arg_key>date</arg_key>\n<arg_value>2026`, calls: [['get_weather', { city: 'Beijing', date: '2026' }]], text: '' },
+    { source: VLLM_HY_TRUNCATED, output: '<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>', calls: [['get_weather', {}]], text: '' },
+    { source: VLLM_HY_TRUNCATED, output: `<tool_calls>\n<tool_call>get_weather<tool_sep>\n${HY_COMPLETE_ARGS}\n</tool_call>\n<tool_call>get_weather<tool_sep>\n<arg_key>date</arg_key>\n<arg_value>2026`, calls: [['get_weather', { city: 'Beijing' }], ['get_weather', { date: '2026' }]] },
+    { source: `${VLLM_HY_TRUNCATED} (Hy4)`, output: '<tool_calls:opensource>\n<tool_call:opensource>get_weather<arg_key:opensource>city</arg_key:opensource><arg_value:opensource>Beijing</arg_value:opensource></tool_call:opensource>\n</tool_calls:opensource>', calls: [['get_weather', { city: 'Beijing' }]], text: '' },
+    { source: `${VLLM_HY_TRUNCATED} (Hy4, a newline between the tags)`, output: '<tool_calls:opensource>\n<tool_call:opensource>get_weather<arg_key:opensource>city</arg_key:opensource>\n<arg_value:opensource>Beijing</arg_value:opensource>', calls: [['get_weather', { city: 'Beijing' }]] },
+  ],
+  apertus: [
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "London"}}]<|tools_suffix|>', calls: [['get_weather', { location: 'London' }]], text: '' },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "San Francisco", "unit": "celsius"}}]<|tools_suffix|>', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]] },
+    { source: VLLM_APERTUS, output: 'Let me check the weather for you. <|tools_prefix|>[{"get_weather": {"location": "Paris"}}]<|tools_suffix|>', calls: [['get_weather', { location: 'Paris' }]], text: 'Let me check the weather for you. ' },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "London"}}, {"get_time": {"location": "London"}}]<|tools_suffix|>', calls: [['get_weather', { location: 'London' }], ['get_time', { location: 'London' }]] },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"complex_function": {"nested": {"inner": "value"}, "list": ["a", "b"]}}]<|tools_suffix|>', calls: [['complex_function', { nested: { inner: 'value' }, list: ['a', 'b'] }]] },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "London"}', calls: [['get_weather', { location: 'London' }]], text: '' },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "San Francisco", "unit": "celsius"}}]', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]], text: '' },
+    { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"t1": {"a": 1}}, {"t2": {"b": 2}}, {"t3": {"c": 3}}]<|tools_suffix|>', calls: [['t1', { a: 1 }], ['t2', { b: 2 }], ['t3', { c: 3 }]] },
+    { source: VLLM_APERTUS, output: 'Hi <|tools_prefix|>[{"get_weather": {"location": "London"}}]<|tools_suffix|> ', calls: [['get_weather', { location: 'London' }]], text: 'Hi  ' },
+  ],
+  'kimi-k3': [
+    { source: SGLANG_KIMI_K3, output: `${K3.responseOpen}Let me run it.${K3.responseClose}${K3.toolsOpen}${k3Call('python', 1, { code: ['string', 'print(1)'], opts: ['object', '{"a": 1}'] })}${K3.toolsClose}`, calls: [['python', { code: 'print(1)', opts: { a: 1 } }]], text: 'Let me run it.' },
+    { source: SGLANG_KIMI_K3, output: `${K3.responseOpen}hi there${K3.responseClose}${K3.messageClose}`, calls: [], text: 'hi there' },
+    { source: SGLANG_KIMI_K3, output: `${K3.toolsOpen}${k3Call('python', 1, { code: ['string', 'a'] })}${k3Call('python', 2, { code: ['string', 'b'] })}${K3.toolsClose}`, calls: [['python', { code: 'a' }], ['python', { code: 'b' }]], text: '' },
+    { source: SGLANG_KIMI_K3, output: `${K3.toolsOpen}${k3Call('python', 1, { code: ['string', 'x'] })}`, calls: [['python', { code: 'x' }]], text: '' },
+    { source: SGLANG_KIMI_K3, output: `${K3.toolsOpen}<|open|>call tool="a&amp;b" index="1"<|sep|><|open|>argument key="q" type="string"<|sep|>say &quot;hi&quot;<|close|>argument<|sep|><|close|>call<|sep|>${K3.toolsClose}`, calls: [['a&b', { q: 'say &quot;hi&quot;' }]] },
+    { source: SGLANG_KIMI_K3, output: `${K3.toolsOpen}${k3Call('python', 1, { n: ['number', '42'], flag: ['boolean', 'true'], bad: ['object', '{not json'] })}${K3.toolsClose}`, calls: [['python', { n: 42, flag: true, bad: '{not json' }]] },
+    { source: SGLANG_KIMI_K3, output: `${K3.toolsOpen}<|open|>call tool="read_agent" index="1"<|sep|><|open|>argument key="id" type="string"<|sep|>worker_1<|close|>argument<|sep|><|close|>call<|sep|>${K3.toolsClose}${K3.messageClose}`, calls: [['read_agent', { id: 'worker_1' }]], text: '' },
+    { source: SGLANG_KIMI_K3, output: `${K3.thinkOpen}secret${K3.thinkClose}visible`, calls: [], text: 'visible', reasoning: 'secret' },
+    { source: SGLANG_KIMI_K3, output: 'all done<|open|>', calls: [], text: 'all done' },
+  ],
   granite: [
     { source: VLLM_GRANITE, output: '<|tool_call|> [{"name": "get_weather", "arguments": {"city": "Tokyo"}}]', calls: [['get_weather', { city: 'Tokyo' }]], text: '' },
     { source: VLLM_GRANITE, output: '<|tool_call|> [\n  {"name": "get_weather", "arguments": {"city": "Tokyo"}},\n  {"name": "get_time", "arguments": {"timezone": "Asia/Tokyo"}}\n]', calls: [['get_weather', { city: 'Tokyo' }], ['get_time', { timezone: 'Asia/Tokyo' }]] },
