@@ -72,7 +72,7 @@ function jsOnlySyntax(pattern: string): string | undefined {
  * alternation, and not made optional by `?`, `*` or `{0,…}`. Empty when there is none (then
  * every line goes to RE2).
  */
-function requiredLiteral(pattern: string): string {
+export function requiredLiteral(pattern: string): string {
   // Inline flags (`(?i)`) change what a literal means; alternation makes none required.
   if (/\(\?[a-zA-Z]/.test(pattern) || hasTopLevelAlternation(pattern)) return '';
   let best = '';

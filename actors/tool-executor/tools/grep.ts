@@ -1,3 +1,4 @@
+import type { WriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { defineTool, EVERY_MODE } from './define-tool.js';
 import { compileGlob } from '../files/glob-match.js';
@@ -8,6 +9,7 @@ import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../f
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 import type { UserRegex } from '../files/user-regex.js';
+import type { SearchEngine } from '../files/search/candidates.js';
 
 export const GREP_INLINE = 100;
 /** Matches kept at most (inline plus spill file); the search stops there. */
@@ -20,8 +22,9 @@ const LINE_SEARCH_CHARS = 10_000;
 const LINE_SHOW_CHARS = 300;
 const PARALLEL_FILES = 16;
 
-/** The crawler and the regex engine are loaded on the first call (see lazy.ts). */
+/** The crawler, the native searchers and the regex engine are loaded on the first call (see lazy.ts). */
 const crawler = lazy(() => import('../files/walk.js'));
+const searchers = lazy(() => import('../files/search/candidates.js'));
 const engine = lazy(() => import('../files/user-regex.js'));
 
 const params = {
@@ -31,10 +34,21 @@ const params = {
   ignore_case: boolean('Case-insensitive search.'),
 };
 
+/** How grep finds the files to read (tests pin each path). */
+export interface GrepOptions {
+  /** `auto`: ripgrep when on PATH, else git grep in a repository, else the walk (`js`). */
+  engine?: 'auto' | SearchEngine;
+  /** PATH to look for `rg` and `git` on (default: the process's). */
+  path?: string;
+  onSpawn?: (pid: number) => void;
+}
+
 /**
  * `grep{pattern, path?, glob?, ignore_case?}`: a JavaScript regular expression over the project's
  * non-ignored text files (or one named file, e.g. a spill file). Binary files are skipped. The
- * first 100 matches are inline; all of them are spilled to a file that read and grep can open.
+ * first 100 matches are inline; all of them stream to a file that read and grep can open.
+ * ripgrep or git grep picks the files that can match (`files/search/candidates.ts`); the result is
+ * the walk's, only sooner.
  */
 export const grepTool = defineTool({
   name: 'grep',
@@ -42,10 +56,10 @@ export const grepTool = defineTool({
   params,
   modes: EVERY_MODE,
   approval: 'never',
-  run: grep,
+  run: (args, env) => grepWith(args, env),
 });
 
-async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutcome> {
+export async function grepWith(args: ArgsOf<typeof params>, env: ToolEnv, options: GrepOptions = {}): Promise<ToolOutcome> {
   const regex = (await engine()).compileUserRegex(args.pattern, args.ignore_case ?? false);
   const start = resolveToolPath(env.root, args.path ?? '.');
   const shownStart = displayPath(env.root, start);
@@ -53,49 +67,61 @@ async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
     throw fsError(error, shownStart);
   });
 
-  const files: string[] = [];
+  let files: string[] = [];
+  let searched: number | undefined;
   let walkNote = '';
   let aborted = false;
   if (info.isDirectory()) {
-    const wanted = args.glob ? compileGlob(args.glob) : () => true;
-    const { walk } = await crawler();
-    const stats = await walk({ root: env.root, start, maxEntries: GREP_MAX_ENTRIES, signal: env.signal }, (entry) => {
-      if (entry.kind === 'file' && wanted(entry.rel)) files.push(entry.absolute);
+    const picked = await (await searchers()).findCandidates({
+      root: env.root,
+      start,
+      pattern: args.pattern,
+      ignoreCase: args.ignore_case ?? false,
+      glob: args.glob,
+      signal: env.signal,
+      engine: options.engine,
+      path: options.path,
+      onSpawn: options.onSpawn,
     });
-    aborted = stats.aborted;
-    if (stats.stopped) walkNote = `; the file walk stopped after ${GREP_MAX_ENTRIES.toLocaleString('en-US')} entries, give a narrower path`;
-    if (stats.unfiltered) walkNote += `; ${shownStart} is ignored by the project's rules but searched because it was named`;
+    if (picked) {
+      files = picked.files;
+      searched = picked.searched;
+      aborted = picked.aborted;
+    } else {
+      const wanted = args.glob ? compileGlob(args.glob) : () => true;
+      const { walk } = await crawler();
+      const stats = await walk({ root: env.root, start, maxEntries: GREP_MAX_ENTRIES, signal: env.signal }, (entry) => {
+        if (entry.kind === 'file' && wanted(entry.rel)) files.push(entry.absolute);
+      });
+      searched = files.length;
+      aborted = stats.aborted;
+      if (stats.stopped) walkNote = `; the file walk stopped after ${GREP_MAX_ENTRIES.toLocaleString('en-US')} entries, give a narrower path`;
+      if (stats.unfiltered) walkNote += `; ${shownStart} is ignored by the project's rules but searched because it was named`;
+    }
   } else if (info.isFile()) {
     files.push(start);
+    searched = 1;
   } else {
     throw new ToolError('NOT_A_FILE', `${shownStart} is neither a file nor a folder`);
   }
 
-  const matches: string[] = [];
-  const filesWithMatches = new Set<string>();
+  const sink = new MatchSink(env);
   let binary = 0;
   let unreadable = 0;
-  let full = false;
-  for (let i = 0; i < files.length && !full && !aborted; i += PARALLEL_FILES) {
-    const batch = files.slice(i, i + PARALLEL_FILES);
-    const results = await Promise.all(batch.map((file) => searchFile(file, regex, env.signal)));
-    for (let j = 0; j < batch.length; j++) {
-      const result = results[j]!;
-      if (result === 'binary') binary++;
-      else if (result === 'unreadable') unreadable++;
-      else if (result.length > 0) {
-        const shown = displayPath(env.root, batch[j]!);
-        filesWithMatches.add(shown);
-        for (const [line, text] of result) {
-          if (matches.length >= GREP_MAX_MATCHES) {
-            full = true;
-            break;
-          }
-          matches.push(`${shown}:${line}: ${text}`);
-        }
+  try {
+    for (let i = 0; i < files.length && !sink.full && !aborted; i += PARALLEL_FILES) {
+      const batch = files.slice(i, i + PARALLEL_FILES);
+      const results = await Promise.all(batch.map((file) => searchFile(file, regex, env.signal)));
+      for (let j = 0; j < batch.length && !sink.full; j++) {
+        const result = results[j]!;
+        if (result === 'binary') binary++;
+        else if (result === 'unreadable') unreadable++;
+        else if (result.length > 0) sink.file(displayPath(env.root, batch[j]!), result);
       }
+      if (env.signal.aborted) aborted = true;
     }
-    if (env.signal.aborted) aborted = true;
+  } finally {
+    await sink.close();
   }
   if (files.length === 1 && info.isFile() && binary === 1) throw new ToolError('BINARY_FILE', `${shownStart} is a binary file; grep searches text files only`);
   if (files.length === 1 && info.isFile() && unreadable === 1) throw new ToolError('PERMISSION_DENIED', `${shownStart} could not be read`);
@@ -106,21 +132,69 @@ async function grep(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
     unreadable > 0 ? `${plural(unreadable, 'unreadable file')} skipped` : '',
   ].filter(Boolean);
   const skippedNote = skipped.length > 0 ? `; ${skipped.join(', ')}` : '';
-  if (aborted) return { status: 'cancelled', summary: `${label} was cancelled after ${plural(matches.length, 'match', 'matches')}`, payload: matches.slice(0, GREP_INLINE).join('\n') };
-  if (matches.length === 0) {
-    return { summary: `${label}: no matches in ${plural(files.length, 'file')}${skippedNote}${walkNote}`, payload: '' };
+  if (aborted) return { status: 'cancelled', summary: `${label} was cancelled after ${plural(sink.count, 'match', 'matches')}`, payload: sink.inline.join('\n') };
+  if (sink.count === 0) {
+    const where = searched === undefined ? '' : ` in ${plural(searched, 'file')}`;
+    return { summary: `${label}: no matches${where}${skippedNote}${walkNote}`, payload: '' };
   }
-  const counted = `${plural(matches.length, 'match', 'matches')}${full ? '+' : ''} in ${plural(filesWithMatches.size, 'file')}`;
-  if (matches.length <= GREP_INLINE) {
-    return { summary: `${label}: ${counted}${skippedNote}${walkNote}`, payload: matches.join('\n') };
+  const counted = `${plural(sink.count, 'match', 'matches')}${sink.full ? '+' : ''} in ${plural(sink.files, 'file')}`;
+  if (sink.spillPath === undefined) {
+    return { summary: `${label}: ${counted}${skippedNote}${walkNote}`, payload: sink.inline.join('\n') };
   }
-  const spillPath = await env.spill.write('grep', matches.join('\n') + '\n');
-  const stop = full ? ` (the search stopped at ${GREP_MAX_MATCHES.toLocaleString('en-US')} matches)` : '';
+  const spillPath = sink.spillPath;
+  const stop = sink.full ? ` (the search stopped at ${GREP_MAX_MATCHES.toLocaleString('en-US')} matches)` : '';
   return {
     summary: `${label}: ${counted}; first ${GREP_INLINE} shown, all in ${spillPath}${stop}${skippedNote}${walkNote}`,
-    payload: `${matches.slice(0, GREP_INLINE).join('\n')}\n… ${plural(matches.length - GREP_INLINE, 'more match', 'more matches')} in ${spillPath} (read or grep it)`,
+    payload: `${sink.inline.join('\n')}\n… ${plural(sink.count - GREP_INLINE, 'more match', 'more matches')} in ${spillPath} (read or grep it)`,
     meta: { spillPath },
   };
+}
+
+/**
+ * Where matches go as they are found: the first 100 kept for the payload; from the 101st on, all
+ * of them written to a spill file as they come (the file is opened then, with the first 100).
+ */
+class MatchSink {
+  readonly inline: string[] = [];
+  count = 0;
+  files = 0;
+  full = false;
+  spillPath: string | undefined;
+  private stream: WriteStream | undefined;
+
+  constructor(private readonly env: ToolEnv) {}
+
+  file(shown: string, lines: [line: number, text: string][]): void {
+    this.files++;
+    for (const [line, text] of lines) {
+      if (this.count >= GREP_MAX_MATCHES) {
+        this.full = true;
+        return;
+      }
+      this.add(`${shown}:${line}: ${text}`);
+    }
+  }
+
+  private add(match: string): void {
+    this.count++;
+    if (this.count <= GREP_INLINE) {
+      this.inline.push(match);
+      return;
+    }
+    if (!this.stream) {
+      const { path, stream } = this.env.spill.stream('grep');
+      this.spillPath = path;
+      this.stream = stream;
+      stream.write(this.inline.join('\n') + '\n');
+    }
+    this.stream.write(match + '\n');
+  }
+
+  close(): Promise<void> {
+    const stream = this.stream;
+    if (!stream) return Promise.resolve();
+    return new Promise((resolve) => stream.end(() => resolve()));
+  }
 }
 
 type FileResult = [line: number, text: string][] | 'binary' | 'unreadable';
