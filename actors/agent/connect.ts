@@ -15,6 +15,8 @@ export interface Connection {
   models: string[];
   /** The embedded engine running the model, when it does (model, window, threads, backend). */
   engine?: EngineInfo;
+  /** The window the server stated, when asked (kept for the next start: engine-memory.ts). */
+  discoveredWindow?: number;
 }
 
 /**
@@ -39,5 +41,5 @@ export async function connect(router: Router, profile: Profile, config: Config, 
     }
     endpoint.model = reply.models[0]!;
   }
-  return { profile: profile.name, endpoint, window: profile.contextWindow ?? reply.contextWindow, models: reply.models, ...(reply.engine ? { engine: reply.engine } : {}) };
+  return { profile: profile.name, endpoint, window: profile.contextWindow ?? reply.contextWindow, models: reply.models, ...(reply.engine ? { engine: reply.engine } : {}), ...(reply.contextWindow ? { discoveredWindow: reply.contextWindow } : {}) };
 }

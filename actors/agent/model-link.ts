@@ -6,6 +6,7 @@ import { endpointOf, findProfile, type Config, type Profile } from '../config.js
 import { MODEL_IO, type EngineInfo } from '../model-io/protocol.js';
 import { repoMapBudget } from '../indexer/budget.js';
 import { connect, type Connection } from './connect.js';
+import { recallEngine, rememberEngine, type RememberedEngine } from './engine-memory.js';
 
 /**
  * The session's link to its model: the profile in use, its connection (model settled, window
@@ -26,6 +27,9 @@ export class ModelLink {
   /** What the engine said of itself (detected beside the bootstrap scan, never before a request). */
   private engineValue: EngineInfo | undefined;
   private engineDetection: Promise<EngineInfo | undefined> = Promise.resolve(undefined);
+  /** Connections made from what the server said last time (engine-memory.ts), not yet asked again. */
+  private readonly recalled = new WeakSet<Connection>();
+  private refreshing: Promise<void> = Promise.resolve();
 
   /**
    * `scope`: the abort scope of every request the link makes (`discover`, `detect`); aborting it (the
@@ -91,6 +95,11 @@ export class ModelLink {
     return this.connection;
   }
 
+  /** Settles when the refresh of a connection made from memory has its answers (or there is none). */
+  refreshed(): Promise<void> {
+    return this.refreshing;
+  }
+
   /**
    * A reply came while the window is unknown: the server is asked once more per connection. Ollama
    * reports the window only once the model is loaded, which the first request did. Found before
@@ -98,10 +107,16 @@ export class ModelLink {
    */
   replied(): void {
     const connection = this.settled;
+    if (connection && this.recalled.has(connection)) {
+      this.recalled.delete(connection);
+      this.probed.add(connection);
+      this.refreshing = this.refresh(connection);
+      return;
+    }
     if (this.windowValue !== undefined || !connection || this.probed.has(connection)) return;
     this.probed.add(connection);
     client(this.router, MODEL_IO)
-      .request({ type: 'discover', endpoint: connection.endpoint }, this.options())
+      .request({ type: 'discover', endpoint: connection.endpoint, fresh: true }, this.options())
       .then((reply) => {
         if (reply.contextWindow === undefined || this.windowValue !== undefined || this.settled !== connection) return;
         this.windowValue = reply.contextWindow;
@@ -136,9 +151,64 @@ export class ModelLink {
     return this.scope ? { scope: this.scope } : {};
   }
 
+  /**
+   * A connection made from memory has had its first reply: the server is asked now (each endpoint
+   * once), the window and the engine record follow what it says, and the memory is renewed.
+   */
+  private async refresh(connection: Connection): Promise<void> {
+    try {
+      const reply = await client(this.router, MODEL_IO).request({ type: 'discover', endpoint: connection.endpoint, fresh: true }, this.options());
+      if (this.settled !== connection) return;
+      const window = this.profileValue.contextWindow ?? reply.contextWindow;
+      if (window !== undefined) this.windowValue = window;
+      const engine = this.detectionOff() ? undefined : await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: !this.off('REIKA_TEMPLATE_CHECK') }, this.options());
+      if (this.settled !== connection) return;
+      if (engine) this.engineValue = engine;
+      this.remember(connection, { model: connection.endpoint.model, models: reply.models, ...(reply.contextWindow ? { contextWindow: reply.contextWindow } : {}), ...(engine?.kind === 'server' ? { engine } : {}) });
+    } catch {
+      // the session goes on with what it had
+    }
+  }
+
+  private off(name: string): boolean {
+    return /^(off|0|no|false)$/i.test(this.config.values[name] ?? '');
+  }
+
+  private detectionOff(): boolean {
+    return this.off('REIKA_DETECT_ENGINE');
+  }
+
+  /** The memory of servers is kept with the bootstrap cache, and off with it. */
+  private memoryOn(profile: Profile): boolean {
+    return !this.off('REIKA_BOOTSTRAP_CACHE') && endpointOf(profile, this.config).engine !== 'embedded';
+  }
+
+  private remember(connection: Connection, facts: RememberedEngine): void {
+    if (!this.memoryOn(this.profileValue) || (facts.engine && (facts.engine.unreachable || facts.engine.authFailed))) return;
+    rememberEngine(connection.endpoint.baseUrl, this.configuredModels.get(connection) ?? '', facts);
+  }
+
+  /** The model each connection's profile named (memory is kept per base URL and configured model). */
+  private readonly configuredModels = new WeakMap<Connection, string>();
+
+  /** A connection from what the server said last time, or undefined (nothing kept, or it cannot serve this profile). */
+  private fromMemory(profile: Profile): { connection: Connection; engine?: EngineInfo } | undefined {
+    if (!this.memoryOn(profile)) return undefined;
+    const endpoint = endpointOf(profile, this.config);
+    const remembered = recallEngine(endpoint.baseUrl, endpoint.model);
+    if (!remembered) return undefined;
+    const window = profile.contextWindow ?? remembered.contextWindow;
+    const connection: Connection = { profile: profile.name, endpoint: { ...endpoint, model: endpoint.model || remembered.model }, models: remembered.models, ...(window !== undefined ? { window } : {}) };
+    return { connection, ...(remembered.engine && !this.detectionOff() ? { engine: remembered.engine } : {}) };
+  }
+
   private connect(): Promise<Connection> {
     const profile = this.profileValue;
-    const promise = connect(this.router, profile, this.config, this.options());
+    const configuredModel = endpointOf(profile, this.config).model;
+    const recalled = this.fromMemory(profile);
+    const promise = recalled ? Promise.resolve(recalled.connection) : connect(this.router, profile, this.config, this.options());
+    if (recalled) this.recalled.add(recalled.connection);
+    promise.then((connection) => this.configuredModels.set(connection, configuredModel), () => {});
     promise.then(
       (connection) => {
         // A later /model may have replaced the profile meanwhile: only settle the one asked for.
@@ -150,10 +220,15 @@ export class ModelLink {
       () => {},
     );
     this.engineValue = undefined;
-    const detection: Promise<EngineInfo | undefined> = promise.then(
-      (connection) => this.detect(connection, () => this.engineDetection === detection),
-      () => undefined,
-    );
+    const detection: Promise<EngineInfo | undefined> = recalled
+      ? promise.then((connection) => {
+          if (this.engineDetection === detection) this.engineValue = recalled.engine;
+          return recalled.engine;
+        })
+      : promise.then(
+          (connection) => this.detect(connection, () => this.engineDetection === detection),
+          () => undefined,
+        );
     this.engineDetection = detection;
     return promise;
   }
@@ -164,8 +239,11 @@ export class ModelLink {
    */
   private async detect(connection: Connection, current: () => boolean): Promise<EngineInfo | undefined> {
     let engine: EngineInfo | undefined = connection.engine;
-    const off = (name: string) => /^(off|0|no|false)$/i.test(this.config.values[name] ?? '');
-    if (!engine && off('REIKA_DETECT_ENGINE')) return undefined;
+    const off = (name: string) => this.off(name);
+    if (!engine && off('REIKA_DETECT_ENGINE')) {
+      this.remember(connection, { model: connection.endpoint.model, models: connection.models, ...(connection.discoveredWindow ? { contextWindow: connection.discoveredWindow } : {}) });
+      return undefined;
+    }
     if (!engine) {
       try {
         // An interrupt that came while the session started is seen before detection's requests go (the scope then refuses them).
@@ -178,6 +256,7 @@ export class ModelLink {
     }
     // A later /model may have started another detection meanwhile: only the newest one counts.
     if (current()) this.engineValue = engine;
+    if (engine?.kind === 'server') this.remember(connection, { model: connection.endpoint.model, models: connection.models, ...(connection.discoveredWindow ? { contextWindow: connection.discoveredWindow } : {}), engine });
     return engine;
   }
 }

@@ -364,6 +364,11 @@ export class Session {
     return sessionInfo({ root: this.root, link: this.link, mode: this.prompt.mode, approvals: this.approvals, context: this.conversation.current, usage: this.usage, facts: this.facts, busy: this.busy });
   }
 
+  /** Settles when what the session asks the server besides its turns (after a warm start) is answered; a headless run waits for it before it ends. */
+  settled(): Promise<void> {
+    return this.link.refreshed();
+  }
+
   /** What `/doctor` shows of this session. */
   doctorFacts(): SessionDoctorFacts {
     return this.facts.doctorFacts(this.link.engine);

@@ -48,7 +48,7 @@ export default defineActor<ModelIoProtocol, ModelIoOptions | undefined>({
         return streamChat(request, { signal: context.signal, emit: (event) => context.emit(event), retry, clear: () => askClearance(context) });
       case 'discover':
         if (request.endpoint.engine === 'embedded') return (await loadEmbedded()).embeddedDiscover(request.endpoint);
-        return discover(request.endpoint, request.contextWindow, context.signal);
+        return discover(request.endpoint, request.contextWindow, context.signal, request.fresh === true);
       case 'detect':
         if (request.endpoint.engine === 'embedded') return (await (await loadEmbedded()).embeddedDiscover(request.endpoint)).engine!;
         return detectAndProbe(request.endpoint, request.probeTemplate === true, context.signal, () => askClearance(context));

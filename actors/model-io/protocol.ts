@@ -134,7 +134,7 @@ export type ModelIoRequest =
    * Asks the server for its models and context window. `contextWindow` is the configured
    * REIKA_CONTEXT_WINDOW (or the profile's): it wins over what the server says.
    */
-  | { type: 'discover'; endpoint: Endpoint; contextWindow?: number }
+  | { type: 'discover'; endpoint: Endpoint; contextWindow?: number; /** Ask the server again instead of reusing this start's answers (engine/answers.ts). */ fresh?: boolean }
   /**
    * Which engine serves the endpoint and what it says of itself (`detect-engine.ts`); the embedded
    * engine answers its own record. Never fails: what could not be learnt stays unset.

@@ -159,6 +159,8 @@ export async function run(argv: string[]): Promise<number> {
     // aborts the whole process.
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     traceStartup('headless: turn ended');
+    // After a warm start the server is asked once the first reply came; its answers renew what the next start knows.
+    if (!interrupted) await raceTimeout(session.settled(), WIND_DOWN_MS);
     const info = session.info();
     const id = session.transcriptId;
     await runtime.close();

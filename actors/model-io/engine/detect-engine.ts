@@ -2,7 +2,9 @@ import { pollTurn } from '../../../runtime/poll-turn.js';
 import { openHttp, readText } from '../http/http-request.js';
 import type { Endpoint, ServerEngineInfo } from '../protocol.js';
 import { endpointUrl } from '../http/request-body.js';
+import { answerOf, type Answer } from './answers.js';
 import { windowOfModel, windowOfProps } from './discover.js';
+import { isLocalHost, originOf } from './hosts.js';
 
 /**
  * Which engine serves an endpoint, and what it tells about itself, in one {@link ServerEngineInfo}
@@ -22,12 +24,6 @@ import { windowOfModel, windowOfProps } from './discover.js';
 /** Each detection question waits at most this long (a local server answers in milliseconds). */
 const PROBE_TIMEOUT_MS = 3_000;
 
-interface Answer {
-  status: number;
-  json: any;
-  server: string;
-}
-
 type Ask = (path: string, init?: { method?: 'GET' | 'POST'; body?: unknown; base?: 'origin' | 'api' }) => Promise<Answer | undefined>;
 
 function asker(endpoint: Endpoint, signal: AbortSignal, answered: string[], clear: () => Promise<boolean>): Ask {
@@ -41,52 +37,35 @@ function asker(endpoint: Endpoint, signal: AbortSignal, answered: string[], clea
     // probe of a later wave leaves.
     await pollTurn();
     if (signal.aborted || !(await clear()) || signal.aborted) return undefined;
-    let exchange;
+    let answer: Answer;
     try {
-      exchange = await openHttp(url, { method: init.method ?? 'GET', headers, ...(body ? { body } : {}), signal, idleTimeoutMs: PROBE_TIMEOUT_MS });
+      // GETs are shared with discovery (answers.ts): each is asked once per start.
+      answer = body === undefined ? await answerOf(url, { headers, signal, idleTimeoutMs: PROBE_TIMEOUT_MS, maxBytes: 4 * 1024 * 1024 }) : await post(url, headers, body, signal);
     } catch {
       return undefined;
     }
-    try {
-      const text = await readText(exchange.response, 4 * 1024 * 1024);
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      const status = exchange.response.statusCode ?? 0;
-      if (status === 200) answered.push(init.base === 'api' ? `/v1/${path}` : path);
-      return { status, json, server: String(exchange.response.headers.server ?? '') };
-    } catch {
-      return undefined;
-    } finally {
-      if (!exchange.response.complete) exchange.destroy();
-    }
+    if (answer.status === 200) answered.push(init.base === 'api' ? `/v1/${path}` : path);
+    return answer;
   };
 }
 
-/** `http://host:port/v1` → `http://host:port`. */
-export function originOf(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+async function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Answer> {
+  const exchange = await openHttp(url, { method: 'POST', headers, body, signal, idleTimeoutMs: PROBE_TIMEOUT_MS });
+  try {
+    const text = await readText(exchange.response, 4 * 1024 * 1024);
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: exchange.response.statusCode ?? 0, json, server: String(exchange.response.headers.server ?? '') };
+  } finally {
+    if (!exchange.response.complete) exchange.destroy();
+  }
 }
 
-/** True for loopback, private networks, `.local` names and single-label hosts (a machine here). */
-export function isLocalHost(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return false;
-  }
-  if (host === 'localhost' || host === '::1' || host.endsWith('.local') || host.endsWith('.internal') || host.endsWith('.lan') || !host.includes('.')) return true;
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 100 && b >= 64 && b <= 127) || a === 0;
-  }
-  return /^(fc|fd|fe80)/i.test(host);
-}
+export { isLocalHost, originOf } from './hosts.js';
 
 /** Hosted APIs by host name, for the doctor's line. */
 const PROVIDERS: Array<[RegExp, string]> = [
@@ -164,12 +143,20 @@ export async function detectEngine(endpoint: Endpoint, signal: AbortSignal, clea
     if (modelsWindow) setWindow(info, modelsWindow, 'models');
     return info;
   }
-  // A local server that names no engine: ask each engine's own endpoints (a 404 costs one request).
-  const [props, ollamaVersion, serverInfo, version] = await Promise.all([ask('/props'), ask('/api/version'), ask('/get_server_info'), ask('/version')]);
+  // A local server that names no engine: each engine's own endpoint in turn (a 404 costs one
+  // request), and none asked once one answered. llama.cpp's /props first: discovery has often
+  // asked it already.
+  const props = await ask('/props');
   if (signal.aborted) return info;
   if (props?.status === 200 && props.json?.default_generation_settings) return llamaCpp(info, ask, entry, props);
+  const ollamaVersion = await ask('/api/version');
+  if (signal.aborted) return info;
   if (ollamaVersion?.status === 200 && text(ollamaVersion.json?.version)) return ollama(info, ask, ollamaVersion);
+  const serverInfo = await ask('/get_server_info');
+  if (signal.aborted) return info;
   if (serverInfo?.status === 200 && serverInfo.json && typeof serverInfo.json === 'object') return sglang(info, ask, entry, serverInfo);
+  const version = await ask('/version');
+  if (signal.aborted) return info;
   if (version?.status === 200 && text(version.json?.version)) return vllm(info, ask, entry, version);
   if (/^BaseHTTP/i.test(models.server) && data.length > 0 && data.every((m) => m?.owned_by === undefined)) {
     info.engine = 'mlx';

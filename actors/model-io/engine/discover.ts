@@ -1,8 +1,9 @@
 import { authError, serverUnreachable } from '../errors.js';
 import { connectionFailure } from '../http/classify-failure.js';
-import { openHttp, readText } from '../http/http-request.js';
 import type { DiscoverReply, Endpoint } from '../protocol.js';
 import { endpointUrl } from '../http/request-body.js';
+import { answerOf, forgetAnswers } from './answers.js';
+import { isLocalHost, originOf } from './hosts.js';
 
 /** Discovery never waits longer than this, whatever REIKA_REQUEST_TIMEOUT_MS says. */
 const DISCOVER_TIMEOUT_MS = 10_000;
@@ -11,21 +12,9 @@ function headers(endpoint: Endpoint): Record<string, string> {
   return { accept: 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) };
 }
 
-async function getJson(url: string, endpoint: Endpoint, signal: AbortSignal): Promise<{ status: number; json: any }> {
+function getJson(url: string, endpoint: Endpoint, signal: AbortSignal): Promise<{ status: number; json: any }> {
   const timeout = endpoint.requestTimeoutMs > 0 ? Math.min(endpoint.requestTimeoutMs, DISCOVER_TIMEOUT_MS) : DISCOVER_TIMEOUT_MS;
-  const exchange = await openHttp(url, { method: 'GET', headers: headers(endpoint), signal, idleTimeoutMs: timeout });
-  try {
-    const text = await readText(exchange.response, 16 * 1024 * 1024);
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: exchange.response.statusCode ?? 0, json };
-  } finally {
-    if (!exchange.response.complete) exchange.destroy();
-  }
+  return answerOf(url, { headers: headers(endpoint), signal, idleTimeoutMs: timeout, maxBytes: 16 * 1024 * 1024 });
 }
 
 function positive(value: unknown): number | undefined {
@@ -75,7 +64,9 @@ export async function listModels(endpoint: Endpoint, signal: AbortSignal = new A
  * window (REIKA_CONTEXT_WINDOW) wins over both. Unreachable servers and bad keys throw; anything
  * else just leaves the window unknown.
  */
-export async function discover(endpoint: Endpoint, configuredWindow: number | undefined, signal: AbortSignal): Promise<DiscoverReply> {
+export async function discover(endpoint: Endpoint, configuredWindow: number | undefined, signal: AbortSignal, fresh = false): Promise<DiscoverReply> {
+  const origin = originOf(endpoint.baseUrl);
+  if (fresh) forgetAnswers(origin);
   let response: { status: number; json: any };
   try {
     response = await getJson(endpointUrl(endpoint.baseUrl, 'models'), endpoint, signal);
@@ -90,17 +81,20 @@ export async function discover(endpoint: Endpoint, configuredWindow: number | un
   if (configuredWindow) return { models, contextWindow: configuredWindow };
   const entry = data.find((m) => m?.id === endpoint.model) ?? (endpoint.model ? undefined : data[0]) ?? (data.length === 1 ? data[0] : undefined);
   let contextWindow = positive(entry?.max_model_len) ?? windowOfModel(entry);
+  // A hosted API is asked /v1/models only: the engines' own endpoints are for servers here.
+  if (!isLocalHost(endpoint.baseUrl)) return contextWindow ? { models, contextWindow } : { models };
   const llamaCpp = entry?.owned_by === 'llamacpp' || entry?.meta !== undefined || data.length === 0 || contextWindow === undefined;
-  const origin = endpoint.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  let props: { status: number; json: any } | undefined;
   if (llamaCpp && positive(entry?.max_model_len) === undefined) {
     try {
-      const props = await getJson(`${origin}/props`, endpoint, signal);
+      props = await getJson(`${origin}/props`, endpoint, signal);
       if (props.status === 200) contextWindow = windowOfProps(props.json) ?? contextWindow;
     } catch {
       // not llama.cpp after all
     }
   }
-  if (contextWindow === undefined) {
+  // A llama.cpp that answered /props is known: no other engine's endpoint is asked.
+  if (contextWindow === undefined && props?.status !== 200) {
     // Perhaps Ollama: ask what the loaded model runs with (a 404 elsewhere costs one request).
     try {
       const ps = await getJson(`${origin}/api/ps`, endpoint, signal);
