@@ -6,9 +6,15 @@ import { contextRules } from '../actors/tool-executor/rules/context-rules.js';
 import { ruleSubjectOf } from '../actors/tool-executor/rules/rule-subject.js';
 import type { RuleData } from '../actors/tool-executor/rules/rule.js';
 import { commandDangers } from '../actors/tool-executor/shell/danger.js';
+import { spawn } from 'node:child_process';
+import { readHooks } from '../actors/hooks/hook-config.js';
+import { Hooks } from '../actors/hooks/hooks.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
+ * Hooks (SPEC §17): what a no-op hook (`true`) adds to a tool call — its process start, the JSON
+ * on its stdin, its exit — beside a bare spawn of `/bin/bash -c true` and its exit, interleaved.
+ *
  * Permission rules (SPEC §17): what a bash call pays for a 20-rule set on a compound command —
  * the rules found for the call's context (cached by content), the line parsed and unwrapped, every
  * deny, ask and allow rule tried on every simple command — beside the danger check the same call
@@ -66,4 +72,25 @@ export default async function (): Promise<void> {
   const ruleMs = summarize(rules).p50;
   const dangerMs = summarize(dangers).p50;
   row('20 rules on a compound command, ms per call', fmt(ruleMs, 3), `${fmt(dangerMs, 3)} danger`, ruleMs / dangerMs, '< 0.2 ms');
+
+  const hooks = new Hooks(readHooks({ PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'true' }] }] }, 'bench').entries, () => ({ sessionId: 'bench', cwd: root }));
+  const bare = () => new Promise<void>((resolve) => spawn('/bin/bash', ['-c', 'true'], { cwd: root, stdio: 'ignore' }).once('close', () => resolve()));
+  const hooked: number[] = [];
+  const spawned: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await hooks.run('PreToolUse', { tool_name: 'bash', tool_input: { command: COMMAND } }, { tool: 'bash' });
+    await bare();
+  }
+  for (let i = 0; i < 15; i++) {
+    let started = performance.now();
+    const outcome = await hooks.run('PreToolUse', { tool_name: 'bash', tool_input: { command: COMMAND } }, { tool: 'bash' });
+    hooked.push(performance.now() - started);
+    if (outcome.problems.length > 0 || outcome.block !== undefined) throw new Error(`the no-op hook did not go on: ${outcome.problems.join('; ')}`);
+    started = performance.now();
+    await bare();
+    spawned.push(performance.now() - started);
+  }
+  const hookMs = summarize(hooked).p50;
+  const spawnMs = summarize(spawned).p50;
+  row('a no-op PreToolUse hook, ms per call', fmt(hookMs, 2), `${fmt(spawnMs, 2)} spawn`, hookMs / spawnMs, 'its process start');
 }

@@ -28,6 +28,9 @@ import { UsageLedger } from './usage-ledger.js';
 import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
 import { SessionConversation } from './session-conversation.js';
 import { sessionInfo, type SessionInfo } from './session-info.js';
+import type { HookEntry } from '../hooks/hook-config.js';
+import { Hooks } from '../hooks/hooks.js';
+import { atCompaction, tell } from './turn-hooks.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /**
@@ -55,6 +58,8 @@ export interface SessionOptions {
    * recorded (no scan, no repo map), so its next request begins with the bytes of its last one.
    */
   resume?: ResumedSession;
+  /** The hooks of the user's (and a trusted project's) settings (SPEC §17); none when absent. */
+  hooks?: readonly HookEntry[];
 }
 
 export class Session {
@@ -79,6 +84,10 @@ export class Session {
   private readonly scope = `session-${nanoid(8)}`;
   /** Set by {@link close}: no turn starts any more. */
   private closed: string | undefined;
+  /** The session's hooks (an empty set without settings that name any). */
+  private readonly hooks: Hooks;
+  /** SessionEnd, once run (or running). */
+  private ended: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.config = options.config;
@@ -108,6 +117,16 @@ export class Session {
       this.root,
       this.link.repoMapBudget(this.config.repoMapBudget),
     );
+    this.hooks = new Hooks(options.hooks ?? [], () => ({ sessionId: this.recorder?.id ?? this.scope, ...(this.recorder?.transcriptPath ? { transcriptPath: this.recorder.transcriptPath } : {}), cwd: this.root }));
+    if (this.hooks.size > 0) {
+      void this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome));
+      // Notification: reika waits for the person (an approval question).
+      this.runtime.watchApprovals?.((phase) => {
+        if (phase === 'ask' && this.hooks.has('Notification')) {
+          void this.hooks.run('Notification', { message: 'reika needs your approval' }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome));
+        }
+      });
+    }
     this.conversation = new SessionConversation({ recorder: this.recorder, prompt: this.prompt, facts: this.facts, window: () => this.link.window, maxTokens: this.config.maxTokens });
     if (resume) this.adopt(resume);
   }
@@ -193,6 +212,17 @@ export class Session {
     const controller = new AbortController();
     this.current = { scope, controller };
     try {
+      // UserPromptSubmit: a hook may stop the prompt (exit 2 / "block") or add context (its output).
+      if (this.hooks.has('UserPromptSubmit')) {
+        const outcome = await this.hooks.run('UserPromptSubmit', { prompt }, { signal: controller.signal });
+        tell({ turn, emit: (event) => this.emit(event) }, { ...outcome, output: [] });
+        if (outcome.block !== undefined) {
+          const why = outcome.block.trim().replace(/\s*\n\s*/g, ' ') || 'no reason given';
+          return endedEarly(turn, prompt, started, (event) => this.emit(event), { code: 'REIKA_ERR_PROMPT_BLOCKED', message: `a UserPromptSubmit hook did not let the prompt through: ${why}` });
+        }
+        if (controller.signal.aborted) return endedEarly(turn, prompt, started, (event) => this.emit(event));
+        if (outcome.output.length > 0) prompt = `${prompt}\n\n<user-prompt-submit-hook>\n${outcome.output.join('\n')}\n</user-prompt-submit-hook>`;
+      }
       let frozen: Frozen;
       let connection: Connection;
       try {
@@ -242,6 +272,7 @@ export class Session {
           this.facts.sent(turn, messages, tools, (event) => this.emit(event));
         },
         watchApprovals: this.runtime.watchApprovals,
+        ...(this.hooks.size > 0 ? { hooks: this.hooks } : {}),
       });
       // The template check of the turn's last requests (milliseconds in the worker) ends with the turn.
       await this.facts.settled();
@@ -280,10 +311,24 @@ export class Session {
     this.runtime.supervisor.abort(this.scope, reason);
   }
 
+  /**
+   * SessionEnd: the session's hooks are told it ends (once; later calls wait for the same run).
+   * Call it after {@link close}, before the runtime closes; it settles within the hooks' timeout.
+   */
+  end(reason: string): Promise<void> {
+    this.ended ??= this.hooks.has('SessionEnd')
+      ? this.hooks.run('SessionEnd', { reason }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome))
+      : Promise.resolve();
+    return this.ended;
+  }
+
   /** `/compact`: one compaction event by hand (undefined when there was nothing to shed). */
   compact(): Compaction | undefined {
     const event = this.conversation.current?.compact();
-    if (event) this.emit({ type: 'compaction', ...event });
+    if (event) {
+      this.emit({ type: 'compaction', ...event });
+      void atCompaction({ hooks: this.hooks, turn: this.scope, signal: new AbortController().signal, emit: (e) => this.emit(e) }, 'manual');
+    }
     return event;
   }
 

@@ -13,6 +13,8 @@ import { agentEventOf } from './map-model-event.js';
 import { emptyTotals, UsageLedger } from './usage-ledger.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
+import type { Hooks } from '../hooks/hooks.js';
+import { afterCall, atCompaction, atStop, beforeCall, type TurnHookContext } from './turn-hooks.js';
 
 /**
  * One turn of the agent loop: stream the model's reply, run its tool calls through the tool
@@ -54,6 +56,10 @@ export interface TurnOptions {
   images?: TurnImage[];
   /** Called once a request has gone to model-io, with what it carried (the template check renders it then). */
   sent?(messages: ChatMessage[], tools: ToolSchema[]): void;
+  /** The session's hooks (SPEC §17): PreToolUse, PostToolUse, PreCompact, and the stop event when the model has answered. */
+  hooks?: Hooks;
+  /** The event run when the model has answered: `Stop` for the session's turns, `SubagentStop` for a subagent's. */
+  stopEvent?: 'Stop' | 'SubagentStop';
 }
 
 /**
@@ -100,6 +106,9 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   /** Replies in a row whose call markup could not be used (the second ends the turn). */
   let unreadableCalls = 0;
   let dialect: string | undefined;
+  const hooked: TurnHookContext | undefined = options.hooks && options.hooks.size > 0 ? { hooks: options.hooks, turn, signal: options.signal, emit } : undefined;
+  /** A stop hook has sent the model on once already this turn (hooks are told, so they can let it end). */
+  let stopHookActive = false;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
     context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
@@ -133,6 +142,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     if (prepared.compaction) {
       compactions++;
       emit({ type: 'compaction', turn, ...prepared.compaction });
+      if (hooked) await atCompaction(hooked, 'auto');
     }
     requests++;
     emit({ type: 'request', turn, n: requests, estimateTokens: prepared.estimateTokens, maxTokens: prepared.maxTokens });
@@ -180,7 +190,14 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       emptyReplies = 0;
     }
     if (calls.length === 0) {
-      if (reply.text.trim() !== '' || emptyReplies > 1) return finish('answered');
+      if (reply.text.trim() !== '' || emptyReplies > 1) {
+        // A stop hook may send the model on, its reason as the instruction (exit 2 / "block").
+        const goOn = hooked && (await atStop(hooked, options.stopEvent ?? 'Stop', stopHookActive));
+        if (!goOn) return finish('answered');
+        stopHookActive = true;
+        nudge(goOn);
+        continue;
+      }
       // Asked again only when nothing was added: the next request is then this one, byte for byte.
       emptyReplies += emptyReplies === 0 && reply.text === '' ? 1 : 2;
       if (emptyReplies > 1) nudge(EMPTY_REPLY_NUDGE);
@@ -236,6 +253,8 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     else if (phase === 'answered' && state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   });
   let result: ToolResult;
+  const hooked: TurnHookContext | undefined = options.hooks && options.hooks.size > 0 ? { hooks: options.hooks, turn, signal: options.signal, emit } : undefined;
+  const pre = hooked ? await beforeCall(hooked, call) : {};
   // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
   // here, with every secret reika knows replaced by [redacted] (live output too).
   const redactor = redactorFor(options.toolContext.root);
@@ -243,27 +262,35 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   const show = (stream: ToolDelta['stream'], text: string) => {
     if (text) emit({ type: 'tool-output', turn, callId: call.id, stream, text });
   };
-  try {
-    const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context: options.toolContext };
-    const requestOptions: RequestOptions<ToolDelta> = {
-      scope: options.scope,
-      onDelta: (delta) => {
-        let redacting = live.get(delta.stream);
-        if (!redacting) live.set(delta.stream, (redacting = redactor.stream()));
-        show(delta.stream, redacting.push(delta.text));
-      },
-    };
-    result = await (send ? send(requestOptions) : client(options.router, options.route?.(call.name) ?? TOOL_EXECUTOR).request(request, requestOptions));
-  } catch (error) {
-    result =
-      options.signal.aborted || isCancelled(error)
-        ? notRun(call, 'cancelled', 'cancelled: the turn was aborted')
-        : { ...notRun(call, 'error', await crashReport(call, options.toolContext.root, error)), ...(send === undefined && executorGone(error, options.route?.(call.name)) ? { errorCode: EXECUTOR_GONE } : {}) };
-  } finally {
+  if (pre.blocked) {
+    // A PreToolUse hook blocked it: the call does not run, the model gets the hook's reason.
+    result = pre.blocked;
     unwatch?.();
+  } else {
+    try {
+      const context: ToolContext = pre.approved !== undefined ? { ...options.toolContext, hookApproved: pre.approved } : options.toolContext;
+      const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context };
+      const requestOptions: RequestOptions<ToolDelta> = {
+        scope: options.scope,
+        onDelta: (delta) => {
+          let redacting = live.get(delta.stream);
+          if (!redacting) live.set(delta.stream, (redacting = redactor.stream()));
+          show(delta.stream, redacting.push(delta.text));
+        },
+      };
+      result = await (send ? send(requestOptions) : client(options.router, options.route?.(call.name) ?? TOOL_EXECUTOR).request(request, requestOptions));
+    } catch (error) {
+      result =
+        options.signal.aborted || isCancelled(error)
+          ? notRun(call, 'cancelled', 'cancelled: the turn was aborted')
+          : { ...notRun(call, 'error', await crashReport(call, options.toolContext.root, error)), ...(send === undefined && executorGone(error, options.route?.(call.name)) ? { errorCode: EXECUTOR_GONE } : {}) };
+    } finally {
+      unwatch?.();
+    }
   }
   for (const [stream, redacting] of live) show(stream, redacting.end());
   result = redacted(result, redactor);
+  if (hooked && !pre.blocked) result = await afterCall(hooked, call, result);
   if (state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   change({ type: 'finish', result });
   record(records, call, result);

@@ -23,6 +23,11 @@ export interface ToolContext {
    * allow whatever their order. A project's allow rules are here only when it is trusted.
    */
   permissions?: RuleData[];
+  /**
+   * A PreToolUse hook approved this call (its reason): it runs as an allow rule would make it run,
+   * unless a deny or ask rule names it.
+   */
+  hookApproved?: string;
 }
 
 export type ToolExecutorRequest = {

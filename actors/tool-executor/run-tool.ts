@@ -12,6 +12,7 @@ import { contextRules } from './rules/context-rules.js';
 import { ruleSubjectOf } from './rules/rule-subject.js';
 import { suggestRules } from './rules/suggest-rules.js';
 import { describeRule } from './rules/describe-rule.js';
+import type { RuleMatch } from './rules/permission-rules.js';
 
 const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));
 
@@ -55,7 +56,7 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   // Permission rules (SPEC §17) first: a deny rule refuses before anything is prepared.
   const rules = contextRules(request.context);
   const subject = rules ? ruleSubjectOf(tool.name, args, request.context.root) : undefined;
-  const ruled = subject && rules!.check(subject);
+  const ruled = (subject && rules!.check(subject)) ?? hookApproval(request.context.hookApproved);
   if (ruled?.effect === 'deny') return declined(base, { note: `denied by the permission rule ${describeRule(ruled)}` });
   const prepared = await tool.prepare(args, env);
   let approved = request.context.approvals === 'bypass';
@@ -80,6 +81,11 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   if (step.note) outcome.summary += `; ${step.note}`;
   if (step.checkpoint) outcome.meta = { ...outcome.meta, checkpoint: step.checkpoint.n };
   return finish(base, outcome);
+}
+
+/** A PreToolUse hook's approval, decided as an allow rule is. */
+function hookApproval(reason: string | undefined): RuleMatch | undefined {
+  return reason === undefined ? undefined : { effect: 'allow', rule: 'PreToolUse hook', source: { scope: 'user', file: reason } };
 }
 
 function declined(base: { callId: string; name: string }, verdict: { note: string }): ToolResult {

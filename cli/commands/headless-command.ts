@@ -163,6 +163,8 @@ export async function run(argv: string[]): Promise<number> {
     if (!interrupted) await raceTimeout(session.settled(), WIND_DOWN_MS);
     const info = session.info();
     const id = session.transcriptId;
+    // SessionEnd hooks run before the actors go (each within its own timeout).
+    await session.end(interrupted ? 'interrupted' : 'exit');
     await runtime.close();
     opened.recorder.close();
     traceStartup('headless: runtime closed');

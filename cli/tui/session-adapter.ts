@@ -171,6 +171,7 @@ export class SessionAdapter implements SessionPort {
 
   async close(): Promise<void> {
     this.session.close('reika is closing');
+    await this.session.end('exit');
     await this.closeRuntime();
   }
 }

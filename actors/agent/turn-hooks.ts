@@ -1,0 +1,66 @@
+import type { Hooks, HookOutcome } from '../hooks/hooks.js';
+import type { ToolCall } from '../model-io/protocol.js';
+import type { ToolResult } from '../tool-executor/protocol.js';
+import type { AgentEvent } from './events.js';
+
+/**
+ * Where a turn meets the session's hooks (SPEC §17): before and after each tool call, and when the
+ * model has answered (`Stop`, or `SubagentStop` for a subagent's turn). What hooks print or how
+ * they fail is told as notices; what they decide comes back to the loop.
+ */
+
+export interface TurnHookContext {
+  hooks: Hooks;
+  turn: string;
+  signal: AbortSignal;
+  emit(event: AgentEvent): void;
+}
+
+/** PreToolUse: a result when a hook blocks the call (the model gets the reason), else the hook's approval if any. */
+export async function beforeCall(context: TurnHookContext, call: ToolCall): Promise<{ blocked?: ToolResult; approved?: string }> {
+  if (!context.hooks.has('PreToolUse', call.name)) return {};
+  const outcome = await context.hooks.run('PreToolUse', { tool_name: call.name, tool_input: call.arguments }, { tool: call.name, signal: context.signal });
+  tell(context, outcome);
+  if (outcome.block !== undefined) {
+    const reason = outcome.block.trim() || 'a PreToolUse hook blocked it';
+    return { blocked: { callId: call.id, name: call.name, status: 'declined', summary: oneLine(`blocked by a PreToolUse hook: ${reason}`), payload: reason } };
+  }
+  return outcome.approve !== undefined ? { approved: outcome.approve } : {};
+}
+
+/** PostToolUse: the result, with what a blocking hook said added for the model. */
+export async function afterCall(context: TurnHookContext, call: ToolCall, result: ToolResult): Promise<ToolResult> {
+  if (!context.hooks.has('PostToolUse', call.name) || result.status === 'cancelled') return result;
+  const response = { status: result.status, summary: result.summary, output: result.payload, ...(result.errorCode ? { error_code: result.errorCode } : {}) };
+  const outcome = await context.hooks.run('PostToolUse', { tool_name: call.name, tool_input: call.arguments, tool_response: response }, { tool: call.name, signal: context.signal });
+  tell(context, outcome);
+  if (outcome.block === undefined) return result;
+  const said = outcome.block.trim() || 'a PostToolUse hook objected';
+  return { ...result, summary: oneLine(`${result.summary}; a PostToolUse hook said: ${said}`), payload: `${result.payload}\n[PostToolUse hook: ${said}]` };
+}
+
+/** Stop / SubagentStop: the instruction to go on with when a hook blocks the end, else undefined. */
+export async function atStop(context: TurnHookContext, event: 'Stop' | 'SubagentStop', active: boolean): Promise<string | undefined> {
+  if (!context.hooks.has(event)) return undefined;
+  const outcome = await context.hooks.run(event, { stop_hook_active: active }, { signal: context.signal });
+  tell(context, outcome);
+  if (outcome.block === undefined || context.signal.aborted) return undefined;
+  return outcome.block.trim() || `a ${event} hook asked you to go on`;
+}
+
+/** PreCompact: run when the context is compacted (automatically before a request, or by /compact). */
+export async function atCompaction(context: TurnHookContext, trigger: 'auto' | 'manual'): Promise<void> {
+  if (!context.hooks.has('PreCompact')) return;
+  tell(context, await context.hooks.run('PreCompact', { trigger, custom_instructions: '' }, { signal: context.signal }));
+}
+
+/** A hook's output and failures, one notice each. */
+export function tell(context: Pick<TurnHookContext, 'turn' | 'emit'>, outcome: HookOutcome): void {
+  for (const line of outcome.problems) context.emit({ type: 'notice', turn: context.turn, message: line });
+  for (const text of outcome.output) context.emit({ type: 'notice', turn: context.turn, message: `hook: ${oneLine(text)}` });
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  return line.length > 600 ? `${line.slice(0, 599)}…` : line;
+}

@@ -1,0 +1,111 @@
+import test from 'ava';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Session } from '../../../actors/agent/session.js';
+import type { AgentEvent } from '../../../actors/agent/events.js';
+import { loadConfig } from '../../../actors/config.js';
+import { readHooks } from '../../../actors/hooks/hook-config.js';
+import { startRuntime } from '../../../cli/start-runtime.js';
+import { startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
+import { gitRepo } from '../../helpers/temp.js';
+
+// A session with hooks from a settings block, the real tool executor and real hook scripts; the
+// model is the scripted server.
+
+async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, replies: ScriptedReply[], hooks: (root: string) => unknown) {
+  const root = gitRepo({ 'a.txt': 'a\n' });
+  const server = await startScriptedServer(replies);
+  const runtime = startRuntime({ cwd: root, approve: async () => ({ decision: 'approve' }) });
+  t.teardown(async () => {
+    await runtime.close();
+    await server.close();
+  });
+  const config = loadConfig({ cwd: root, home: root, env: { REIKA_BASE_URL: server.url, REIKA_MODEL: 'm', REIKA_CONTEXT_WINDOW: '32768' } });
+  const read = readHooks(hooks(root), join(root, '.reika/settings.json'));
+  if (read.problems.length > 0) throw new Error(read.problems.join('\n'));
+  const session = new Session({ runtime, config, cwd: root, headless: true, hooks: read.entries });
+  const events: AgentEvent[] = [];
+  session.subscribe((event) => events.push(event));
+  return { root, server, session, events };
+}
+
+const toolMessages = (json: any): string[] => (json.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+
+test('a PreToolUse hook that exits 2 stops the call and its message reaches the model', async (t) => {
+  const { root, server, session } = await sessionWith(
+    t,
+    [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'touch pushed.txt' } }] }, { content: 'ok' }],
+    () => ({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "pushing is done by CI, not by hand" >&2; exit 2' }] }] }),
+  );
+  const result = await session.run('push it');
+  t.is(result.status, 'answered');
+  t.deepEqual(result.toolCalls.map((call) => [call.status, call.summary]), [['declined', 'blocked by a PreToolUse hook: pushing is done by CI, not by hand']]);
+  t.false(existsSync(join(root, 'pushed.txt')), 'the call did not run');
+  t.regex(toolMessages(server.chatRequests()[1]!.json)[0]!, /pushing is done by CI, not by hand/);
+});
+
+test('PostToolUse sees hook_event_name, tool_name and tool_input; Stop runs once per turn', async (t) => {
+  const { root, session } = await sessionWith(
+    t,
+    [
+      { toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo one' } }] },
+      { toolCalls: [{ id: 'c2', name: 'read', arguments: { path: 'a.txt' } }] },
+      { content: 'done' },
+      { content: 'done again' },
+    ],
+    (root) => ({
+      PostToolUse: [{ matcher: 'bash|read', hooks: [{ type: 'command', command: `cat >> ${join(root, 'post.jsonl')}` }] }],
+      Stop: [{ hooks: [{ type: 'command', command: `cat >> ${join(root, 'stop.jsonl')}` }] }],
+    }),
+  );
+  const result = await session.run('go');
+  t.is(result.status, 'answered');
+  const posts = readFileSync(join(root, 'post.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.deepEqual(posts.map((p) => [p.hook_event_name, p.tool_name, p.tool_input, p.tool_response.status, p.cwd]), [
+    ['PostToolUse', 'bash', { command: 'echo one' }, 'done', root],
+    ['PostToolUse', 'read', { path: 'a.txt' }, 'done', root],
+  ]);
+  t.regex(posts[0].tool_response.output, /^one/);
+  const stops = readFileSync(join(root, 'stop.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.deepEqual(stops.map((s) => [s.hook_event_name, s.stop_hook_active]), [['Stop', false]], 'once, at the end of the turn');
+  t.is((await session.run('again')).status, 'answered');
+  t.is(readFileSync(join(root, 'stop.jsonl'), 'utf8').trim().split('\n').length, 2, 'and once for the next turn');
+});
+
+test('a Stop hook that exits 2 sends the model on with its message, and is told so the second time', async (t) => {
+  const { root, server, session } = await sessionWith(t, [{ content: 'first answer' }, { content: 'second answer' }], (root) => ({
+    Stop: [{ hooks: [{ type: 'command', command: `cat >> ${join(root, 'stop.jsonl')}; [ -e ${join(root, 'once')} ] && exit 0; touch ${join(root, 'once')}; echo "run the tests before you stop" >&2; exit 2` }] }],
+  }));
+  const result = await session.run('fix it');
+  t.is(result.status, 'answered');
+  t.is(result.answer, 'second answer');
+  t.is(server.chatRequests().length, 2);
+  t.regex(JSON.stringify(server.chatRequests()[1]!.json.messages.at(-1)), /run the tests before you stop/);
+  const stops = readFileSync(join(root, 'stop.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.deepEqual(stops.map((s) => s.stop_hook_active), [false, true]);
+});
+
+test('a UserPromptSubmit hook that exits 2 keeps the prompt from the model; its output otherwise joins the prompt', async (t) => {
+  const { server, session } = await sessionWith(t, [{ content: 'ok' }], () => ({
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: `grep -q secret && { echo "prompts must not name the secret" >&2; exit 2; }; echo "branch: main"` }] }],
+  }));
+  const blocked = await session.run('tell me the secret');
+  t.is(blocked.status, 'error');
+  t.is(blocked.error?.message, 'a UserPromptSubmit hook did not let the prompt through: prompts must not name the secret');
+  t.is(server.chatRequests().length, 0);
+  const passed = await session.run('hello');
+  t.is(passed.status, 'answered');
+  const sent = JSON.stringify(server.chatRequests()[0]!.json.messages.at(-1));
+  t.regex(sent, /hello/);
+  t.regex(sent, /branch: main/);
+});
+
+test('a hook that hangs is killed at its timeout, said in one line, and the call goes on', async (t) => {
+  const { root, session, events } = await sessionWith(t, [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo ran > ran.txt' } }] }, { content: 'ok' }], () => ({
+    PreToolUse: [{ hooks: [{ type: 'command', command: 'sleep 300', timeout: 1 }] }],
+  }));
+  const result = await session.run('go');
+  t.is(result.status, 'answered');
+  t.is(readFileSync(join(root, 'ran.txt'), 'utf8'), 'ran\n');
+  t.true(events.some((event) => event.type === 'notice' && event.message === 'PreToolUse hook `sleep 300` ran past its timeout and was killed'));
+});
