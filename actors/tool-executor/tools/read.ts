@@ -58,10 +58,12 @@ async function read(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   });
 
   let latin1 = false;
+  let clipped = 0;
   const width = String(picked.at(-1)?.number ?? offset).length;
   const lines = picked.map(({ number, bytes, full }) => {
     let text: string;
     if (full > bytes.length) {
+      clipped++;
       text = `${bytes.toString('utf8')} … [line clipped: ${formatBytes(full)}]`;
     } else {
       const decoded = decodeText(bytes);
@@ -70,7 +72,8 @@ async function read(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
     }
     return `${String(number).padStart(width)}\t${text}`;
   });
-  const note = latin1 ? ' (not valid UTF-8: shown as Latin-1)' : '';
+  const clipNote = clipped === 0 ? '' : `; ${picked.length === 1 ? 'the line was' : clipped === 1 ? 'one line was' : `${clipped.toLocaleString('en-US')} lines were`} clipped to ${clipped === 1 ? 'its' : 'their'} first ${formatBytes(READ_MAX_LINE_BYTES)}: grep the file for what you need`;
+  const note = (latin1 ? ' (not valid UTF-8: shown as Latin-1)' : '') + clipNote;
 
   if (scan.aborted) {
     return {
@@ -86,7 +89,7 @@ async function read(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   }
   const end = picked.at(-1)!.number;
   const remaining = total - end;
-  const range = offset === 1 && remaining === 0 ? `all ${plural(total, 'line')}` : `lines ${offset}–${end} of ${total.toLocaleString('en-US')}`;
+  const range = offset === 1 && remaining === 0 && clipped === 0 ? `all ${plural(total, 'line')}` : offset === 1 && remaining === 0 ? plural(total, 'line') : `lines ${offset}–${end} of ${total.toLocaleString('en-US')}`;
   const more = remaining > 0 ? `; ${plural(remaining, 'more line')}, continue with offset ${end + 1}` : '';
   const trailer = remaining > 0 ? `\n… ${plural(remaining, 'more line')}; read with offset ${end + 1} to continue` : '';
   return { summary: `read ${shown}: ${range}${more}${note}`, payload: lines.join('\n') + trailer, meta: { path } };

@@ -70,6 +70,14 @@ test('read strips CR from CRLF files and clips very long lines', async (t) => {
   t.regex(clipped.payload, /^1\tx{2000} … \[line clipped: 97\.7 KB\]$/);
 });
 
+test('a file of one huge line is not summarised as read whole: the summary says the line was clipped', async (t) => {
+  const root = writeTree(tempDir(), { 'bundle.min.js': 'y'.repeat(4_600_000), 'mixed.txt': `short\n${'z'.repeat(5_000)}\n${'w'.repeat(3_000)}\nend\n` });
+  const one = await call(root, 'read', { path: 'bundle.min.js' });
+  t.is(one.summary, 'read bundle.min.js: 1 line; the line was clipped to its first 2.0 KB: grep the file for what you need');
+  const two = await call(root, 'read', { path: 'mixed.txt' });
+  t.is(two.summary, 'read mixed.txt: 4 lines; 2 lines were clipped to their first 2.0 KB: grep the file for what you need');
+});
+
 test('read pages a 50 MB file without loading it whole', async (t) => {
   const root = tempDir();
   const path = join(root, 'huge.log');
