@@ -43,9 +43,10 @@ export function timeoutError(ms: number): ReikaError {
  * idle-watch.ts): dead, or cut off from this machine. A busy server (a long prefill) answers
  * them and is waited for.
  */
-export function deadServerError(baseUrl: string, ms: number): ReikaError {
+export function deadServerError(baseUrl: string, ms: number, healthStatus?: number): ReikaError {
   const limit = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-  return new ReikaError('REIKA_ERR_TIMEOUT', `The model server at ${baseUrl} stopped answering: nothing on the stream and no answer to a health check for ${limit} — check that it still runs (REIKA_REQUEST_TIMEOUT_MS sets this limit; 0 waits forever).`);
+  const silence = healthStatus === undefined ? `nothing on the stream and no answer to a health check for ${limit}` : `nothing on the stream for ${limit}, and GET /health answered ${healthStatus}`;
+  return new ReikaError('REIKA_ERR_TIMEOUT', `The model server at ${baseUrl} stopped answering: ${silence} — check that it still runs (REIKA_REQUEST_TIMEOUT_MS sets this limit; 0 waits forever).`);
 }
 
 /**

@@ -80,20 +80,22 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
   const removeAbort = onAbort(signal, () => attempt.abort());
   let expired = false;
   let checked = false;
+  let healthStatus: number | undefined;
   const watch = new IdleWatch({
     limitMs: endpoint.requestTimeoutMs,
     clock: context.clock ?? systemClock,
     origin: originOf(endpoint.baseUrl),
     headers: authHeaders(endpoint),
-    onExpire: (healthChecked) => {
+    onExpire: (healthChecked, status) => {
       expired = true;
       checked = healthChecked;
+      healthStatus = status;
       attempt.abort();
     },
     ...(context.onProbe ? { onProbe: context.onProbe } : {}),
   });
   // Silent in the prefill and deaf to the health check: dead; silent mid-answer: stalled.
-  const dead = () => new AttemptFailed({ error: checked ? deadServerError(endpoint.baseUrl, endpoint.requestTimeoutMs) : timeoutError(endpoint.requestTimeoutMs), retry: 'no' });
+  const dead = () => new AttemptFailed({ error: checked ? deadServerError(endpoint.baseUrl, endpoint.requestTimeoutMs, healthStatus) : timeoutError(endpoint.requestTimeoutMs), retry: 'no' });
   let exchange;
   try {
     try {

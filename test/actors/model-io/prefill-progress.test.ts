@@ -61,7 +61,7 @@ test('return_progress chunks: sent on llama.cpp, streamed as progress, and 3 min
 });
 
 /** A server whose chat answer is held by the test; `/health` answers or hangs as asked. */
-async function heldServer(health: 'answers' | 'hangs') {
+async function heldServer(health: 'answers' | 'hangs' | 404) {
   let hold!: (res: ServerResponse) => void;
   const held = new Promise<ServerResponse>((resolve) => (hold = resolve));
   let healthChecks = 0;
@@ -71,6 +71,7 @@ async function heldServer(health: 'answers' | 'hangs') {
       if (req.url === '/health') {
         healthChecks++;
         if (health === 'answers') res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        else if (health === 404) res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -138,6 +139,33 @@ test('a server that accepted the request and then died ends it within the limit,
   t.is(error.code, 'REIKA_ERR_TIMEOUT');
   t.regex(error.message, /^The model server at http:\/\/127\.0\.0\.1:\d+\/v1 stopped answering: nothing on the stream and no answer to a health check for 1 s — check that it still runs \(REIKA_REQUEST_TIMEOUT_MS sets this limit; 0 waits forever\)\.$/);
   t.false(error.message.includes('\n'));
+});
+
+test('a health check answered 404 (a proxy before a dead engine) is no life: the stalled prefill ends at the limit', async (t) => {
+  const server = await heldServer(404);
+  t.teardown(() => server.close());
+  const clock = new ManualClock();
+  let probed!: (alive: boolean) => void;
+  const probe = new Promise<boolean>((resolve) => (probed = resolve));
+  let progressed!: () => void;
+  const progress = new Promise<void>((resolve) => (progressed = resolve));
+  const replied = streamChat(chat({ baseUrl: server.url, model: 'm', requestTimeoutMs: 1_000 }), {
+    signal: new AbortController().signal,
+    retry,
+    clock,
+    emit: (event) => event.type === 'prefill-progress' && progressed(),
+    onProbe: (alive) => probed(alive),
+  });
+  const res = await server.held;
+  res.write(`data: ${JSON.stringify(progressChunk(100, 5000, 0, 10))}\n\n`);
+  await progress;
+  clock.advance(500);
+  t.false(await probe, 'a 404 is not life');
+  clock.advance(500);
+  const error = (await t.throwsAsync(replied)) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_TIMEOUT');
+  t.regex(error.message, /^The model server at http:\/\/127\.0\.0\.1:\d+\/v1 stopped answering: nothing on the stream for 1 s, and GET \/health answered 404 — check that it still runs/);
+  t.is(server.healthChecks(), 1);
 });
 
 test('cache figures come from llama.cpp timings, or from usage.prompt_tokens_details', async (t) => {
