@@ -1,4 +1,5 @@
 import type { McpServerStatus } from '../../actors/mcp/hub.js';
+import { modelFamily, type ModelFamily } from '../../actors/model-io/dialects/family.js';
 import type { EngineInfo, ServerEngineInfo } from '../../actors/model-io/protocol.js';
 import type { TemplateFinding } from '../../actors/model-io/template-check/probe.js';
 import type { SafetyStatus } from '../../actors/tool-executor/safety/status.js';
@@ -64,6 +65,8 @@ export interface DoctorReport {
   windowSource: string;
   slots?: { total: number; window?: number; busy?: number };
   toolCalls: string;
+  /** The model family the template or model name reveals, and whether the engine parses its calls. */
+  family?: string;
   template: string[];
   cache: string;
   safety: string[];
@@ -127,7 +130,9 @@ export function doctorReport(input: DoctorInput): DoctorReport {
   }
 
   const template = templateLines(input, problems);
-  const toolCalls = toolCallLine(input, problems);
+  const family = server ? modelFamily(server) : undefined;
+  const toolCalls = toolCallLine(input, problems, family);
+  const familyText = family && server ? familyLine(family, server, input, problems) : undefined;
   const cache = cacheLine(input, problems);
   const safety = safetyLines(input.safety, problems);
   const mcp = mcpLines(input.mcp, problems);
@@ -143,6 +148,7 @@ export function doctorReport(input: DoctorInput): DoctorReport {
     windowSource: window.source,
     ...(slots ? { slots } : {}),
     toolCalls,
+    ...(familyText ? { family: familyText } : {}),
     template,
     cache,
     safety,
@@ -196,11 +202,20 @@ function templateLines(input: DoctorInput, problems: DoctorProblem[]): string[] 
   return lines;
 }
 
-function toolCallLine(input: DoctorInput, problems: DoctorProblem[]): string {
+/** The flag that makes `server` parse `family`'s calls itself, when it has a parser for them. */
+function parserFlag(server: ServerEngineInfo, family: ModelFamily | undefined): string | undefined {
+  if (server.engine === 'llama.cpp') return 'start llama-server with --jinja so its parser returns native tool_calls.';
+  if (server.engine === 'vllm' && (!family || family.vllm)) return `start vLLM with --enable-auto-tool-choice --tool-call-parser ${family?.vllm ?? 'NAME'}.`;
+  if (server.engine === 'sglang' && family?.sglang) return `start SGLang with --tool-call-parser ${family.sglang}.`;
+  return undefined;
+}
+
+function toolCallLine(input: DoctorInput, problems: DoctorProblem[], family?: ModelFamily): string {
   const dialect = input.session?.dialect;
   if (dialect === 'native') return 'native (the server returns tool_calls)';
   if (dialect) {
-    problems.push({ problem: `The model writes its tool calls as text (${dialect}) and the server does not parse them.`, fix: input.engine?.kind === 'server' && input.engine.engine === 'llama.cpp' ? 'start llama-server with --jinja so its parser returns native tool_calls.' : input.engine?.kind === 'server' && input.engine.engine === 'vllm' ? 'start vLLM with --enable-auto-tool-choice --tool-call-parser NAME.' : 'enable the server’s tool-call parser; reika reads the text meanwhile.' });
+    const server = input.engine?.kind === 'server' ? input.engine : undefined;
+    problems.push({ problem: `The model writes its tool calls as text (${dialect}) and the server does not parse them.`, fix: (server && parserFlag(server, family)) ?? 'enable the server’s tool-call parser; reika reads the text meanwhile.' });
     return `text, ${dialect} dialect (reika parses it)`;
   }
   const engine = input.engine;
@@ -209,6 +224,25 @@ function toolCallLine(input: DoctorInput, problems: DoctorProblem[]): string {
   if (engine?.engine === 'sglang') return engine.toolCallParser ? `native (SGLang --tool-call-parser ${engine.toolCallParser})` : 'text unless SGLang runs with --tool-call-parser';
   if (engine?.kind === 'server' && engine.nativeTools !== undefined) return engine.nativeTools ? 'native (the engine says the model takes tools)' : 'text (the engine says the model has no tools)';
   return 'not seen yet (known after the model’s first call)';
+}
+
+/** `MiniMax-M2 (from the chat template): …` — whether and with which flag the engine parses its calls. */
+function familyLine(family: ModelFamily, server: ServerEngineInfo, input: DoctorInput, problems: DoctorProblem[]): string {
+  const head = `${family.name} (from the ${family.source})`;
+  if (input.session?.dialect === 'native') return `${head}: the engine parses its tool calls`;
+  switch (server.engine) {
+    case 'llama.cpp':
+      return `${head}: llama.cpp parses its tool calls natively when llama-server runs with --jinja`;
+    case 'vllm':
+      return family.vllm ? `${head}: vLLM parses its tool calls only with --enable-auto-tool-choice --tool-call-parser ${family.vllm}` : `${head}: vLLM has no parser for it; reika reads its calls as text`;
+    case 'sglang':
+      if (!family.sglang) return `${head}: SGLang has no parser for it; reika reads its calls as text`;
+      if (server.toolCallParser === family.sglang) return `${head}: SGLang parses its tool calls (--tool-call-parser ${family.sglang})`;
+      problems.push({ problem: `SGLang runs ${server.toolCallParser ? `the ${server.toolCallParser} tool-call parser` : 'without a tool-call parser'}: ${family.name}'s calls reach reika as text.`, fix: `start SGLang with --tool-call-parser ${family.sglang}.` });
+      return `${head}: SGLang does not parse its tool calls (add --tool-call-parser ${family.sglang})`;
+    default:
+      return `${head}: reika reads its ${family.dialect} calls as text when the engine does not parse them`;
+  }
 }
 
 function cacheLine(input: DoctorInput, problems: DoctorProblem[]): string {
@@ -259,6 +293,7 @@ export function describeDoctor(report: DoctorReport): string[] {
   lines.push(`window:     ${report.window !== undefined ? `${report.window} tokens, from ${report.windowSource}` : 'unknown'}`);
   if (report.slots) lines.push(`slots:      ${report.slots.total}${report.slots.window ? ` × ${report.slots.window} tokens` : ''}${report.slots.busy ? ` (${report.slots.busy} busy)` : ''}${report.slots.total > 1 ? ' — main agent slot 0, subagents the others' : ''}`);
   lines.push(`tool calls: ${report.toolCalls}`);
+  if (report.family) lines.push(`family:     ${report.family}`);
   report.template.forEach((line, i) => lines.push(`${i === 0 ? 'template:   ' : '            '}${line}`));
   lines.push(`cache:      ${report.cache}`);
   report.safety.forEach((line, i) => lines.push(`${i === 0 ? 'safety:     ' : '            '}${line}`));

@@ -67,3 +67,28 @@ test('reika doctor on vLLM: the window from max_model_len, no template to check,
   t.regex(run.stdout, /^template: +vLLM does not expose its chat template/m);
   t.notRegex(run.stdout, /^slots:/m);
 });
+
+test('reika doctor names the model family and the exact flag that makes the engine parse its calls: llama.cpp from the template, vLLM and SGLang from the model name', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const doctor = async (server: { url: string }) => {
+    const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_SANDBOX: 'off' } });
+    t.is(run.code, 0, run.stderr);
+    return run.stdout;
+  };
+  const minimax = readFileSync(new URL('MiniMax-M2.jinja', templates), 'utf8');
+  const llama = await startScriptedServer([], { models: [llamaCppModel('minimax-m2', 196608)], props: llamaProps(5, minimax) });
+  t.teardown(() => llama.close());
+  t.regex(await doctor(llama), /^family: +MiniMax-M2 \(from the chat template\): llama\.cpp parses its tool calls natively when llama-server runs with --jinja$/m);
+
+  const vllm = await startScriptedServer([], { models: [vllmModel('MiniMaxAI/MiniMax-M2', 196608)], routes: { 'GET /version': { version: '0.11.0' } } });
+  t.teardown(() => vllm.close());
+  t.regex(await doctor(vllm), /^family: +MiniMax-M2 \(from the model name\): vLLM parses its tool calls only with --enable-auto-tool-choice --tool-call-parser minimax_m2$/m);
+
+  const entry = { id: 'dsv32', object: 'model', created: 1, owned_by: 'sglang', root: 'deepseek-ai/DeepSeek-V3.2', max_model_len: 65536 };
+  const serverInfo = { model_path: 'deepseek-ai/DeepSeek-V3.2', tool_call_parser: 'qwen25', reasoning_parser: null, version: '0.5.5' };
+  const sglang = await startScriptedServer([], { models: [entry], routes: { 'GET /get_server_info': serverInfo } });
+  t.teardown(() => sglang.close());
+  const out = await doctor(sglang);
+  t.regex(out, /^family: +DeepSeek V3\.2 \(from the model name\): SGLang does not parse its tool calls \(add --tool-call-parser deepseekv32\)$/m);
+  t.regex(out, /✗ SGLang runs the qwen25 tool-call parser: DeepSeek V3\.2's calls reach reika as text\.\n +fix: start SGLang with --tool-call-parser deepseekv32\./);
+});

@@ -1,5 +1,6 @@
 import type { ToolIndex } from '../calls/tool-index.js';
 import { malformed, type Dialect, type Scan } from './dialect.js';
+import { DIALECTS } from './table.js';
 
 /**
  * The safety net behind the table: call markup of a format no entry knows is never the answer.
@@ -23,6 +24,8 @@ const CALLISH = /tool|call|invoke|function|parameter/i;
 const BEFORE = new Set(['"', "'", '>', '=', ':', '|', '[', '(', '.', '`']);
 const AFTER = new Set(['"', "'", '<', '(', '{', '>', ':', '|', '[', ',', '}', '`']);
 const WORD = /[A-Za-z_][\w.\-]*/g;
+/** Openers of the table's marked families: a known call inside the window is read by its family. */
+const KNOWN = DIALECTS.filter((dialect) => dialect.marked).flatMap((dialect) => dialect.openers);
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
@@ -72,7 +75,9 @@ export const unknownMarkup: Dialect = {
     const found = marker(text, start);
     if (!found || context.codeAt?.(start)) return { state: 'none' };
     if (found === 'partial') return context.final ? { state: 'none' } : { state: 'incomplete' };
-    const tool = namedTool(text.slice(start, start + WINDOW), context.tools);
+    const window = text.slice(start, start + WINDOW);
+    // A wrapper around a call a family reads (`<seed:tool_call><function=…>`): that family reads it.
+    const tool = KNOWN.some((opener) => window.includes(opener, found.length)) ? undefined : namedTool(window, context.tools);
     if (!tool) return !context.final && text.length < start + WINDOW ? { state: 'incomplete' } : { state: 'none' };
     if (!context.final) return { state: 'incomplete' }; // its end is unknown: the rest of the reply goes with it
     return malformed(text, start, text.length, 'unknown', `it starts ${JSON.stringify(found.slice(0, 60))}`);

@@ -89,3 +89,11 @@ test('unknown markup after a call that ran still reaches the model as a note, no
   t.is(shown, '\n');
   t.regex(reply.correction ?? '', /native tool-call format/);
 });
+
+test('a wrapper no table knows around a call a family reads: the family reads the call, no note', (t) => {
+  // Seed-OSS wraps Qwen3-Coder's XML in `<seed:tool_call>` (ByteDance-Seed-OSS.jinja in test/fixtures/chat-templates).
+  const { reply, notices } = run('text', '<seed:tool_call>\n<function=read>\n<parameter=path>\na.ts\n</parameter>\n</function>\n</seed:tool_call>', 'bytes');
+  t.deepEqual(reply.toolCalls.map((call) => [call.name, call.arguments]), [['read', { path: 'a.ts' }]]);
+  t.deepEqual(notices, []);
+  t.is(reply.correction, undefined);
+});
