@@ -1,9 +1,9 @@
-import { defineActor, type ActorDefinition } from '../runtime/actor.js';
+import { defineActor, type ActorDefinition, type ReplyOf } from '../runtime/actor.js';
 import { Supervisor, type SupervisorOptions } from '../runtime/supervisor.js';
 import { ReikaError } from '../runtime/errors.js';
 import { pollTurn } from '../runtime/poll-turn.js';
 import { CLEARANCE, clearance } from '../runtime/clearance.js';
-import { APPROVER, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol } from '../actors/tool-executor/protocol.js';
+import { APPROVER, EDITOR_FILES, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol, type EditorFilesProtocol } from '../actors/tool-executor/protocol.js';
 import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
@@ -45,6 +45,11 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** The run's interrupt (cli/early-interrupt.ts): once it fired, no actor process is started any more. */
   signal?: AbortSignal;
+  /**
+   * The editor's files (`reika acp` with an editor offering ACP `fs`): answers the executor's
+   * {@link EDITOR_FILES} requests for sessions whose tool context says so.
+   */
+  editorFiles?(request: EditorFilesProtocol['request'], signal: AbortSignal): Promise<ReplyOf<EditorFilesProtocol>>;
   /** MCP servers given besides the configured ones (an editor's, `reika acp`). */
   mcpServers?: readonly McpServerConfig[];
 }
@@ -97,6 +102,13 @@ function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProto
   });
 }
 
+/** The editor's files as an actor the executor asks (`reika acp`). */
+function editorFilesActor(answer: NonNullable<RuntimeOptions['editorFiles']>): ActorDefinition<EditorFilesProtocol> {
+  return defineActor<EditorFilesProtocol>({
+    handle: (request, context) => answer(request, context.signal),
+  });
+}
+
 export function startRuntime(options: RuntimeOptions): Runtime {
   const supervisor = new Supervisor(options.supervisor);
   const watchers = new Set<(phase: 'ask' | 'answered') => void>();
@@ -146,6 +158,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const ready = Promise.all([
     modelIo.then(() => traceStartup('runtime: model-io ready')),
     supervisor.register(APPROVER, approver),
+    ...(options.editorFiles ? [supervisor.register(EDITOR_FILES, editorFilesActor(options.editorFiles))] : []),
     // model-io asks it before a request it sends on its own: nothing leaves after a signal the main thread had yet to see.
     supervisor.register(CLEARANCE, clearance),
     // Spawns a worker thread `subagent/N` per subagent call and stops it when it has reported.

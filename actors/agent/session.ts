@@ -15,7 +15,7 @@ import type { Bootstrap } from '../prompt/bootstrap.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { SubagentWaves } from '../subagent/wave.js';
-import type { ApprovalMode, ToolExecutorProtocol } from '../tool-executor/protocol.js';
+import type { ApprovalMode, ToolContext, ToolExecutorProtocol } from '../tool-executor/protocol.js';
 import type { ResumedSession } from '../transcript/resumed-session.js';
 import type { SessionRecorder } from '../transcript/session-recorder.js';
 import type { SessionSettings } from '../transcript/transcript-event.js';
@@ -60,6 +60,8 @@ export interface SessionOptions {
   resume?: ResumedSession;
   /** The hooks of the user's (and a trusted project's) settings (SPEC §17); none when absent. */
   hooks?: readonly HookEntry[];
+  /** An editor hosts the session and offers its files: read, edit and write go through it (`reika acp`). */
+  editorFiles?: ToolContext['editorFiles'];
 }
 
 export class Session {
@@ -68,6 +70,7 @@ export class Session {
   private readonly runtime: SessionRuntime;
   private root: string;
   private approvals: ApprovalMode;
+  private readonly editorFiles: ToolContext['editorFiles'];
   /** The profile, its connection, the window and the dialect. */
   private readonly link: ModelLink;
   /** The system prompt and tools array every request starts with. */
@@ -94,6 +97,7 @@ export class Session {
     this.runtime = options.runtime;
     this.root = resolve(options.cwd);
     this.approvals = options.config.approvals;
+    this.editorFiles = options.editorFiles;
     this.link = new ModelLink(this.runtime.supervisor, this.config, this.scope);
     this.recorder = options.transcript;
     const resume = options.resume;
@@ -256,7 +260,7 @@ export class Session {
         endpoint: this.facts.endpointFor(connection.endpoint),
         tools: frozen.tools,
         route: (name) => routeOf(frozen.registry, name),
-        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode },
+        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}) },
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),

@@ -1,7 +1,8 @@
 import { client, defineActor } from '../../runtime/actor.js';
 import { askClearance } from '../../runtime/clearance.js';
 import { ProcessGroups } from './process/process-groups.js';
-import { APPROVER, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { APPROVER, EDITOR_FILES, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { editorFiles } from './files/editor-files.js';
 import { runTool } from './run-tool.js';
 import { SpillStore } from './files/spill.js';
 
@@ -21,9 +22,10 @@ export default defineActor<ToolExecutorProtocol>({
 
   async handle(request, context): Promise<ToolResult> {
     if (request?.type !== 'run') throw new Error(`the tool executor does not understand a "${String((request as { type?: unknown })?.type)}" request`);
+    const files = editorFiles(request.context, (asked) => client(context, EDITOR_FILES).request(asked));
     return runTool(
       request,
-      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups, clear: () => askClearance(context) },
+      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups, clear: () => askClearance(context), ...(files ? { files } : {}) },
       (approval) => client(context, APPROVER).request(approval),
     );
   },

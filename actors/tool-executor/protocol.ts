@@ -28,6 +28,12 @@ export interface ToolContext {
    * unless a deny or ask rule names it.
    */
   hookApproved?: string;
+  /**
+   * An editor hosts the session and offers its files (ACP `fs/read_text_file`,
+   * `fs/write_text_file`): read, edit and write take and put project files' text through it
+   * ({@link EDITOR_FILES}), so its unsaved buffers win. Commands still see the disk.
+   */
+  editorFiles?: { read: boolean; write: boolean };
 }
 
 export type ToolExecutorRequest = {
@@ -107,3 +113,17 @@ export interface ApproverProtocol extends Protocol<ApprovalRequest> {
 
 /** The address the executor asks for approval; the CLI registers an actor under it. */
 export const APPROVER = actorAddress<ApproverProtocol>('approver');
+
+/** Asked by the executor for a project file's text, or to write one, when the editor offers its files. */
+export type EditorFilesRequest = { type: 'read'; path: string } | { type: 'write'; path: string; text: string };
+
+export interface EditorFilesProtocol extends Protocol<EditorFilesRequest> {
+  replies: {
+    /** `text` undefined: the editor could not say (the disk is read instead). */
+    read: { text?: string };
+    write: { written: true };
+  };
+}
+
+/** The editor's files (`reika acp`): an actor in the main process that asks the editor. */
+export const EDITOR_FILES = actorAddress<EditorFilesProtocol>('editor-files');

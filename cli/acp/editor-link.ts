@@ -11,6 +11,10 @@ export interface EditorLink {
   requestPermission(request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
   /** What the editor said it can do at `initialize`. */
   readonly capabilities: ClientCapabilities;
+  /** `fs/read_text_file`: the file as the editor has it (an unsaved buffer wins). */
+  readTextFile(sessionId: string, path: string, signal: AbortSignal): Promise<string>;
+  /** `fs/write_text_file`: the editor writes (and saves) it. */
+  writeTextFile(sessionId: string, path: string, text: string, signal: AbortSignal): Promise<void>;
 }
 
 export function editorLink(client: AgentContext, capabilities: ClientCapabilities, log: (line: string) => void): EditorLink {
@@ -18,6 +22,12 @@ export function editorLink(client: AgentContext, capabilities: ClientCapabilitie
     capabilities,
     update(sessionId, update) {
       client.notify(methods.client.session.update, { sessionId, update }).catch((error: unknown) => log(`an update could not be sent: ${error instanceof Error ? error.message : String(error)}`));
+    },
+    async readTextFile(sessionId, path, signal) {
+      return (await client.request(methods.client.fs.readTextFile, { sessionId, path }, { cancellationSignal: signal, stopWaitingOnCancel: true })).content;
+    },
+    async writeTextFile(sessionId, path, content, signal) {
+      await client.request(methods.client.fs.writeTextFile, { sessionId, path, content }, { cancellationSignal: signal, stopWaitingOnCancel: true });
     },
     requestPermission(request, signal) {
       return client.request(methods.client.session.requestPermission, request, { cancellationSignal: signal, stopWaitingOnCancel: true });

@@ -4,7 +4,8 @@ import type { Config } from '../../actors/config.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
 import { Session } from '../../actors/agent/session.js';
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest, EditorFilesProtocol, EditorFilesRequest } from '../../actors/tool-executor/protocol.js';
+import type { ReplyOf } from '../../runtime/actor.js';
 import { expandTypedCommand } from '../slash/custom-commands.js';
 import { startRuntime, type Runtime } from '../start-runtime.js';
 import type { OpenedSession } from '../open-session.js';
@@ -64,7 +65,14 @@ export class EditorSession {
     const send = (update: SessionUpdate) => options.editor.update(this.id, update);
     this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal));
     this.updates = new TurnUpdates(send, () => this.session.info().root);
-    this.runtime = startRuntime({ approve: (request, signal) => this.approve(request, signal), cwd: options.root, ...(options.mcpServers?.length ? { mcpServers: options.mcpServers } : {}) });
+    const fs = options.editor.capabilities.fs;
+    const editorFiles = fs?.readTextFile || fs?.writeTextFile ? { read: fs.readTextFile === true, write: fs.writeTextFile === true } : undefined;
+    this.runtime = startRuntime({
+      approve: (request, signal) => this.approve(request, signal),
+      cwd: options.root,
+      ...(editorFiles ? { editorFiles: (request, signal) => this.editorFile(request, signal) } : {}),
+      ...(options.mcpServers?.length ? { mcpServers: options.mcpServers } : {}),
+    });
     this.session = new Session({
       runtime: this.runtime,
       config: options.config,
@@ -72,6 +80,7 @@ export class EditorSession {
       ...(options.mode ? { mode: options.mode } : {}),
       transcript: options.opened.recorder,
       ...(options.opened.resume ? { resume: options.opened.resume } : {}),
+      ...(editorFiles ? { editorFiles } : {}),
     });
     this.session.subscribe((event) => {
       this.updates.handle(event);
@@ -178,6 +187,22 @@ export class EditorSession {
   /** A line of the agent's answer that reika itself says (a problem with the prompt or the turn). */
   private say(text: string): void {
     this.options.editor.update(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  }
+
+  /** The executor reads or writes a project file through the editor (its tool context said so). */
+  private async editorFile(request: EditorFilesRequest, signal: AbortSignal): Promise<ReplyOf<EditorFilesProtocol>> {
+    const { editor } = this.options;
+    if (request.type === 'write') {
+      await editor.writeTextFile(this.id, request.path, request.text, signal);
+      return { written: true };
+    }
+    try {
+      return { text: await editor.readTextFile(this.id, request.path, signal) };
+    } catch (error) {
+      // The disk is read instead: the editor may not know a file it never opened.
+      this.options.log(`the editor did not read ${request.path} (${error instanceof Error ? error.message : String(error)}): read from the disk`);
+      return {};
+    }
   }
 
   /**

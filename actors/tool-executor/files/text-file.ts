@@ -106,6 +106,20 @@ export async function forEachLine(path: string, visit: LineVisitor, options: { s
   return { lines: number, stopped, aborted: false };
 }
 
+/** {@link forEachLine} over text already in memory (an editor's buffer): the same lines, numbers and clipping. */
+export function forEachTextLine(text: string, visit: LineVisitor, options: { maxLineBytes?: number } = {}): LineStreamResult {
+  const maxLineBytes = options.maxLineBytes ?? 4096;
+  const lines = text.split('\n');
+  // A final newline ends the last line; it does not start another.
+  if (lines.at(-1) === '') lines.pop();
+  let number = 0;
+  for (const line of lines) {
+    const bytes = Buffer.from(line, 'utf8');
+    if (visit(bytes.length > maxLineBytes ? bytes.subarray(0, maxLineBytes) : bytes, ++number, bytes.length) === false) return { lines: number, stopped: true, aborted: false };
+  }
+  return { lines: number, stopped: false, aborted: false };
+}
+
 /** Strips one trailing CR (a CRLF file) from a decoded line. */
 export function stripCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;

@@ -83,9 +83,7 @@ async function prepareEdit(args: EditArgs, env: ToolEnv): Promise<PreparedCall> 
   });
   if (!info.isFile()) throw new ToolError('NOT_A_FILE', `${shown} is not a regular file`);
   if (info.size > MAX_EDIT_BYTES) throw new ToolError('NOT_A_FILE', `${shown} is too large to edit (over 32 MB)`);
-  const bytes = await readFile(path).catch((error: unknown) => {
-    throw fsError(error, shown);
-  });
+  const bytes = await currentBytes(path, shown, env);
   if (looksBinary(bytes)) throw new ToolError('BINARY_FILE', `${shown} is a binary file; edit changes text files only`);
   const { text: before, encoding } = decodeText(bytes);
   const steps: Replacement[] = args.edits ?? [{ old_string: args.old_string!, new_string: args.new_string! }];
@@ -124,16 +122,29 @@ async function prepareEdit(args: EditArgs, env: ToolEnv): Promise<PreparedCall> 
     action: { tool: 'edit', path, diff: diff.text, reasons },
     run: async () => {
       // Approval can take a while: never overwrite a file that changed meanwhile.
-      const now = await readFile(path).catch((error: unknown) => {
-        throw fsError(error, shown);
-      });
+      const now = await currentBytes(path, shown, env);
       if (!now.equals(bytes)) throw new ToolError('IO_ERROR', `${shown} changed since the edit was prepared; read it again and retry`);
-      await replaceFile(path, encoding === 'latin1' ? Buffer.from(after, 'latin1') : after).catch((error: unknown) => {
-        throw fsError(error, shown);
-      });
+      // An editor hosting the session writes it (its buffer and the file); else the disk, at once.
+      const written = encoding === 'utf-8' && (await env.files?.write(path, after).catch((error: unknown) => {
+        throw new ToolError('IO_ERROR', `the editor did not write ${shown}: ${error instanceof Error ? error.message : String(error)}`);
+      }));
+      if (!written) {
+        await replaceFile(path, encoding === 'latin1' ? Buffer.from(after, 'latin1') : after).catch((error: unknown) => {
+          throw fsError(error, shown);
+        });
+      }
       return { summary, payload: diff.text, meta: { path, diff: diff.text } };
     },
   };
+}
+
+/** The file as the editor has it (unsaved changes and all) when it offers its files, else the disk's bytes. */
+async function currentBytes(path: string, shown: string, env: ToolEnv): Promise<Buffer> {
+  const edited = await env.files?.read(path);
+  if (edited !== undefined) return Buffer.from(edited, 'utf8');
+  return readFile(path).catch((error: unknown) => {
+    throw fsError(error, shown);
+  });
 }
 
 /**

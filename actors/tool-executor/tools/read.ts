@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { defineTool, EVERY_MODE } from './define-tool.js';
 import { integer, path, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
-import { decodeText, forEachLine, sniffBinary, stripCr } from '../files/text-file.js';
+import { decodeText, forEachLine, forEachTextLine, sniffBinary, stripCr } from '../files/text-file.js';
 import { fsError, ToolError } from './tool-error.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
@@ -10,6 +10,9 @@ import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.
 export const READ_DEFAULT_LIMIT = 300;
 /** A longer line is clipped (minified files would otherwise fill the context). */
 export const READ_MAX_LINE_BYTES = 2000;
+
+/** A larger file is read from the disk even when an editor offers its text (the protocol carries it whole). */
+const EDITOR_READ_MAX_BYTES = 4 * 1024 * 1024;
 
 const params = {
   path: path('File path, relative to the project root or absolute.', { required: true }),
@@ -38,24 +41,26 @@ async function read(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   });
   if (info.isDirectory()) throw new ToolError('NOT_A_FILE', `${shown} is a directory (use list to see inside)`);
   if (!info.isFile()) throw new ToolError('NOT_A_FILE', `${shown} is not a regular file`);
-  if (info.size === 0) return { summary: `${shown} is empty (0 lines)`, payload: '', meta: { path } };
-  const binary = await sniffBinary(path).catch((error: unknown) => {
+  const binary = info.size > 0 && (await sniffBinary(path).catch((error: unknown) => {
     throw fsError(error, shown);
-  });
+  }));
   if (binary) throw new ToolError('BINARY_FILE', `${shown} is a binary file (${formatBytes(info.size)}); read shows text files only`);
+  // An editor hosting the session has the file's text as the user sees it, unsaved changes and all.
+  const edited = info.size <= EDITOR_READ_MAX_BYTES ? await env.files?.read(path) : undefined;
+  if (edited === '' || (edited === undefined && info.size === 0)) return { summary: `${shown} is empty (0 lines)`, payload: '', meta: { path } };
 
   const offset = args.offset ?? 1;
   const last = offset + (args.limit ?? READ_DEFAULT_LIMIT) - 1;
   const picked: { number: number; bytes: Buffer; full: number }[] = [];
-  const scan = await forEachLine(
-    path,
-    (bytes, number, full) => {
-      if (number >= offset && number <= last) picked.push({ number, bytes: Buffer.from(bytes), full });
-    },
-    { signal: env.signal, maxLineBytes: READ_MAX_LINE_BYTES },
-  ).catch((error: unknown) => {
-    throw fsError(error, shown);
-  });
+  const visit = (bytes: Buffer, number: number, full: number) => {
+    if (number >= offset && number <= last) picked.push({ number, bytes: Buffer.from(bytes), full });
+  };
+  const scan =
+    edited !== undefined
+      ? forEachTextLine(edited, visit, { maxLineBytes: READ_MAX_LINE_BYTES })
+      : await forEachLine(path, visit, { signal: env.signal, maxLineBytes: READ_MAX_LINE_BYTES }).catch((error: unknown) => {
+          throw fsError(error, shown);
+        });
 
   let latin1 = false;
   let clipped = 0;

@@ -1,6 +1,7 @@
 import type { ProcessGroups } from '../process/process-groups.js';
 import type { ToolDelta, ToolResult } from '../protocol.js';
 import type { SpillStore } from '../files/spill.js';
+import type { TextFiles } from '../files/editor-files.js';
 
 /** What every tool gets: the project root, the call's abort signal and the executor's services. */
 export interface ToolEnv {
@@ -15,6 +16,8 @@ export interface ToolEnv {
    * runtime/clearance.ts); false: the call is not run and ends cancelled. Absent: always run.
    */
   clear?(): Promise<boolean>;
+  /** The editor's view of project files, when it offers one (files/editor-files.ts); absent: the disk. */
+  files?: TextFiles;
 }
 
 /** A tool's own answer; the wrapper adds the call id and the tool name. */

@@ -41,8 +41,10 @@ async function prepareWrite(args: ArgsOf<typeof params>, env: ToolEnv): Promise<
     run: async () => {
       try {
         await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, args.content, { flag: 'wx' });
+        // An editor hosting the session creates it (and opens it); else the disk, never over a file.
+        if (!(await written(path, shown, args.content, env))) await writeFile(path, args.content, { flag: 'wx' });
       } catch (error) {
+        if (ToolError.isInstance(error)) throw error;
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ToolError('WRITE_EXISTS', `${shown} already exists; write only creates new files (use edit to change it)`);
         throw fsError(error, shown);
       }
@@ -54,4 +56,16 @@ async function prepareWrite(args: ArgsOf<typeof params>, env: ToolEnv): Promise<
       };
     },
   };
+}
+
+/** Written through the editor when it offers its files: false when it does not take this one. */
+async function written(path: string, shown: string, content: string, env: ToolEnv): Promise<boolean> {
+  if (!env.files) return false;
+  // Made a moment ago by someone else: the editor would overwrite it, the disk would refuse.
+  if (await lstat(path).then(() => true, () => false)) throw new ToolError('WRITE_EXISTS', `${shown} already exists; write only creates new files (use edit to change it)`);
+  try {
+    return await env.files.write(path, content);
+  } catch (error) {
+    throw new ToolError('IO_ERROR', `the editor did not write ${shown}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
 import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
@@ -102,4 +102,47 @@ test('plan mode, set by the editor, refuses a write: the file is not created and
   t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === 'call_write' && u.status).at(-1)!.status, 'failed');
   const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'yolo' }));
   t.is((error as any).code, -32602);
+});
+
+test('when the editor offers its files, reads see its unsaved buffer and edits and writes go through it', async (t) => {
+  const repo = gitRepo({ 'src/a.js': 'const a = 1;\n' });
+  const buffers = new Map<string, string>([[join(repo, 'src/a.js'), 'const a = 1; // unsaved\n']]);
+  const reads: string[] = [];
+  const writes: Array<{ path: string; content: string }> = [];
+  const s = await server([
+    { toolCalls: [{ id: 'call_read', name: 'read', arguments: { path: 'src/a.js' } }] },
+    { toolCalls: [{ id: 'call_edit', name: 'edit', arguments: { path: 'src/a.js', old_string: '// unsaved', new_string: '// edited' } }] },
+    { toolCalls: [{ id: 'call_write', name: 'write', arguments: { path: 'src/b.js', content: 'const b = 2;\n' } }] },
+    { toolCalls: [{ id: 'call_cat', name: 'bash', arguments: { command: 'cat src/a.js' } }] },
+    { content: 'Done.' },
+  ]);
+  const e = editor({
+    cwd: repo,
+    env: env(s),
+    readTextFile: ({ path }) => {
+      reads.push(path);
+      const text = buffers.get(path);
+      if (text === undefined) throw new Error(`no buffer for ${path}`);
+      return { content: text };
+    },
+    writeTextFile: ({ path, content }) => {
+      writes.push({ path, content });
+      buffers.set(path, content);
+    },
+  });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'work' }] });
+  t.is(answer.stopReason, 'end_turn');
+  const results = s.chatRequests().slice(1).map((request) => request.json.messages.at(-1).content as string);
+  t.regex(results[0]!, /const a = 1; \/\/ unsaved/, 'read saw the unsaved buffer');
+  t.true(reads.includes(join(repo, 'src/a.js')));
+  t.deepEqual(writes, [
+    { path: join(repo, 'src/a.js'), content: 'const a = 1; // edited\n' },
+    { path: join(repo, 'src/b.js'), content: 'const b = 2;\n' },
+  ]);
+  // The editor had not saved: the disk is as it was, and commands see the disk.
+  t.is(readFileSync(join(repo, 'src/a.js'), 'utf8'), 'const a = 1;\n');
+  t.false(existsSync(join(repo, 'src/b.js')));
+  t.regex(results[3]!, /const a = 1;\n/);
 });
