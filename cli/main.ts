@@ -31,6 +31,8 @@ Usage:
                               Neovim, Emacs run reika as their agent; see the README)
   reika doctor [--json]       what reika knows of the server, engine, model, window, slots,
                               template, safety and MCP servers, and how to fix each problem
+  reika engine [install]      whether the embedded engine (--model FILE.gguf) is installed;
+                              install: node-llama-cpp with this platform's llama.cpp build
   reika --help | --version
 
 Flags (they win over the configuration):
@@ -59,6 +61,7 @@ const COMMANDS: Record<Exclude<Subcommand, 'acp'>, () => Promise<{ run(argv: str
   undo: () => import('./commands/undo-command.js'),
   sessions: () => import('./commands/sessions-command.js'),
   doctor: () => import('./commands/doctor-command.js'),
+  engine: () => import('./commands/engine-command.js'),
 };
 
 async function main(input: string[]): Promise<number> {

@@ -1,16 +1,17 @@
 import { ReikaError } from '../../../runtime/errors.js';
+import { NODE_LLAMA_CPP_VERSION } from './engine-location.js';
 
 /**
  * What can go wrong before the embedded engine generates anything, each one sentence a user
  * can act on. Codes are stable (`reika doctor` and tests branch on them).
  */
 
-export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+export { NODE_LLAMA_CPP_VERSION } from './engine-location.js';
 
 export function packageMissing(detail?: string): ReikaError {
   return new ReikaError(
     'REIKA_ERR_EMBEDDED_UNAVAILABLE',
-    `Running a .gguf model inside reika needs node-llama-cpp, which is not installed${detail ? ` (${detail})` : ''} — run \`npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}\` in reika's folder, or set REIKA_BASE_URL to use a server.`,
+    `Running a .gguf model inside reika needs its embedded engine (node-llama-cpp ${NODE_LLAMA_CPP_VERSION}), which is not installed${detail ? ` (${detail})` : ''} — run \`reika engine install\` (about 70 MB, this platform's build only), or set REIKA_BASE_URL to use a server.`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { EmbeddedSettings, EmbeddedEngineInfo } from '../protocol.js';
 import { modelMissing, noBinary, notGguf, outOfMemory, packageMissing, unsupportedModel } from './errors.js';
+import { installedEngineEntry } from './engine-location.js';
 import type { ChatWrapperLike, ContextLike, LlamaLike, ModelLike, NodeLlamaCpp } from './llama-api.js';
 
 /**
@@ -41,11 +42,16 @@ class LogTail {
   }
 }
 
-/** node-llama-cpp, or a one-sentence error saying how to get it. */
-export async function loadNodeLlamaCpp(specifier = 'node-llama-cpp'): Promise<NodeLlamaCpp> {
+/**
+ * node-llama-cpp, or a one-sentence error saying how to get it: the one `reika engine install` put
+ * in reika's data folder first (engine-location.ts), else one installed beside reika (a checkout's
+ * dev install, or `npm install node-llama-cpp` by hand).
+ */
+export async function loadNodeLlamaCpp(specifier = 'node-llama-cpp', folder?: string): Promise<NodeLlamaCpp> {
+  const installed = specifier === 'node-llama-cpp' ? installedEngineEntry(folder) : undefined;
   // A variable specifier: the module is optional, so the compiler must not resolve it.
   try {
-    return (await import(specifier)) as NodeLlamaCpp;
+    return (await import(installed ?? specifier)) as NodeLlamaCpp;
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw packageMissing(code === 'ERR_MODULE_NOT_FOUND' ? undefined : (error as Error).message);

@@ -299,5 +299,5 @@ serial('the errors a user can hit are one sentence each: file missing, not a GGU
 test('without node-llama-cpp, one sentence says how to get it', async (t) => {
   const error = await t.throwsAsync(loadNodeLlamaCpp('node-llama-cpp-that-is-not-installed'));
   t.true(ReikaError.isInstance(error));
-  t.is(error!.message, 'Running a .gguf model inside reika needs node-llama-cpp, which is not installed — run `npm install node-llama-cpp@3.21.1` in reika\'s folder, or set REIKA_BASE_URL to use a server.');
+  t.is(error!.message, 'Running a .gguf model inside reika needs its embedded engine (node-llama-cpp 3.21.1), which is not installed — run `reika engine install` (about 70 MB, this platform\'s build only), or set REIKA_BASE_URL to use a server.');
 });

@@ -1,0 +1,95 @@
+import test from 'ava';
+import { execFile, type ExecFileException } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tinyModel } from '../helpers/embedded.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
+import { gitRepo, tempDir } from '../helpers/temp.js';
+import { cleanEnv } from './headless-helpers.js';
+
+/**
+ * The package as a user gets it: `npm pack` of this checkout (its built dist/), installed with
+ * `npm install -g` into a clean prefix from the npm registry. It stays small (the embedded
+ * engine is not in it: `reika engine install` adds it), carries what a package should, and the
+ * installed binary runs: --version, doctor and -p against the scripted server, and --model
+ * FILE.gguf says in one line how to get the engine.
+ */
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const LIMIT_MB = 60;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: 280_000 }, (error: ExecFileException | null, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function sizeOf(path: string): number {
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) total += sizeOf(full);
+    else if (entry.isFile()) total += statSync(full).size;
+  }
+  return total;
+}
+
+test(`a packed tarball installs globally in a clean prefix at ≤ ${LIMIT_MB} MB and runs --version, doctor and -p`, async (t) => {
+  t.timeout(300_000);
+  const work = tempDir('reika-pack-');
+  // The dist/ this test runs from is the build; packing it again must not rebuild it under other tests.
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: repo });
+  t.is(packed.code, 0, packed.stderr);
+  const [info] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
+  const files = info.files.map((file) => file.path);
+  t.true(files.includes('LICENSE') && files.includes('README.md'), 'a LICENSE and the README');
+  t.deepEqual(files.filter((path) => path.endsWith('.map')), [], 'no source maps (they point at sources the package does not ship)');
+  const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { repository?: { url?: string }; dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
+  t.truthy(manifest.repository?.url, 'a repository field');
+  t.false('node-llama-cpp' in manifest.dependencies || 'node-llama-cpp' in (manifest.optionalDependencies ?? {}), 'the embedded engine is installed on demand');
+  // Every relative link of the README resolves inside the package.
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!).filter((link) => !/^[a-z]+:/.test(link));
+  t.true(links.length > 0);
+  for (const link of links) t.true(files.includes(link.replace(/^\.\//, '')), `README link ${link} is in the package`);
+
+  const prefix = join(work, 'global');
+  const installed = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, info.filename)], { cwd: work });
+  if (installed.code !== 0 && /ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT|network/i.test(installed.stderr)) return t.log(`skipped: the npm registry cannot be reached (${installed.stderr.split('\n')[0]})`);
+  t.is(installed.code, 0, installed.stderr);
+  const megabytes = sizeOf(prefix) / 1024 / 1024;
+  t.log(`installed size: ${megabytes.toFixed(1)} MB`);
+  t.true(megabytes <= LIMIT_MB, `${megabytes.toFixed(1)} MB`);
+
+  const reika = join(prefix, 'bin', 'reika');
+  const home = tempDir('reika-home-');
+  const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state'), ...extra });
+  const cwd = gitRepo({ 'a.txt': 'a\n' });
+  const version = await run(reika, ['--version'], { cwd, env: env() });
+  t.is(version.code, 0, version.stderr);
+  t.regex(version.stdout, /^reika \S+/);
+
+  const server = await startScriptedServer([{ content: 'Hello from the scripted server.' }]);
+  t.teardown(() => server.close());
+  const doctor = await run(reika, ['doctor'], { cwd, env: env({ REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model' }) });
+  t.regex(doctor.stdout, /scripted-model/, doctor.stderr);
+  const headless = await run(reika, ['-p', 'say hello'], { cwd, env: env({ REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model' }) });
+  t.is(headless.code, 0, headless.stderr);
+  t.regex(headless.stdout, /Hello from the scripted server\./);
+
+  const gguf = tinyModel();
+  const engineLess = await run(reika, ['-p', 'hi', '--model', gguf], { cwd, env: env() });
+  t.not(engineLess.code, 0);
+  const said = engineLess.stderr.trim().split('\n').filter((line) => !line.startsWith('reika: indexed'));
+  t.is(said.length, 1, engineLess.stderr);
+  t.regex(said[0]!, /reika engine install/);
+});
