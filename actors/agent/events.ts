@@ -1,7 +1,10 @@
 import type { Compaction } from '../context/compactor.js';
 import type { PrefillProgress, Usage } from '../model-io/protocol.js';
 import type { RequestCache } from './cache-ledger.js';
+import type { TodoItem } from '../tool-executor/protocol.js';
 import type { ToolCallState, ToolCallStatus } from './tool-call-state.js';
+
+export type { TodoItem };
 
 /**
  * What a session reports while it works: the UI draws these, headless `--stream` prints them as
@@ -33,6 +36,11 @@ export type AgentEvent =
    */
   | { type: 'tool-call'; turn: string; state: ToolCallState; previous?: ToolCallStatus }
   | { type: 'tool-output'; turn: string; callId: string; stream: 'stdout' | 'stderr'; text: string }
+  /**
+   * The model's task list changed (its `todo` tool): the whole list as it is now, in its order.
+   * The terminal draws it above the prompt, `--stream` prints it, ACP sends it as a `plan` update.
+   */
+  | { type: 'todo'; turn: string; items: TodoItem[] }
   /** A note appended for the model (loop guard, empty reply…). */
   | { type: 'nudge'; turn: string; text: string }
   | { type: 'turn-end'; turn: string; result: TurnResult };
@@ -72,6 +80,8 @@ export interface TurnResult {
   durationMs: number;
   /** Set for `error`, `loop` and `max-turns`: one sentence for the user. */
   error?: { code: string; message: string };
+  /** The model's task list as the turn left it, when the turn changed it (its last `todo` call). */
+  todo?: TodoItem[];
   /**
    * How the model wrote its tool calls, from the turn's last reply that made any (or tried):
    * `native`, or the text dialect's name (model-io `dialects/table.ts`). Absent without calls.

@@ -8,7 +8,7 @@ import { diskAfterCrash } from '../tool-executor/files/disk-after-crash.js';
 import { redactorFor } from '../tool-executor/safety/secret-env.js';
 import type { Redactor } from '../tool-executor/safety/redactor.js';
 import { TOOL_EXECUTOR, type ToolContext, type ToolExecutorProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
-import type { AgentEvent, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
+import type { AgentEvent, TodoItem, ToolCallRecord, TurnResult, TurnStatus } from './events.js';
 import { agentEventOf } from './map-model-event.js';
 import { emptyTotals, UsageLedger } from './usage-ledger.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
@@ -109,10 +109,12 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   const hooked: TurnHookContext | undefined = options.hooks && options.hooks.size > 0 ? { hooks: options.hooks, turn, signal: options.signal, emit } : undefined;
   /** A stop hook has sent the model on once already this turn (hooks are told, so they can let it end). */
   let stopHookActive = false;
+  /** The task list the turn's last `todo` call set. */
+  let todo: TodoItem[] | undefined;
 
   const finish = (status: TurnStatus, error?: TurnResult['error']): TurnResult => {
     context.endTurn(status === 'answered' ? 'answered' : 'unanswered');
-    const result: TurnResult = { status, answer, requests, toolCalls, usage: usage.totals, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}), ...(dialect ? { dialect } : {}) };
+    const result: TurnResult = { status, answer, requests, toolCalls, usage: usage.totals, requestUsage, compactions, durationMs: Date.now() - started, ...(error ? { error } : {}), ...(todo ? { todo } : {}), ...(dialect ? { dialect } : {}) };
     emit({ type: 'turn-end', turn, result });
     return result;
   };
@@ -211,6 +213,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     for (const call of calls) {
       const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload, status: result.status });
+      if (result.status === 'done' && result.meta?.todo) {
+        todo = result.meta.todo;
+        emit({ type: 'todo', turn, items: todo });
+      }
       verdict = strongest(verdict, guard.observe(call, result));
       if (result.errorCode === EXECUTOR_GONE) gone ??= result;
     }

@@ -34,9 +34,10 @@ const ROLE: Record<AgentMode, string> = {
 
 const RULES: Record<AgentMode, string[]> = {
   agent: [
-    'Read before you edit. `edit` replaces exactly one occurrence of old_string: include enough surrounding lines to make it unique.',
+    'Read before you edit. `edit` replaces exactly one occurrence of old_string: include enough surrounding lines to make it unique. For several changes to one file, pass them together as `edits`.',
     '`write` only creates new files; change existing files with `edit`.',
     'Run the tests or the build with `bash` after a change when the project has them, and fix what you broke.',
+    'For a task of several steps, keep a short plan with `todo` (the whole list each time) and mark each item as you go; skip it for a one-step task.',
     'Keep going without asking for confirmation until the task is done; then answer in a few sentences: what you changed and how you checked it.',
   ],
   plan: [

@@ -45,6 +45,15 @@ export type ToolExecutorRequest = {
   context: ToolContext;
 };
 
+/** The states of an item of the model's task list (the `todo` tool). */
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+
+/** One item of the model's task list; the `todo` tool replaces the whole list each call. */
+export interface TodoItem {
+  content: string;
+  status: (typeof TODO_STATUSES)[number];
+}
+
 /** Streamed while a tool runs (bash output). */
 export type ToolDelta = { type: 'output'; stream: 'stdout' | 'stderr'; text: string };
 
@@ -70,6 +79,8 @@ export interface ToolResult {
     durationMs?: number;
     /** The checkpoint taken before this step (its number in the session; `/undo` restores it). */
     checkpoint?: number;
+    /** The `todo` tool's new list: the agent loop makes a `todo` event of it. */
+    todo?: TodoItem[];
   };
 }
 

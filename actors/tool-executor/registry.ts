@@ -9,6 +9,7 @@ import { globTool } from './tools/glob.js';
 import { grepTool } from './tools/grep.js';
 import { listTool } from './tools/list.js';
 import { readTool } from './tools/read.js';
+import { todoTool } from './tools/todo.js';
 import { writeTool } from './tools/write.js';
 
 /**
@@ -43,7 +44,7 @@ import { writeTool } from './tools/write.js';
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Every built-in tool, in the order models see them (SPEC §3). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, subagentTool]);
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, subagentTool, todoTool]);
 
 export class ToolRegistry {
   private readonly builtins: ToolDefinition[] = [];

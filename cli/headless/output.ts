@@ -25,6 +25,8 @@ export interface HeadlessResult {
   model?: string;
   /** How the model wrote its tool calls (`native` or a text dialect's name); absent without calls. */
   dialect?: string;
+  /** The model's task list as the task left it; absent when it kept none. */
+  todo?: TurnResult['todo'];
   durationMs: number;
   error?: { code: string; message: string };
 }
@@ -40,6 +42,7 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
     compactions: result.compactions,
     ...(model ? { model } : {}),
     ...(result.dialect ? { dialect: result.dialect } : {}),
+    ...(result.todo ? { todo: result.todo } : {}),
     durationMs,
     ...(result.error ? { error: result.error } : {}),
   };

@@ -1,5 +1,5 @@
 import type { Image } from '../../actors/images/image.js';
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest, TodoItem } from '../../actors/tool-executor/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
 import type { CustomCommand } from '../slash/custom-commands.js';
@@ -13,13 +13,14 @@ import { LineEditor } from './line-editor.js';
 import { hyperlinksSupported } from './markdown/hyperlinks.js';
 import { promptView } from './prompt-view.js';
 import { Screen, type LiveArea, type TerminalOutput } from './screen.js';
-import type { SessionFacts, SessionMode, SessionPort, TurnOutcome } from './session-port.js';
+import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
 import { SPINNER_INTERVAL_MS } from './spinner.js';
 import { statusLine } from './status-line.js';
 import { StreamText } from './stream-text.js';
 import { stripAnsi, type Style } from './style.js';
 import { truncate } from './text-width.js';
 import type { ToolView } from './tool-line.js';
+import { todoLines } from './todo-view.js';
 import { TurnView } from './turn-view.js';
 
 /** A message waiting to be sent: typed, or made by a slash command (`shown` is what the transcript shows). */
@@ -86,6 +87,8 @@ export class InteractiveApp {
   private exiting = false;
   private readonly now: () => number;
   private readonly startedAt: number;
+  /** The model's task list, drawn above the prompt until every item is done. */
+  private todo: TodoItem[] = [];
   /** Messages sent this session, for the summary at exit. */
   private turns = 0;
 
@@ -288,7 +291,12 @@ export class InteractiveApp {
         if (attached.attached.length > 0) this.screen.commit(style.dim(`attached ${attached.attached.join(', ')}`));
         turn.phase = 'thinking';
         const options = message.readOnly ? { readOnly: true } : undefined;
-        outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, (event) => this.turn === turn && turn.handle(event), images, options);
+        const onEvent = (event: UiEvent) => {
+          if (this.turn !== turn) return;
+          if (event.type === 'todo') this.todo = event.items;
+          turn.handle(event);
+        };
+        outcome = turn.aborted ? { status: 'aborted' } : await session.runTurn(attached.message, onEvent, images, options);
       }
     } catch (error) {
       outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
@@ -462,6 +470,7 @@ export class InteractiveApp {
     // Drawn from the queue itself, so the notice goes when the message leaves it.
     if (this.queue.length > 0) lines.push(style.dim(truncate(`queued ${this.queue.length} message${this.queue.length === 1 ? '' : 's'}: sent when this turn ends`, columns - 1)));
     lines.push(...this.hint.map((line) => style.dim(truncate(line, columns - 1))));
+    lines.push(...todoLines(this.todo, columns, style));
     const placeholder = this.turn ? undefined : 'type a message · /help for commands';
     const prompt = promptView(this.editor, style, Math.max(3, this.screen.rows - 8), placeholder, columns);
     const first = lines.length;

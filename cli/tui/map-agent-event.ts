@@ -27,6 +27,8 @@ export function uiEventsOf(event: AgentEvent): UiEvent[] {
       return [{ type: 'notice', message: `context compacted: ${describeCompaction(event)} (${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens)` }];
     case 'tool-output':
       return [{ type: 'tool-output', id: event.callId, text: event.text }];
+    case 'todo':
+      return [{ type: 'todo', items: event.items }];
     case 'tool-call': {
       const { state } = event;
       const { id, name, arguments: args } = state.call;

@@ -1,7 +1,7 @@
 import type { Image } from '../../actors/images/image.js';
 import type { RequestCache } from '../../actors/agent/cache-ledger.js';
 import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
-import type { ApprovalMode, ToolResult } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-executor/protocol.js';
 import type { CustomCommands } from '../slash/custom-commands.js';
 
 /**
@@ -23,6 +23,8 @@ export type UiEvent =
   | ({ type: 'prefill' } & PrefillProgress)
   | { type: 'notice'; message: string }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** The model's task list changed: the whole list (drawn above the prompt). */
+  | { type: 'todo'; items: TodoItem[] }
   /** The request is waiting for the bootstrap (index, repo map) to finish. */
   | { type: 'waiting'; what: string };
 

@@ -90,7 +90,8 @@ export function toolLine(view: ToolView, columns: number, style: Style, wrap = f
   const colored =
     view.state === 'done' ? style.green(mark) : view.state === 'error' ? style.red(mark) : view.state === 'running' ? style.cyan(mark) : style.yellow(mark);
   // Names from tools may hold control or bidi characters: shown escaped, never acted on.
-  const head = visible(`${view.name} ${toolTarget(view.name, view.args)}`);
+  const target = toolTarget(view.name, view.args);
+  const head = visible(target === '' ? view.name : `${view.name} ${target}`);
   const output = view.outputLines + (view.partial ? 1 : 0);
   const folded = view.state !== 'running' && output > 0 ? ` (${output} line${output === 1 ? '' : 's'} of output folded · /last shows it)` : '';
   const summary = view.summary ? ` — ${visible(shownSummary(view.name, view.args, view.summary))}` : view.state === 'cancelled' ? ' — cancelled' : '';

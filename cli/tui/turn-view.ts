@@ -82,6 +82,7 @@ export class TurnView {
         this.phase = prefillLabel(event);
         break;
       case 'usage':
+      case 'todo':
         break;
     }
     this.screen.schedule();

@@ -16,14 +16,15 @@ const CONTRACT: Record<string, string[]> = {
   write: ['path', 'content'],
   bash: ['command', 'timeout_ms'],
   subagent: ['task', 'files'],
+  todo: ['items'],
 };
 
 type Parameters = { properties: Record<string, { type: string; minimum?: number; maximum?: number }>; required: string[] };
 const names = (mode: 'agent' | 'plan' | 'subagent') => builtinTools.toolsArray(mode).map((schema) => schema.function.name);
 
-test('agent mode offers the eight tools in a stable order with the SPEC argument keys', (t) => {
+test('agent mode offers the built-in tools in a stable order with the SPEC argument keys', (t) => {
   const schemas = builtinTools.toolsArray('agent');
-  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'subagent']);
+  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'subagent', 'todo']);
   for (const schema of schemas) {
     const parameters = schema.function.parameters as Parameters;
     t.deepEqual(Object.keys(parameters.properties), CONTRACT[schema.function.name]);
@@ -61,6 +62,7 @@ test('every required key of a built-in schema is refused when missing, and every
     write: { path: 'a', content: '' },
     bash: { command: 'ls' },
     subagent: { task: 't' },
+    todo: { items: [] },
   };
   for (const tool of BUILTIN_TOOLS) {
     const parameters = tool.parameters as Parameters;
