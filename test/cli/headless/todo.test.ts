@@ -1,7 +1,7 @@
 import test from 'ava';
-import { startScriptedServer } from '../helpers/scripted-server.js';
-import { gitRepo } from '../helpers/temp.js';
-import { runReika } from './headless-helpers.js';
+import { startScriptedServer } from '../../helpers/scripted-server.js';
+import { gitRepo } from '../../helpers/temp.js';
+import { runReika } from '../headless-helpers.js';
 
 /** The model's task list in headless output: a `todo` event in `--stream`, the last list in `--json` (issue 37). */
 
