@@ -44,7 +44,7 @@ import { writeTool } from './tools/write.js';
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Every built-in tool, in the order models see them (SPEC §3). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, subagentTool, todoTool]);
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, todoTool, subagentTool]);
 
 export class ToolRegistry {
   private readonly builtins: ToolDefinition[] = [];

@@ -71,7 +71,7 @@ test('a session offers subagent in agent and plan mode, and a wave runs against 
 
   const result = await session.run('survey');
   t.is(result.status, 'answered');
-  t.deepEqual(toolNames(main.chatRequests()[0]!.json), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'subagent', 'todo']);
+  t.deepEqual(toolNames(main.chatRequests()[0]!.json), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'subagent']);
   const subRequests = second.chatRequests();
   t.is(subRequests.length, 4, 'both subagents asked the second server, twice each');
   t.true(second.requests.some((r) => r.path === '/v1/models'), 'its model was discovered');

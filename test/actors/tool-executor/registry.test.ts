@@ -24,7 +24,7 @@ const names = (mode: 'agent' | 'plan' | 'subagent') => builtinTools.toolsArray(m
 
 test('agent mode offers the built-in tools in a stable order with the SPEC argument keys', (t) => {
   const schemas = builtinTools.toolsArray('agent');
-  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'subagent', 'todo']);
+  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'subagent']);
   for (const schema of schemas) {
     const parameters = schema.function.parameters as Parameters;
     t.deepEqual(Object.keys(parameters.properties), CONTRACT[schema.function.name]);
