@@ -15,7 +15,7 @@ import { describeRule } from './rules/describe-rule.js';
  */
 export type Verdict =
   | { approved: true; /** a person said yes */ asked?: boolean; /** the allow rule that approved it */ rule?: RuleMatch }
-  | { approved: false; note: string; /** the deny rule that refused it */ rule?: RuleMatch };
+  | { approved: false; note: string; /** the deny rule that refused it */ rule?: RuleMatch; /** nobody could answer (headless) */ unattended?: true };
 
 export type Ask = (request: ApprovalRequest) => Promise<ApprovalReply>;
 
@@ -58,12 +58,12 @@ export async function decide(
   } catch (error) {
     if (isCancelled(error)) throw error;
     if (ReikaError.isInstance(error) && error.code === 'REIKA_ERR_NO_SUCH_ACTOR') {
-      return { approved: false, note: `it needs approval (${reason}) and no one is there to approve it` };
+      return { approved: false, note: `it needs approval (${reason}) and no one is there to approve it`, unattended: true };
     }
     return { approved: false, note: `asking for approval failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (reply.decision === 'approve' || reply.decision === 'always') return { approved: true, asked: true };
-  return { approved: false, note: reply.note?.trim() || `the user declined (${reason})` };
+  return { approved: false, note: reply.note?.trim() || `the user declined (${reason})`, ...(reply.unattended ? { unattended: true as const } : {}) };
 }
 
 /** An abort ends the wait at once: the prompt may stay open, the call is cancelled now. */

@@ -114,6 +114,8 @@ export interface ApprovalRequest {
 
 export interface ApprovalReply {
   decision: 'approve' | 'decline' | 'always';
+  /** Declined because nobody can answer (headless), not by a person. */
+  unattended?: true;
   /** Shown to the model when declined, e.g. "declined: reika runs headless". */
   note?: string;
 }

@@ -7,6 +7,7 @@ import type { ToolExecutorRequest, ToolResult } from './protocol.js';
 import { builtinTools } from './registry.js';
 import { ToolError } from './tools/tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tools/tool-env.js';
+import type { PreparedCall } from './prepared.js';
 import { lazy } from './lazy.js';
 import { contextRules } from './rules/context-rules.js';
 import { ruleSubjectOf } from './rules/rule-subject.js';
@@ -77,10 +78,42 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just
   // before the SIGINT landed after it (1 run in 27), with the abort still on its way.
   if (prepared.action && env.clear && !(await env.clear())) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
-  const outcome = await prepared.run({ approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) });
+  const grant = { approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) };
+  let outcome = await prepared.run(grant);
+  // SPEC §12: a command that failed for lack of the network it was not given is offered again with it.
+  if (outcome.withoutNetwork && !approved && prepared.action && !env.signal.aborted) {
+    const again = await withNetwork(prepared.action, outcome, request, ask, env.signal, () => suggestRules(subject ?? ruleSubjectOf(tool.name, args, request.context.root), request.context.root));
+    if (again.kind === 'declined') return { ...base, status: 'declined', summary: again.summary, payload: clip(again.payload) };
+    if (again.kind === 'failed') outcome = again.outcome;
+    else {
+      outcome = await prepared.run({ ...grant, approved: true });
+      outcome.summary = `run again with the network: ${outcome.summary}`;
+    }
+  }
   if (step.note) outcome.summary += `; ${step.note}`;
   if (step.checkpoint) outcome.meta = { ...outcome.meta, checkpoint: step.checkpoint.n };
   return finish(base, outcome);
+}
+
+/**
+ * Asks whether to run a command again with the network: yes → run it again; a person's no → the
+ * failure stands as an error that says so (never a ✓); nobody to ask (headless) → declined.
+ */
+async function withNetwork(
+  action: NonNullable<PreparedCall['action']>,
+  outcome: ToolOutcome,
+  request: ToolExecutorRequest,
+  ask: Ask,
+  signal: AbortSignal,
+  suggest: () => string[],
+): Promise<{ kind: 'rerun' } | { kind: 'failed'; outcome: ToolOutcome } | { kind: 'declined'; summary: string; payload: string }> {
+  const failed = outcome.summary.split(';')[0]!;
+  const question = { tool: action.tool, ...(action.command !== undefined ? { command: action.command } : {}), reasons: [`it failed without the network (${failed}; the sandbox gives it only to approved commands): run it again with the network?`] };
+  const verdict = await decide(question, 'ask', 'off', ask, signal, { suggest });
+  if (verdict.approved) return { kind: 'rerun' };
+  const why = `it failed without the network (${failed}), and running it again with the network was declined`;
+  if (verdict.unattended) return { kind: 'declined', summary: oneLine(`declined: ${why}: nobody can approve it here`), payload: `${outcome.payload}\n[reika: ${why}: ${verdict.note}]` };
+  return { kind: 'failed', outcome: { ...outcome, status: 'error', errorCode: 'NO_NETWORK', summary: `${outcome.summary}; not run again with the network: ${verdict.note}`, payload: `${outcome.payload}\n[reika: ${why}: ${verdict.note}]` } };
 }
 
 /** A PreToolUse hook's approval, decided as an allow rule is. */

@@ -6,5 +6,5 @@ export const HEADLESS_DECLINE_NOTE =
 
 /** Headless: everything that would ask a person is declined, and the model is told why. */
 export function declineHeadless(_request: ApprovalRequest): ApprovalReply {
-  return { decision: 'decline', note: HEADLESS_DECLINE_NOTE };
+  return { decision: 'decline', note: HEADLESS_DECLINE_NOTE, unattended: true };
 }

@@ -7,7 +7,8 @@ import type { RuleSubject } from './permission-rules.js';
 
 /**
  * The rules an "Always" answer writes for a call, in Claude Code's syntax: for a command line one
- * per simple command — its program and sub-command as a prefix (`Bash(git push:*)`, `Bash(make:*)`),
+ * per simple command — its program and first argument as a prefix (`Bash(git push:*)`,
+ * `Bash(node build.js:*)`, `Bash(make:*)` for `make -j4`),
  * or the exact command when it is dangerous in itself (`Bash(rm -rf build)`); for a file the path
  * (`Edit(./src/app.ts)`, `Edit(//etc/hosts)`); for a fetch its domain; else the tool. None when the
  * line hides what it runs (then "Always" lasts the session only).
@@ -39,7 +40,8 @@ function commandRules(line: string, root: string, home: string): string[] {
     }
     const start = command.elevated && command.elevated !== command.name ? 2 : 1;
     const verb = words[start];
-    const prefix = verb !== undefined && /^[A-Za-z][\w:.-]*$/.test(verb) && !/\.(\w+)$/.test(verb) ? words.slice(0, start + 1) : words.slice(0, start);
+    // The sub-command or script (`git push`, `node build.js`), not an option or a quoted argument.
+    const prefix = verb !== undefined && /^[\w./@+-][\w:./@+-]*$/.test(verb) && !verb.startsWith('-') ? words.slice(0, start + 1) : words.slice(0, start);
     rules.add(`Bash(${normalise(prefix.join(' '))}:*)`);
   }
   return [...rules];

@@ -112,11 +112,22 @@ function realpathOr(path: string): string {
 }
 
 /** What the model is told when the sandbox refused a write or a connection (one line each). */
+/**
+ * What a command prints when it had no network: no route, no name resolution, and a refused
+ * connection to this machine's loopback (inside the sandbox's own network namespace nothing
+ * listens there, so a server the user runs is out of reach too).
+ */
+const NO_NETWORK =
+  /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|getaddrinfo E(NOTFOUND|AI_AGAIN)|Name or service not known|No address associated with hostname|ECONNREFUSED (127\.0\.0\.1|::1)|(Failed to connect to|connect to) (127\.0\.0\.1|localhost|::1)|(127\.0\.0\.1|localhost)[^\n]*Connection refused/;
+
+/** The sandbox's one-line note that the output shows a lack of network. */
+export const NO_NETWORK_NOTE = 'no network in the sandbox: only a command the user approved may use it';
+
 export function sandboxNotes(output: string, network: boolean): string[] {
   const notes: string[] = [];
   if (/Read-only file system|EROFS/.test(output)) notes.push('outside the project: read-only in the sandbox (the project, the temp folder and package caches are writable)');
-  if (!network && /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|getaddrinfo E(NOTFOUND|AI_AGAIN)|Name or service not known|No address associated with hostname/.test(output)) {
-    notes.push('no network in the sandbox: only a command the user approved may use it');
+  if (!network && NO_NETWORK.test(output)) {
+    notes.push(NO_NETWORK_NOTE);
   }
   return notes;
 }

@@ -195,7 +195,10 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   // A write or a connection the sandbox refused, said in one line the model can act on.
   const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network);
   const refused = notes.map((note) => `; ${note}`).join('');
-  return { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };
+  const outcome: ToolOutcome = { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };
+  // Failed, and the sandbox kept it off the network: the wrapper asks to run it again with it.
+  if (exit.code !== 0 && notes.includes(box.NO_NETWORK_NOTE)) outcome.withoutNetwork = true;
+  return outcome;
 }
 
 /** Keeps the first 64 KB; once past it, everything goes to a spill file too. Streams deltas. */

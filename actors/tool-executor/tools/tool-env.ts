@@ -28,6 +28,11 @@ export interface ToolOutcome {
   summary: string;
   payload: string;
   meta?: ToolResult['meta'];
+  /**
+   * `bash`: the command failed in the sandbox for lack of the network it is not given unapproved
+   * (SPEC §12): the wrapper asks whether to run it again with the network.
+   */
+  withoutNetwork?: true;
 }
 
 /** "1 line" / "3 lines". */
