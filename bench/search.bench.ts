@@ -6,6 +6,7 @@ import { runTool } from '../actors/tool-executor/run-tool.js';
 import { SpillStore } from '../actors/tool-executor/files/spill.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
+import { toolSettings } from '../test/helpers/tool-settings.js';
 
 /**
  * The search tools (`grep`, `glob`, `list`) against ripgrep and `git grep` doing the same work on
@@ -18,8 +19,8 @@ const RUNS = 5;
 
 function tool(root: string, spill: SpillStore, name: string, args: Record<string, unknown>): Promise<ToolResult> {
   return runTool(
-    { type: 'run', callId: 'bench', name, args, context: { root, approvals: 'bypass', mode: 'agent' } },
-    { root, signal: new AbortController().signal, emit: () => {}, spill, groups: new ProcessGroups() },
+    { type: 'run', callId: 'bench', name, args, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } },
+    { root, settings: toolSettings(root), signal: new AbortController().signal, emit: () => {}, spill, groups: new ProcessGroups() },
     async () => ({ decision: 'approve' }),
   );
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Redactor } from '../actors/tool-executor/safety/redactor.js';
-import { commandEnvironment, passedNames, secretValues } from '../actors/tool-executor/safety/secret-env.js';
+import { commandEnvironment, secretValues } from '../actors/tool-executor/safety/secret-env.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
@@ -37,7 +37,7 @@ export default async function (): Promise<void> {
   const reference: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     let started = performance.now();
-    commandEnvironment(env, passedNames(env));
+    commandEnvironment(env, new Set(['GITHUB_TOKEN']));
     const stream = redactor.stream();
     let shown = 0;
     for (const piece of pieces) shown += stream.push(piece).length;

@@ -12,6 +12,7 @@ import { startScriptedServer, type ScriptedReply } from '../test/helpers/scripte
 import { fmt, row } from './stats.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { TOOL_EXECUTOR } from '../actors/tool-executor/protocol.js';
+import { toolSettings } from '../test/helpers/tool-settings.js';
 
 /**
  * Subagent waves against a server with a fixed 1 s latency per reply. Each member reads one file
@@ -39,7 +40,7 @@ async function wave(supervisor: Supervisor, root: string, serverUrl: string, spa
     parentRound++ === 0 ? { toolCalls: letters.map((l, i) => ({ id: `sub_${i}`, name: 'subagent', arguments: { task: `What does src/${l}.ts export?` } })) } : { content: 'done' };
   currentParent = parentScript;
   const endpoint = { baseUrl: serverUrl, model: 'bench-model', requestTimeoutMs: 0 };
-  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, tools: builtinTools.toolsArray('subagent'), endpoint, discover: false, maxTurns: 8, approvals: 'safe' };
+  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, tools: builtinTools.toolsArray('subagent'), endpoint, discover: false, maxTurns: 8, approvals: 'safe', toolSettings: toolSettings(root) };
   const tools = builtinTools.toolsArray('agent');
   const started: number[] = [];
   const ended: number[] = [];
@@ -51,7 +52,7 @@ async function wave(supervisor: Supervisor, root: string, serverUrl: string, spa
     signal: new AbortController().signal,
     endpoint,
     tools,
-    toolContext: { root, approvals: 'safe', mode: 'agent' },
+    toolContext: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) },
     context: new ContextManager({ system: 'parent', tools, window: 100_000 }),
     maxRequests: 5,
     wave: new SubagentWaves({ router: supervisor, brief }),

@@ -6,6 +6,7 @@ import type { ToolResult } from '../actors/tool-executor/protocol.js';
 import { runTool } from '../actors/tool-executor/run-tool.js';
 import { SpillStore } from '../actors/tool-executor/files/spill.js';
 import { fmt, row, summarize } from './stats.js';
+import { toolSettings } from '../test/helpers/tool-settings.js';
 
 /**
  * The tool executor's own costs beside what they wrap: danger parsing per command against one
@@ -30,8 +31,8 @@ const COMMANDS = [
 
 function tool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
   return runTool(
-    { type: 'run', callId: 'bench', name, args, context: { root: repo, approvals: 'bypass', mode: 'agent' } },
-    { root: repo, signal: new AbortController().signal, emit: () => {}, spill, groups },
+    { type: 'run', callId: 'bench', name, args, context: { root: repo, approvals: 'bypass', mode: 'agent', settings: toolSettings(repo) } },
+    { root: repo, settings: toolSettings(repo), signal: new AbortController().signal, emit: () => {}, spill, groups },
     async () => ({ decision: 'approve' }),
   );
 }

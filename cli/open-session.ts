@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { findProfile, type Config } from '../actors/config.js';
+import { findProfile, type Config } from '../actors/config/load-config.js';
 import { ReikaError } from '../runtime/errors.js';
 import { readTranscript } from '../actors/transcript/read-transcript.js';
 import { resumedSession, type ResumedSession } from '../actors/transcript/resumed-session.js';
@@ -63,8 +63,7 @@ export function locateSession(choice: SessionChoice, cwd: string, notes: string[
 
 /** The API keys of the configuration: never written to a transcript. */
 export function secretsOf(config: Config): string[] {
-  const fromValues = Object.entries(config.values).filter(([key]) => key.endsWith('API_KEY')).map(([, value]) => value);
-  return [...fromValues, ...config.profiles.map((p) => p.apiKey ?? ''), config.subagent.apiKey ?? '', config.vision.apiKey ?? ''].filter((key) => key !== '');
+  return [...config.secrets, ...config.profiles.map((p) => p.apiKey ?? ''), config.subagent.apiKey ?? '', config.vision.apiKey ?? ''].filter((key) => key !== '');
 }
 
 export interface OpenedSession {

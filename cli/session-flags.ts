@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, findProfile, type Config } from '../actors/config.js';
+import { findProfile, type Config } from '../actors/config/load-config.js';
+import { ConfigError } from '../actors/config/parse.js';
 
 /** A command line the user can fix: one sentence, exit 2 (interactive) or 1 (headless). */
 export class UsageError extends Error {

@@ -2,7 +2,7 @@ import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { pollTurn } from '../../runtime/poll-turn.js';
-import { endpointOf, type Config, type Profile } from '../config.js';
+import { endpointOf, type Config, type Profile } from '../config/load-config.js';
 import { MODEL_IO, type Endpoint, type EngineInfo } from '../model-io/protocol.js';
 
 /** A profile made usable: the endpoint with its model settled, and the window when known. */

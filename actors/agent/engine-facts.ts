@@ -1,8 +1,8 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { ContextManager } from '../context/context-manager.js';
 import type { SystemPlacement } from '../context/system-placement.js';
 import type { ChatMessage, Endpoint, EngineInfo, ToolSchema } from '../model-io/protocol.js';
-import { keepReasoning, reasoningHistorySetting } from '../model-io/http/reasoning-history.js';
+import { keepReasoning } from '../model-io/http/reasoning-history.js';
 import type { TemplateBreak } from '../model-io/template-check/compare.js';
 import type { TemplateFinding } from '../model-io/template-check/probe.js';
 import type { TemplateChecker } from '../model-io/template-check/template-checker.js';
@@ -63,7 +63,7 @@ export class EngineFacts {
 
   /** True unless REIKA_TEMPLATE_CHECK=off. */
   get templateCheckOn(): boolean {
-    return !/^(off|0|no|false)$/i.test(this.config.values.REIKA_TEMPLATE_CHECK ?? '');
+    return this.config.engine.templateCheck;
   }
 
   /** A connection's detection (ModelLink; the same one again is a no-op): its record decides the facts of the next conversation. */
@@ -97,7 +97,7 @@ export class EngineFacts {
    */
   async forConversation(): Promise<EngineDecision | undefined> {
     if (this.decided) return this.decided;
-    const configured = Number(this.config.values.REIKA_ENGINE_WAIT_MS);
+    const configured = this.config.engine.waitMs ?? 0;
     const wanted: Promise<unknown> = configured > 0 ? this.decision : this.detection;
     let timer: NodeJS.Timeout | undefined;
     // Not unref'd: the first turn waits on it (it is cleared as soon as detection answers).
@@ -112,7 +112,7 @@ export class EngineFacts {
 
   /** Options for a new conversation's ContextManager. */
   contextOptions(decision: EngineDecision | undefined, model: string): { systemPlacement?: SystemPlacement; reasoningHistory: boolean } {
-    const reasoning = keepReasoning(reasoningHistorySetting(this.config.values.REIKA_REASONING_HISTORY), model, decision?.templateKeepsReasoning);
+    const reasoning = keepReasoning(this.config.engine.reasoningHistory, model, decision?.templateKeepsReasoning);
     this.placementUsed = decision?.placement ?? 'system';
     this.reasoningUsed = reasoning;
     return { ...(decision ? { systemPlacement: decision.placement } : {}), reasoningHistory: reasoning };
@@ -125,7 +125,7 @@ export class EngineFacts {
     const detection = this.detection;
     this.decision.then((late) => {
       if (!current() || this.detection !== detection) return;
-      const reasoning = keepReasoning(reasoningHistorySetting(this.config.values.REIKA_REASONING_HISTORY), model, late.templateKeepsReasoning);
+      const reasoning = keepReasoning(this.config.engine.reasoningHistory, model, late.templateKeepsReasoning);
       context.adoptEngineFacts({ systemPlacement: late.placement, reasoningHistory: reasoning });
       this.placementUsed = late.placement;
       this.reasoningUsed ||= reasoning;

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { AgentMode } from '../agent-mode.js';
 import type { ToolSchema } from '../model-io/protocol.js';
 import { bootstrap, type Bootstrap } from '../prompt/bootstrap.js';
@@ -210,8 +210,8 @@ export class FrozenPrompt {
     const mcp = await this.options.runtime.mcp?.();
     if (!mcp) return registry;
     const { config } = this.options;
-    await mcp.start(root, { userFolder: config.userFolder, trustProject: config.values.REIKA_MCP_TRUST_PROJECT === '1' });
-    await mcp.settled(Number(config.values.REIKA_MCP_WAIT_MS ?? 0) || 0);
+    await mcp.start(root, { userFolder: config.userFolder, trustProject: config.mcp.trustProject });
+    await mcp.settled(config.mcp.waitMs);
     for (const tool of mcp.readyTools()) registry.register(tool);
     return registry;
   }

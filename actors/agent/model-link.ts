@@ -2,7 +2,7 @@ import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { ReikaError } from '../../runtime/errors.js';
 import { pollTurn } from '../../runtime/poll-turn.js';
-import { endpointOf, findProfile, type Config, type Profile } from '../config.js';
+import { endpointOf, findProfile, type Config, type Profile } from '../config/load-config.js';
 import { MODEL_IO, type EngineInfo } from '../model-io/protocol.js';
 import { repoMapBudget } from '../indexer/budget.js';
 import { connect, type Connection } from './connect.js';
@@ -161,7 +161,7 @@ export class ModelLink {
       if (this.settled !== connection) return;
       const window = this.profileValue.contextWindow ?? reply.contextWindow;
       if (window !== undefined) this.windowValue = window;
-      const engine = this.detectionOff() ? undefined : await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: !this.off('REIKA_TEMPLATE_CHECK') }, this.options());
+      const engine = this.detectionOff() ? undefined : await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: this.config.engine.templateCheck }, this.options());
       if (this.settled !== connection) return;
       if (engine) this.engineValue = engine;
       this.remember(connection, { model: connection.endpoint.model, models: reply.models, ...(reply.contextWindow ? { contextWindow: reply.contextWindow } : {}), ...(engine?.kind === 'server' ? { engine } : {}) });
@@ -170,17 +170,13 @@ export class ModelLink {
     }
   }
 
-  private off(name: string): boolean {
-    return /^(off|0|no|false)$/i.test(this.config.values[name] ?? '');
-  }
-
   private detectionOff(): boolean {
-    return this.off('REIKA_DETECT_ENGINE');
+    return !this.config.engine.detect;
   }
 
   /** The memory of servers is kept with the bootstrap cache, and off with it. */
   private memoryOn(profile: Profile): boolean {
-    return !this.off('REIKA_BOOTSTRAP_CACHE') && endpointOf(profile, this.config).engine !== 'embedded';
+    return this.config.bootstrapCache && endpointOf(profile, this.config).engine !== 'embedded';
   }
 
   private remember(connection: Connection, facts: RememberedEngine): void {
@@ -239,8 +235,7 @@ export class ModelLink {
    */
   private async detect(connection: Connection, current: () => boolean): Promise<EngineInfo | undefined> {
     let engine: EngineInfo | undefined = connection.engine;
-    const off = (name: string) => this.off(name);
-    if (!engine && off('REIKA_DETECT_ENGINE')) {
+    if (!engine && !this.config.engine.detect) {
       this.remember(connection, { model: connection.endpoint.model, models: connection.models, ...(connection.discoveredWindow ? { contextWindow: connection.discoveredWindow } : {}) });
       return undefined;
     }
@@ -249,7 +244,7 @@ export class ModelLink {
         // An interrupt that came while the session started is seen before detection's requests go (the scope then refuses them).
         await pollTurn();
         // The template probe runs in model-io's idle time, right after detection (engine-facts.ts uses it).
-        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: !off('REIKA_TEMPLATE_CHECK') }, this.options());
+        engine = await client(this.router, MODEL_IO).request({ type: 'detect', endpoint: connection.endpoint, probeTemplate: this.config.engine.templateCheck }, this.options());
       } catch {
         return undefined;
       }

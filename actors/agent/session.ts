@@ -4,7 +4,7 @@ import { nanoid } from 'nanoid';
 import { actorAddress, type ActorAddress } from '../../runtime/actor.js';
 import { untilAborted } from '../../runtime/abort.js';
 import { cancelledError, ReikaError } from '../../runtime/errors.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { Compaction } from '../context/compactor.js';
 import type { TurnImage } from '../context/context-manager.js';
 import type { Image } from '../images/image.js';
@@ -15,7 +15,7 @@ import type { Bootstrap } from '../prompt/bootstrap.js';
 import type { ToolRegistry } from '../tool-executor/registry.js';
 import { spreadBriefs, subagentBrief } from '../subagent/brief.js';
 import { SubagentWaves } from '../subagent/wave.js';
-import type { ApprovalMode, ToolContext, ToolExecutorProtocol } from '../tool-executor/protocol.js';
+import type { ApprovalMode, ToolContext, ToolExecutorProtocol, ToolSettings } from '../tool-executor/protocol.js';
 import type { ResumedSession } from '../transcript/resumed-session.js';
 import type { SessionRecorder } from '../transcript/session-recorder.js';
 import type { SessionSettings } from '../transcript/transcript-event.js';
@@ -62,6 +62,11 @@ export interface SessionOptions {
   hooks?: readonly HookEntry[];
   /** An editor hosts the session and offers its files: read, edit and write go through it (`reika acp`). */
   editorFiles?: ToolContext['editorFiles'];
+  /**
+   * The configuration of another folder, read at `/cd` (its `.env`): the tools' settings follow
+   * the new folder, as they always have. Absent: they stay as they are.
+   */
+  configFor?: (root: string) => Config;
 }
 
 export class Session {
@@ -71,6 +76,9 @@ export class Session {
   private root: string;
   private approvals: ApprovalMode;
   private readonly editorFiles: ToolContext['editorFiles'];
+  /** The settings the tools run under, from the configuration of the folder the session is in. */
+  private toolSettings: ToolSettings;
+  private readonly configFor: ((root: string) => Config) | undefined;
   /** The profile, its connection, the window and the dialect. */
   private readonly link: ModelLink;
   /** The system prompt and tools array every request starts with. */
@@ -98,6 +106,8 @@ export class Session {
     this.root = resolve(options.cwd);
     this.approvals = options.config.approvals;
     this.editorFiles = options.editorFiles;
+    this.toolSettings = options.config.tools;
+    this.configFor = options.configFor;
     this.link = new ModelLink(this.runtime.supervisor, this.config, this.scope);
     this.recorder = options.transcript;
     const resume = options.resume;
@@ -133,6 +143,11 @@ export class Session {
     }
     this.conversation = new SessionConversation({ recorder: this.recorder, prompt: this.prompt, facts: this.facts, window: () => this.link.window, maxTokens: this.config.maxTokens });
     if (resume) this.adopt(resume);
+  }
+
+  /** The settings the tools run under in the folder the session is in (`/doctor`). */
+  get tools(): ToolSettings {
+    return this.toolSettings;
   }
 
   /** Settles when the bootstrap is done and the model is settled; rejects with a one-sentence error. */
@@ -260,7 +275,7 @@ export class Session {
         endpoint: this.facts.endpointFor(connection.endpoint),
         tools: frozen.tools,
         route: (name) => routeOf(frozen.registry, name),
-        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}) },
+        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode, settings: this.toolSettings, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}) },
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
@@ -289,7 +304,7 @@ export class Session {
 
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */
   private waves(frozen: Frozen, connection: Connection): SubagentWaves {
-    const input = { config: this.config, endpoint: this.facts.endpointFor(connection.endpoint), window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals };
+    const input = { config: this.config, endpoint: this.facts.endpointFor(connection.endpoint), window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals, toolSettings: this.toolSettings };
     return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input), ...this.facts.waveSlots(connection.endpoint.baseUrl) });
   }
 
@@ -352,8 +367,11 @@ export class Session {
     this.assertIdle();
     const root = resolve(this.root, path);
     if (!isFolder(root)) throw new ReikaError('REIKA_ERR_NO_SUCH_FOLDER', `${root} is not a folder`);
+    // A bad setting in the new folder's .env stops the move here, before anything changed.
+    const toolSettings = this.configFor?.(root).tools ?? this.toolSettings;
     const before = this.prompt.current?.tools;
     this.root = root;
+    this.toolSettings = toolSettings;
     this.conversation.startOver();
     this.usage.newConversation();
     const frozen = await this.prompt.boot(root, this.link.repoMapBudget(this.config.repoMapBudget));

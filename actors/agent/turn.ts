@@ -263,7 +263,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   const pre = hooked ? await beforeCall(hooked, call) : {};
   // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
   // here, with every secret reika knows replaced by [redacted] (live output too).
-  const redactor = redactorFor(options.toolContext.root);
+  const redactor = redactorFor(options.toolContext.settings.secrets);
   const live = new Map<ToolDelta['stream'], ReturnType<Redactor['stream']>>();
   const show = (stream: ToolDelta['stream'], text: string) => {
     if (text) emit({ type: 'tool-output', turn, callId: call.id, stream, text });

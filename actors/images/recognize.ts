@@ -1,5 +1,5 @@
 import type { Router } from '../../runtime/calls.js';
-import type { Config, Profile } from '../config.js';
+import type { Config, Profile } from '../config/load-config.js';
 import type { Endpoint } from '../model-io/protocol.js';
 import { describeImage } from './describe.js';
 import type { Image } from './image.js';

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { projectStateDir, stateFolder } from '../state-dir.js';
+import { environmentSwitch } from '../config/process-settings.js';
 import { DEFAULT_CAPS } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 
@@ -74,9 +75,9 @@ interface Result {
   ranked: RepoMapFile[];
 }
 
-/** Off by `REIKA_BOOTSTRAP_CACHE=off`. */
+/** Off by `REIKA_BOOTSTRAP_CACHE=off` (read from this thread's environment). */
 export function cacheEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.REIKA_BOOTSTRAP_CACHE !== 'off' && env.REIKA_BOOTSTRAP_CACHE !== '0';
+  return environmentSwitch('REIKA_BOOTSTRAP_CACHE', env);
 }
 
 let knownBuild: string | null | undefined;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
+import { environmentSwitch } from '../config/process-settings.js';
 
 /**
  * `REIKA_TRACE_STARTUP=1`: one stderr line per startup milestone, `[startup 123.4 ms t0] label`,
@@ -9,7 +10,7 @@ import { threadId } from 'node:worker_threads';
  * `bench/startup.bench.ts` prints the median of each milestone.
  */
 
-export const TRACE_STARTUP = process.env.REIKA_TRACE_STARTUP === '1';
+export const TRACE_STARTUP = environmentSwitch('REIKA_TRACE_STARTUP');
 const ORIGIN_VARIABLE = 'REIKA_TRACE_ORIGIN';
 
 const origin = (threadId !== 0 && Number(process.env[ORIGIN_VARIABLE])) || performance.timeOrigin;

@@ -29,7 +29,7 @@ export default defineActor<SubagentProtocol>({
       signal: context.signal,
       endpoint: brief.endpoint,
       tools,
-      toolContext: { root: brief.root, approvals: brief.approvals, mode: 'subagent' },
+      toolContext: { root: brief.root, approvals: brief.approvals, mode: 'subagent', settings: brief.toolSettings },
       context: new ContextManager({ system: brief.system, tools, window: brief.window, maxTokens: brief.maxTokens }),
       maxRequests: Math.max(1, brief.maxTurns),
       lastRequestNote: REPORT_NOW,

@@ -1,6 +1,6 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
-import type { ApprovalMode } from '../tool-executor/protocol.js';
+import type { ApprovalMode, ToolSettings } from '../tool-executor/protocol.js';
 import type { SubagentBrief } from './protocol.js';
 
 /**
@@ -20,6 +20,8 @@ export interface BriefInput {
   /** The session's tools array in `subagent` mode. */
   tools: ToolSchema[];
   approvals: ApprovalMode;
+  /** The session's settings for the tools (sandbox, bash limits). */
+  toolSettings: ToolSettings;
 }
 
 export function subagentBrief(input: BriefInput): SubagentBrief {
@@ -46,6 +48,7 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     ...(input.config.maxTokens !== undefined ? { maxTokens: input.config.maxTokens } : {}),
     maxTurns: Math.max(1, own.maxTurns),
     approvals: input.approvals,
+    toolSettings: input.toolSettings,
   };
 }
 

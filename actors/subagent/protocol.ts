@@ -1,7 +1,7 @@
 import { actorAddress, type ActorAddress, type Protocol } from '../../runtime/actor.js';
 import type { TurnStatus, UsageTotals } from '../agent/events.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
-import type { ApprovalMode, ToolDelta, ToolResult } from '../tool-executor/protocol.js';
+import type { ApprovalMode, ToolDelta, ToolResult, ToolSettings } from '../tool-executor/protocol.js';
 
 /**
  * The subagents' contract. Two actors: the dispatcher (`subagents`, main thread), which the
@@ -27,6 +27,8 @@ export interface SubagentBrief {
   /** REIKA_SUBAGENT_MAX_TURNS: chat requests per subagent, the last one forced to report. */
   maxTurns: number;
   approvals: ApprovalMode;
+  /** The session's settings for the tools the subagent calls. */
+  toolSettings: ToolSettings;
 }
 
 /** To the dispatcher: run one `subagent` call (already checked by the wave). */

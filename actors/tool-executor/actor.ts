@@ -25,7 +25,7 @@ export default defineActor<ToolExecutorProtocol>({
     const files = editorFiles(request.context, (asked) => client(context, EDITOR_FILES).request(asked));
     return runTool(
       request,
-      { root: request.context.root, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups, clear: () => askClearance(context), ...(files ? { files } : {}) },
+      { root: request.context.root, settings: request.context.settings, signal: context.signal, emit: (delta) => context.emit(delta), spill, groups, clear: () => askClearance(context), ...(files ? { files } : {}) },
       (approval) => client(context, APPROVER).request(approval),
     );
   },

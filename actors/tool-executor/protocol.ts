@@ -11,6 +11,27 @@ import type { RuleData } from './rules/rule.js';
 /** `safe` asks only for dangerous actions, `off` asks for every action, `bypass` never asks. */
 export type ApprovalMode = 'safe' | 'off' | 'bypass';
 
+/** The settings the tools run under (from the session's configuration, `actors/config/`). */
+export interface ToolSettings {
+  /** REIKA_SANDBOX: `auto` (bubblewrap if it works here), `bwrap` (required), `off`. */
+  sandbox: 'auto' | 'bwrap' | 'off';
+  /** REIKA_CHECKPOINTS: snapshots before edits, writes and commands. */
+  checkpoints: boolean;
+  /** REIKA_CHECKPOINT_WATCH: a watcher tells each checkpoint what changed (else it walks the tree). */
+  checkpointWatch: boolean;
+  /** REIKA_BASH_TIMEOUT_MS: a command's total time. */
+  bashTimeoutMs: number;
+  /** REIKA_BASH_IDLE_MS: a command's time without output. */
+  bashIdleMs: number;
+  /** REIKA_PASS_ENV (the environment or the user's files only): variables commands get although they look secret. */
+  passEnv: string[];
+  /**
+   * The secret values of reika's own configuration (API keys, URLs with a password, from the
+   * environment and the `.env` files): whatever a tool returns that holds one is redacted.
+   */
+  secrets: string[];
+}
+
 /** Per-call session facts: the executor keeps no session state of its own. */
 export interface ToolContext {
   /** Absolute project root; relative paths resolve against it. */
@@ -34,6 +55,7 @@ export interface ToolContext {
    * ({@link EDITOR_FILES}), so its unsaved buffers win. Commands still see the disk.
    */
   editorFiles?: { read: boolean; write: boolean };
+  settings: ToolSettings;
 }
 
 export type ToolExecutorRequest = {

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
-import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import { loadConfig, type Config } from '../../actors/config/load-config.js';
+import { ConfigError } from '../../actors/config/parse.js';
 import type { McpServerConfig } from '../../actors/mcp/config.js';
 import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';

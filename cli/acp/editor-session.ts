@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import type { ContentBlock, PromptResponse, SessionModeState, SessionUpdate, StopReason, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { Config } from '../../actors/config.js';
+import type { Config } from '../../actors/config/load-config.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
 import { Session } from '../../actors/agent/session.js';

@@ -1,5 +1,5 @@
 import type { Session } from '../../actors/agent/session.js';
-import type { Config } from '../../actors/config.js';
+import type { Config } from '../../actors/config/load-config.js';
 import { sessionDoctorReport } from '../doctor/session-doctor.js';
 
 /**

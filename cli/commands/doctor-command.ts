@@ -1,4 +1,5 @@
-import { ConfigError, findProfile, loadConfig } from '../../actors/config.js';
+import { findProfile, loadConfig } from '../../actors/config/load-config.js';
+import { ConfigError } from '../../actors/config/parse.js';
 import { describeDoctor, doctorReport } from '../doctor/doctor-report.js';
 import { gatherServer, oneSentence } from '../doctor/gather.js';
 
@@ -49,8 +50,8 @@ export async function run(argv: string[]): Promise<number> {
   const signal = new AbortController().signal;
   const [server, safety, mcp] = await Promise.all([
     gatherServer(config, profile, signal),
-    import('../../actors/tool-executor/safety/status.js').then(({ safetyStatus }) => safetyStatus(cwd)).catch(() => undefined),
-    mcpStatus(cwd, config.userFolder, config.values.REIKA_MCP_TRUST_PROJECT === '1'),
+    import('../../actors/tool-executor/safety/status.js').then(({ safetyStatus }) => safetyStatus(cwd, config.tools)).catch(() => undefined),
+    mcpStatus(cwd, config.userFolder, config.mcp.trustProject),
   ]);
   const report = doctorReport({ ...server, ...(safety ? { safety } : {}), ...(mcp ? { mcp } : {}) });
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`);

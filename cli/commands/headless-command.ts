@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import { loadConfig, type Config } from '../../actors/config/load-config.js';
+import { ConfigError } from '../../actors/config/parse.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
 import type { CacheTotals } from '../../actors/agent/cache-ledger.js';
@@ -138,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
     if (args.output === 'text') void tellMcp(runtime);
     // Said once, on stderr, while the first request is under way.
     void import('../../actors/tool-executor/safety/status.js')
-      .then(({ sandboxNotice }) => (interrupted ? undefined : sandboxNotice(cwd)))
+      .then(({ sandboxNotice }) => (interrupted ? undefined : sandboxNotice(config.tools)))
       .then((line) => line && process.stderr.write(`reika: ${line}\n`));
     // `reika -p "/review src"`: a custom command (.reika/commands/review.md) sends its prompt.
     const commands = await untilInterrupted(loadingCommands);

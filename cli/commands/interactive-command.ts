@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { ConfigError, loadConfig, type Config } from '../../actors/config.js';
+import { loadConfig, type Config } from '../../actors/config/load-config.js';
+import { ConfigError } from '../../actors/config/parse.js';
 import { applySessionFlags, parseInteractiveArgs, sessionFolder, UsageError, type SessionFlags } from '../session-flags.js';
 import { sessionSummary } from '../session-summary.js';
 import { InteractiveApp } from '../tui/app.js';
@@ -136,7 +137,7 @@ export async function run(argv: string[]): Promise<number> {
 
     // Only now load and start the runtime: the prompt is already on screen and reading keys.
     setImmediate(() => {
-      startSession(config, cwd, approvals!, app, () => initialFacts.mode, opened, (message) => notify(message)).then(resolveSession, (error: unknown) => {
+      startSession(config, (root) => applySessionFlags(loadConfig({ cwd: root }), flags), cwd, approvals!, app, () => initialFacts.mode, opened, (message) => notify(message)).then(resolveSession, (error: unknown) => {
         rejectSession(error);
       });
     });
@@ -153,7 +154,7 @@ function lastLines(answer: string): string {
   return `${lines.length > 4 ? '… ' : ''}${kept.length > 600 ? `…${kept.slice(-600)}` : kept}`;
 }
 
-async function startSession(config: Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void): Promise<SessionPort> {
+async function startSession(config: Config, configFor: (root: string) => Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void): Promise<SessionPort> {
   // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.
   await stat(cwd).catch(() => undefined);
   new BackgroundPriority().snapshot().watch();
@@ -174,12 +175,12 @@ async function startSession(config: Config, cwd: string, approvals: SessionAppro
   const runtime = startRuntime({ approve: approvals.approve, cwd });
   await yieldToKeys();
   // `--mode`, or what Shift+Tab chose while the runtime started.
-  const session = new Session({ runtime, config, cwd, mode: mode(), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
+  const session = new Session({ runtime, config, cwd, mode: mode(), configFor, transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
   const style = createStyle(!colorDisabled());
   // Said once, after the bootstrap so the probe does not compete with it.
   const tellSandbox = () =>
     void import('../../actors/tool-executor/safety/status.js')
-      .then(({ sandboxNotice }) => sandboxNotice(cwd))
+      .then(({ sandboxNotice }) => sandboxNotice(config.tools))
       .then((line) => line && app.note(`reika: ${line}`, style.yellow));
   // A resumed session has no bootstrap (its index and repo map are the recorded ones).
   if (opened.resume) void session.ready.then(tellSandbox, () => {});

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../actors/config.js';
+import { loadConfig } from '../../actors/config/load-config.js';
 import { createIndexerActor } from '../../actors/indexer/actor.js';
 import { repoMapBudget } from '../../actors/indexer/budget.js';
 import { INDEXER, type FileIndex, type RepoMap } from '../../actors/indexer/protocol.js';

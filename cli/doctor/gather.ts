@@ -1,4 +1,4 @@
-import { endpointOf, type Config, type Profile } from '../../actors/config.js';
+import { endpointOf, type Config, type Profile } from '../../actors/config/load-config.js';
 import { detectEngine } from '../../actors/model-io/engine/detect-engine.js';
 import { discover } from '../../actors/model-io/engine/discover.js';
 import type { EngineInfo } from '../../actors/model-io/protocol.js';

@@ -1,5 +1,5 @@
 import type { Session } from '../../actors/agent/session.js';
-import type { Config } from '../../actors/config.js';
+import type { Config } from '../../actors/config/load-config.js';
 import type { McpHub } from '../../actors/mcp/hub.js';
 import { describeDoctor, doctorReport, type DoctorInput, type DoctorReport } from './doctor-report.js';
 import { settingsPrefix } from './gather.js';
@@ -16,7 +16,7 @@ export async function sessionDoctorReport(session: Session, config: Config, mcp?
   const engine = facts.engine ?? (await session.engineDetected());
   const profile = config.profiles.find((p) => p.name === info.profile) ?? config.active;
   const [safety, hub] = await Promise.all([
-    import('../../actors/tool-executor/safety/status.js').then(({ safetyStatus }) => safetyStatus(info.root)).catch(() => undefined),
+    import('../../actors/tool-executor/safety/status.js').then(({ safetyStatus }) => safetyStatus(info.root, session.tools)).catch(() => undefined),
     mcp ? mcp().catch(() => undefined) : Promise.resolve(undefined),
   ]);
   const findings = [...(facts.templateFindings ?? [])];
@@ -57,6 +57,6 @@ export async function sessionDoctor(session: Session, config: Config, mcp?: () =
   const report = await sessionDoctorReport(session, config, mcp);
   const lines = describeDoctor(report);
   const facts = session.doctorFacts();
-  lines.splice(lines.findIndex((line) => line.startsWith('cache:')) + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.values.REIKA_REASONING_HISTORY ?? 'auto'}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
+  lines.splice(lines.findIndex((line) => line.startsWith('cache:')) + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.engine.reasoningHistory}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
   return lines;
 }

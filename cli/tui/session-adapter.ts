@@ -1,6 +1,6 @@
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
-import type { Config } from '../../actors/config.js';
+import type { Config } from '../../actors/config/load-config.js';
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { Image } from '../../actors/images/image.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';

@@ -9,9 +9,10 @@ import { HANG_AFTER_MS, HEARTBEAT_MS, startRuntime } from '../../cli/start-runti
 import { startupThread, startupThreadsEnded } from '../../actors/indexer/startup-thread.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { tempDir } from '../helpers/temp.js';
+import { toolSettings } from '../helpers/tool-settings.js';
 
 function grep(root: string, pattern: string): ToolExecutorRequest {
-  return { type: 'run', callId: 'c1', name: 'grep', args: { pattern }, context: { root, approvals: 'safe', mode: 'agent' } };
+  return { type: 'run', callId: 'c1', name: 'grep', args: { pattern }, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) } };
 }
 
 test('a catastrophic grep pattern no longer stalls the tool executor: it answers at once and is not restarted', async (t) => {
@@ -118,7 +119,7 @@ test('a command whose executor was killed does not outlive the runtime when no e
   await runtime.ready;
   // A duration no other process here sleeps for names it in /proc.
   const marker = `sleep 30.${String(process.pid).padStart(7, '0')}`;
-  const call = client(runtime.supervisor, TOOL_EXECUTOR).request({ type: 'run', callId: 'c1', name: 'bash', args: { command: marker }, context: { root, approvals: 'safe', mode: 'agent' } });
+  const call = client(runtime.supervisor, TOOL_EXECUTOR).request({ type: 'run', callId: 'c1', name: 'bash', args: { command: marker }, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) } });
   call.catch(() => {});
   const sleepers = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).trim() === marker);
   while (sleepers().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));

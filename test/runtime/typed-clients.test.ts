@@ -4,6 +4,7 @@ import { INDEXER, type FileIndex } from '../../actors/indexer/protocol.js';
 import { SUBAGENTS, subagentAddress, type SubagentBrief, type SubagentReport } from '../../actors/subagent/protocol.js';
 import { APPROVER, TOOL_EXECUTOR, type ToolDelta, type ToolResult } from '../../actors/tool-executor/protocol.js';
 import { client, defineActor, Supervisor, type Protocol, type Router } from '../../runtime/index.js';
+import { toolSettings } from '../helpers/tool-settings.js';
 
 /**
  * The actor contracts are checked by the compiler. Each `@ts-expect-error` line below is a call
@@ -11,7 +12,7 @@ import { client, defineActor, Supervisor, type Protocol, type Router } from '../
  * itself is an error and `npm run build` fails. The function is compiled, never run.
  */
 const endpoint: Endpoint = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 };
-const brief: SubagentBrief = { root: '/tmp', system: 'S', tools: [], endpoint, discover: false, maxTurns: 1, approvals: 'safe' };
+const brief: SubagentBrief = { root: '/tmp', system: 'S', tools: [], endpoint, discover: false, maxTurns: 1, approvals: 'safe', toolSettings: toolSettings('/tmp') };
 
 export async function contracts(router: Router): Promise<void> {
   const modelIo = client(router, MODEL_IO);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { environmentText } from '../../config/process-settings.js';
 
 /**
  * A test aid, not a feature: `REIKA_EMBEDDED_SCRIPT=steps.json` makes the embedded engine
@@ -28,7 +29,7 @@ export class Script {
 
 /** The script named by the environment, if any (read once per engine). */
 export function scriptFromEnvironment(env: NodeJS.ProcessEnv = process.env): Script | undefined {
-  const path = env.REIKA_EMBEDDED_SCRIPT;
+  const path = environmentText('REIKA_EMBEDDED_SCRIPT', env);
   if (!path) return undefined;
   const steps = JSON.parse(readFileSync(path, 'utf8')) as unknown;
   if (!Array.isArray(steps)) throw new Error(`REIKA_EMBEDDED_SCRIPT: ${path} must hold a JSON array of steps`);

@@ -11,10 +11,6 @@
 
 export type ReasoningHistorySetting = 'auto' | 'keep' | 'drop';
 
-export function reasoningHistorySetting(value: string | undefined): ReasoningHistorySetting {
-  const v = (value ?? '').trim().toLowerCase();
-  return v === 'keep' || v === 'drop' ? v : 'auto';
-}
 
 const RENDERS_REASONING = /gpt-oss|glm-?4\.[5-9]|glm-?[5-9]|minimax-m2|kimi-k2-thinking|seed-oss|ministral-3/i;
 

@@ -1,6 +1,6 @@
 import { CheckpointStore, type Checkpoint } from './checkpoint-store.js';
 import { checkpointSession } from './session-id.js';
-import { checkpointsEnabled, checkpointWatchEnabled } from './status.js';
+import type { ToolSettings } from '../protocol.js';
 
 /**
  * The checkpoint the executor takes before an edit, a write or a command runs (after approval,
@@ -18,8 +18,8 @@ export interface StepCheckpoint {
   note?: string;
 }
 
-export async function checkpointBefore(root: string, tool: string, label: string, waitMs = CHECKPOINT_WAIT_MS): Promise<StepCheckpoint> {
-  if (!checkpointsEnabled(root)) return {};
+export async function checkpointBefore(root: string, settings: Pick<ToolSettings, 'checkpoints' | 'checkpointWatch'>, tool: string, label: string, waitMs = CHECKPOINT_WAIT_MS): Promise<StepCheckpoint> {
+  if (!settings.checkpoints) return {};
   const gaveUp = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<StepCheckpoint>((resolve) => {
@@ -28,7 +28,7 @@ export async function checkpointBefore(root: string, tool: string, label: string
       resolve({ note: `no checkpoint: the snapshot took longer than ${Math.round(waitMs / 1000)} s (the next one will be quicker)` });
     }, waitMs);
   });
-  const store = CheckpointStore.for(root, { watch: checkpointWatchEnabled(root) });
+  const store = CheckpointStore.for(root, { watch: settings.checkpointWatch });
   const taken = store
     .snapshot(checkpointSession(), tool, label, gaveUp.signal)
     .then(

@@ -1,7 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { loadConfig, parseDotEnv } from '../../config.js';
 import { Redactor } from './redactor.js';
 
 /**
@@ -9,7 +5,8 @@ import { Redactor } from './redactor.js';
  * secret when its name says so (`*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*CREDENTIAL*`,
  * `*_PAT`, `*_AUTH*`, any case) or its value is a URL carrying a password; every `REIKA_*`
  * variable is dropped too (reika's own settings, its API key among them). `REIKA_PASS_ENV` names
- * variables to pass anyway (`GITHUB_TOKEN` for `gh`).
+ * variables to pass anyway (`GITHUB_TOKEN` for `gh`): `ToolSettings.passEnv`, read by `actors/config/`
+ * from the environment or the user's own files, never a project's.
  */
 
 const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|_AUTH|_PAT$/i;
@@ -60,43 +57,20 @@ export function secretValues(source: Readonly<Record<string, string | undefined>
   return [...found].sort((a, b) => b.length - a.length);
 }
 
-/**
- * The names `REIKA_PASS_ENV` lists (comma or space separated), from the environment or the user's
- * own `.env` (`~/.config/reika/.env`) — never a project's `.env`: a repository cannot hand itself
- * the user's tokens.
- */
-export function passedNames(env: NodeJS.ProcessEnv = process.env): Set<string> {
-  let value = env.REIKA_PASS_ENV;
-  if (value === undefined) {
-    // The user's folder as config.ts finds it (read here alone: loading the whole configuration costs more than the filter).
-    const userFolder = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? join(env.XDG_CONFIG_HOME, 'reika') : join(env.HOME || homedir(), '.config', 'reika');
-    try {
-      value = parseDotEnv(readFileSync(join(userFolder, '.env'), 'utf8')).REIKA_PASS_ENV;
-    } catch {
-      // No user file: nothing is passed.
-    }
-  }
-  return new Set((value ?? '').split(/[\s,]+/).filter((name) => name !== '' && !name.startsWith('REIKA_')));
-}
-
 const redactors = new Map<string, Redactor>();
 
 /**
- * The redactor of a project's tool results, made once per process: the secret values of the
- * environment and of the configuration (API keys and URLs with a password from the user's and
- * the project's `.env`).
+ * The redactor of tool results, made once per set of configured secrets: the secret values of
+ * this process's environment and `configured`, the secret values of reika's own configuration
+ * (`ToolSettings.secrets`: API keys and URLs with a password, from the environment and the `.env`
+ * files, as `actors/config/` read them).
  */
-export function redactorFor(root: string, env: NodeJS.ProcessEnv = process.env): Redactor {
-  let redactor = redactors.get(root);
+export function redactorFor(configured: readonly string[], env: NodeJS.ProcessEnv = process.env): Redactor {
+  const key = configured.join('\0');
+  let redactor = redactors.get(key);
   if (!redactor) {
-    let configured: Record<string, string> = {};
-    try {
-      configured = loadConfig({ cwd: root, env }).values;
-    } catch {
-      // A bad setting elsewhere: the environment's secrets are still known.
-    }
-    redactor = new Redactor([...secretValues(env), ...secretValues(configured)]);
-    redactors.set(root, redactor);
+    redactor = new Redactor([...new Set([...secretValues(env), ...configured])]);
+    redactors.set(key, redactor);
   }
   return redactor;
 }

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { access, constants, mkdir } from 'node:fs/promises';
-import { loadConfig } from '../../config.js';
 import { stateFolder } from '../../state-dir.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES, WATCH_OFF_FILE } from './checkpoint-store.js';
+import type { ToolSettings } from '../protocol.js';
 import { sandboxState, type SandboxState } from './sandbox.js';
 
 /**
@@ -33,44 +33,26 @@ export interface SafetyStatus {
   checkpoints: CheckpointState;
 }
 
-/** A REIKA_* setting: the environment, then the project's and the user's `.env`. */
-export function safetySetting(root: string, name: 'REIKA_SANDBOX' | 'REIKA_CHECKPOINTS' | 'REIKA_CHECKPOINT_WATCH'): string | undefined {
-  try {
-    return loadConfig({ cwd: root }).values[name];
-  } catch {
-    return process.env[name];
-  }
-}
-
-/** True unless REIKA_CHECKPOINTS says off. */
-export function checkpointsEnabled(root: string): boolean {
-  return !/^(off|0|false|no|none)$/i.test((safetySetting(root, 'REIKA_CHECKPOINTS') ?? '').trim());
-}
-
-/** True unless REIKA_CHECKPOINT_WATCH says off: then every checkpoint walks the whole tree. */
-export function checkpointWatchEnabled(root: string): boolean {
-  return !/^(off|0|false|no|none)$/i.test((safetySetting(root, 'REIKA_CHECKPOINT_WATCH') ?? '').trim());
-}
-
 /** Why checkpoints in this project walk the whole tree: this process's watcher, the setting, the last session's note. */
-async function fullWalkReason(root: string, store: CheckpointStore): Promise<string | undefined> {
+async function fullWalkReason(settings: ToolSettings, store: CheckpointStore): Promise<string | undefined> {
   const live = store.watchState();
   if (live) return live.kind === 'off' ? live.reason : undefined;
-  if (!checkpointWatchEnabled(root)) return 'REIKA_CHECKPOINT_WATCH=off';
+  if (!settings.checkpointWatch) return 'REIKA_CHECKPOINT_WATCH=off';
   if (process.platform !== 'linux') return `no inotify on ${process.platform}`;
   return (await readFile(join(store.dir, WATCH_OFF_FILE), 'utf8').catch(() => '')).trim() || undefined;
 }
 
-export async function safetyStatus(root: string): Promise<SafetyStatus> {
-  const [sandbox, checkpoints] = await Promise.all([sandboxState(safetySetting(root, 'REIKA_SANDBOX')), checkpointState(root)]);
+/** The sandbox and the checkpoints of `root` under the session's settings. */
+export async function safetyStatus(root: string, settings: ToolSettings): Promise<SafetyStatus> {
+  const [sandbox, checkpoints] = await Promise.all([sandboxState(settings.sandbox), checkpointState(root, settings)]);
   return { sandbox, checkpoints };
 }
 
-async function checkpointState(root: string): Promise<CheckpointState> {
+async function checkpointState(root: string, settings: ToolSettings): Promise<CheckpointState> {
   const folder = stateFolder();
-  const store = CheckpointStore.for(root, { watch: checkpointWatchEnabled(root) });
+  const store = CheckpointStore.for(root, { watch: settings.checkpointWatch });
   const state: CheckpointState = { enabled: true, folder, store: store.dir, sessions: 0, maxFileBytes: MAX_CHECKPOINT_FILE_BYTES };
-  if (!checkpointsEnabled(root)) return { ...state, enabled: false, note: 'REIKA_CHECKPOINTS=off: edits and commands are not checkpointed' };
+  if (!settings.checkpoints) return { ...state, enabled: false, note: 'REIKA_CHECKPOINTS=off: edits and commands are not checkpointed' };
   const git = await new Promise<boolean>((done) => execFile('git', ['--version'], (error) => done(!error)));
   if (!git) return { ...state, enabled: false, note: 'git is not installed: no checkpoints' };
   try {
@@ -79,7 +61,7 @@ async function checkpointState(root: string): Promise<CheckpointState> {
   } catch (error) {
     return { ...state, enabled: false, note: `the state folder ${folder} is not writable (${(error as NodeJS.ErrnoException).code ?? error}): no checkpoints` };
   }
-  const fullWalk = await fullWalkReason(root, store);
+  const fullWalk = await fullWalkReason(settings, store);
   if (fullWalk) state.fullWalk = fullWalk;
   const sessions = await store.sessions();
   state.sessions = sessions.length;
@@ -91,8 +73,8 @@ async function checkpointState(root: string): Promise<CheckpointState> {
 }
 
 /** One line when bash commands run without a sandbox (said once at start), else undefined. */
-export async function sandboxNotice(root: string): Promise<string | undefined> {
-  const state = await sandboxState(safetySetting(root, 'REIKA_SANDBOX'));
+export async function sandboxNotice(settings: ToolSettings): Promise<string | undefined> {
+  const state = await sandboxState(settings.sandbox);
   if (state.kind !== 'none' || state.setting === 'off') return undefined;
   return state.required ? `REIKA_SANDBOX=bwrap, but ${state.note}: bash commands will not run` : `no sandbox: ${state.note}`;
 }

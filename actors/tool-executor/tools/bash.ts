@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { loadConfig } from '../../config.js';
 import { defineTool } from './define-tool.js';
 import { lazy } from '../lazy.js';
 import { integer, string, type ArgsOf } from './params.js';
@@ -12,8 +11,6 @@ import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.
 
 /** Output kept inline as the payload; the rest goes to a spill file (SPEC §3). */
 export const BASH_HEAD_BYTES = 64 * 1024;
-export const DEFAULT_BASH_TIMEOUT_MS = 30 * 60_000;
-export const DEFAULT_BASH_IDLE_MS = 5 * 60_000;
 /** Output streamed live to the caller at most; the rest only goes to the spill file. */
 export const STREAM_LIMIT_BYTES = 1024 * 1024;
 /** After the command exits, how long its output pipes may stay open before leftovers are stopped. */
@@ -24,24 +21,12 @@ const DRAIN_MS = 200;
  */
 const ESCAPED_PIPE_MS = 5_000;
 
-/** A limit from the environment or the project's / user's `.env` (as configuration is read). */
-function limitMs(root: string, name: string, fallback: number): number {
-  let values: Record<string, string | undefined> = process.env;
-  try {
-    values = loadConfig({ cwd: root }).values;
-  } catch {
-    // An unrelated bad setting: the environment alone decides.
-  }
-  const value = Number(values[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 // The shell parser, git and process-group helpers are loaded on the first call (see lazy.ts).
 const danger = lazy(() => import('../shell/danger.js'));
 const readOnly = lazy(() => import('../shell/read-only-commands.js'));
 const gitStatus = lazy(() => import('../files/git-status.js'));
 const processGroups = lazy(() => import('../process/process-groups.js'));
-const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/status.js')), ...(await import('../safety/secret-env.js')) }));
+const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/secret-env.js')) }));
 
 const params = {
   command: string('The command line.', { required: true, nonEmpty: true }),
@@ -84,15 +69,15 @@ async function prepareBash(args: BashArgs, env: ToolEnv): Promise<PreparedCall> 
 }
 
 async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approved: false }): Promise<ToolOutcome> {
-  const totalMs = args.timeout_ms ?? limitMs(env.root, 'REIKA_BASH_TIMEOUT_MS', DEFAULT_BASH_TIMEOUT_MS);
-  const idleMs = limitMs(env.root, 'REIKA_BASH_IDLE_MS', DEFAULT_BASH_IDLE_MS);
+  const totalMs = args.timeout_ms ?? env.settings.bashTimeoutMs;
+  const idleMs = env.settings.bashIdleMs;
   const startedAt = Date.now();
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
   const rootInfo = await stat(env.root).catch(() => undefined);
   if (!rootInfo?.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `the project folder ${env.root} does not exist any more`);
   const [{ changedFiles, gitSnapshot }, { MARKER_VARIABLE }, box] = await Promise.all([gitStatus(), processGroups(), sandbox()]);
   // SPEC §12: under the sandbox, with the network only for a command a person approved.
-  const state = await box.sandboxState(box.safetySetting(env.root, 'REIKA_SANDBOX'));
+  const state = await box.sandboxState(env.settings.sandbox);
   if (state.required) throw new ToolError('SANDBOX_UNAVAILABLE', `REIKA_SANDBOX=bwrap, but ${state.note}; the command did not run`);
   const network = grant.approved;
   // With a checkpoint just taken, the changed files are what differs from it (any folder); else git's status.
@@ -103,7 +88,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network });
   // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
   // session of its own), unless REIKA_PASS_ENV names it.
-  const { env: allowed } = box.commandEnvironment(process.env, box.passedNames(process.env));
+  const { env: allowed } = box.commandEnvironment(process.env, new Set(env.settings.passEnv));
   const childEnv: NodeJS.ProcessEnv = { ...allowed, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
   const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));

@@ -1,5 +1,5 @@
 import type { ProcessGroups } from '../process/process-groups.js';
-import type { ToolDelta, ToolResult } from '../protocol.js';
+import type { ToolDelta, ToolResult, ToolSettings } from '../protocol.js';
 import type { SpillStore } from '../files/spill.js';
 import type { TextFiles } from '../files/editor-files.js';
 
@@ -7,6 +7,8 @@ import type { TextFiles } from '../files/editor-files.js';
 export interface ToolEnv {
   /** Absolute project root; relative paths resolve against it. */
   root: string;
+  /** The session's settings for the tools (sandbox, checkpoints, bash limits). */
+  settings: ToolSettings;
   signal: AbortSignal;
   emit(delta: ToolDelta): void;
   spill: SpillStore;

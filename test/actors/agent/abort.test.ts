@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { Session } from '../../../actors/agent/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import type { Envelope } from '../../../runtime/envelope.js';
 import { processesIn } from '../../cli/headless-helpers.js';

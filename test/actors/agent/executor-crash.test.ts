@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../../actors/agent/session.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import type { ActorExitEvent } from '../../../runtime/supervisor.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../../actors/agent/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { readHooks } from '../../../actors/hooks/hook-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';

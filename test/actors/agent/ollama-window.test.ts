@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Session } from '../../../actors/agent/session.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { startScriptedServer } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Session } from '../../../actors/agent/session.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ServerEngineInfo } from '../../../actors/model-io/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';

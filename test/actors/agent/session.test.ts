@@ -1,9 +1,11 @@
 import test from 'ava';
 import { Session } from '../../../actors/agent/session.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolSchema } from '../../../actors/model-io/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gitRepo } from '../../helpers/temp.js';
 
 interface Fakes {
@@ -12,7 +14,7 @@ interface Fakes {
   models: string[];
 }
 
-async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: Record<string, string>, models = ['only-model'], prewarm?: () => void) {
+async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: Record<string, string>, models = ['only-model'], prewarm?: () => void, reload = false) {
   const root = gitRepo({ 'package.json': JSON.stringify({ name: 'demo', scripts: { test: 'node --test' } }), 'src/a.ts': 'export const a = 1;\n', 'AGENTS.md': 'Be brief.' });
   const fakes: Fakes = { scans: [], chats: [], models };
   const supervisor = new Supervisor();
@@ -41,7 +43,7 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
     }),
   );
   const config = loadConfig({ cwd: root, env, home: root });
-  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve(), ...(prewarm ? { prewarm } : {}) }, config, cwd: root, headless: true });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve(), ...(prewarm ? { prewarm } : {}) }, config, cwd: root, headless: true, ...(reload ? { configFor: (folder: string) => loadConfig({ cwd: folder, env, home: root }) } : {}) });
   return { session, fakes, root };
 }
 
@@ -100,4 +102,19 @@ test('with REIKA_MODEL unset and several models offered, the turn fails naming t
   t.is(result.error!.code, 'REIKA_ERR_MODEL_UNSET');
   t.regex(result.error!.message, /REIKA_MODEL is not set .* offers 2 models \(a, b\) — set REIKA_MODEL\./);
   await t.throwsAsync(session.ready);
+});
+
+test('after /cd the tools run under the settings of the new folder, read once there; a bad one stops the move', async (t) => {
+  const { session, root } = await sessionWith(t, { REIKA_BASH_IDLE_MS: '5s' }, undefined, undefined, true);
+  await session.ready;
+  t.like(session.tools, { sandbox: 'auto', checkpoints: true, bashIdleMs: 5_000 });
+  mkdirSync(join(root, 'other'));
+  writeFileSync(join(root, 'other', '.env'), 'REIKA_SANDBOX=off\nREIKA_CHECKPOINTS=off\nREIKA_BASH_IDLE_MS=1m\n');
+  await session.cd('other');
+  t.like(session.tools, { sandbox: 'off', checkpoints: false, bashIdleMs: 5_000 }, 'the environment still wins over the folder’s .env');
+  mkdirSync(join(root, 'broken'));
+  writeFileSync(join(root, 'broken', '.env'), 'REIKA_SANDBOX=firejail\n');
+  await t.throwsAsync(session.cd('../broken'), { message: 'REIKA_SANDBOX must be auto, bwrap or off, not "firejail"' });
+  t.is(session.info().root, join(root, 'other'));
+  t.like(session.tools, { sandbox: 'off' });
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { Session } from '../../../actors/agent/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { declineHeadless } from '../../../cli/headless/approver.js';
 import { startScriptedServer } from '../../helpers/scripted-server.js';

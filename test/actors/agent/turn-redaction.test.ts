@@ -6,6 +6,7 @@ import { MODEL_IO, type ChatMessage, type ModelIoProtocol } from '../../../actor
 import { TOOL_EXECUTOR, type ToolExecutorProtocol } from '../../../actors/tool-executor/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { tempDir } from '../../helpers/temp.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 // A secret of the environment, as reika knows it; the tool's output carries it three ways.
 const secret = 'sk-fake-turn-redaction-2718281828';
@@ -36,6 +37,7 @@ test('a tool result and its live output reach the model, the events and the scre
   await supervisor.register(MODEL_IO, model);
   await supervisor.register(TOOL_EXECUTOR, executor);
   const events: AgentEvent[] = [];
+  const root = tempDir();
   const result = await runTurn('print the environment', {
     router: supervisor,
     turn: 't1',
@@ -43,7 +45,7 @@ test('a tool result and its live output reach the model, the events and the scre
     signal: new AbortController().signal,
     endpoint: { baseUrl: 'http://x/v1', model: 'm', requestTimeoutMs: 0 },
     tools: [],
-    toolContext: { root: tempDir(), approvals: 'safe', mode: 'agent' },
+    toolContext: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) },
     context: new ContextManager({ system: 'sys', tools: [] }),
     maxRequests: 10,
     emit: (event) => events.push(event),

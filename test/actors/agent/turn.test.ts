@@ -6,6 +6,7 @@ import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolCall } from 
 import { TOOL_EXECUTOR, type ToolDelta, type ToolExecutorProtocol, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { ReikaError } from '../../../runtime/errors.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 type Step = { text?: string; calls?: Array<Omit<ToolCall, 'source'>> };
 
@@ -48,7 +49,7 @@ async function setup(t: { teardown(fn: () => Promise<void>): void }, model: Retu
     signal: controller.signal,
     endpoint: { baseUrl: 'http://x/v1', model: 'm', requestTimeoutMs: 0 },
     tools: [],
-    toolContext: { root: '/tmp', approvals: 'safe', mode: 'agent' },
+    toolContext: { root: '/tmp', approvals: 'safe', mode: 'agent', settings: toolSettings('/tmp') },
     context: new ContextManager({ system: 'sys', tools: [] }),
     maxRequests: 200,
     emit: (event) => events.push(event),

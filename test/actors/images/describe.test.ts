@@ -1,5 +1,5 @@
 import test from 'ava';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { toImage } from '../../../actors/images/image.js';
 import { attachImage, visionEndpoint } from '../../../actors/images/recognize.js';
 import { DESCRIBE_PROMPT } from '../../../actors/images/describe.js';

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../../actors/agent/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { IMAGE_TOKENS, toImage } from '../../../actors/images/image.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { TINY_PNG } from '../../helpers/png.js';

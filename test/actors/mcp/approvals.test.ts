@@ -8,6 +8,7 @@ import { APPROVER, type ApprovalMode, type ApprovalReply, type ApprovalRequest, 
 import { client, defineActor, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { everythingEntry, isolatedEnv, whereOf, writeUserConfig } from './servers.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 /**
  * Who is asked, and when (SPEC §4, §14): a project's servers once per project, shown with their
@@ -91,7 +92,7 @@ async function askedFor(t: { teardown(fn: () => Promise<void>): void }, mode: Ap
   await hub.start(root, whereOf(env));
   await hub.settled(30_000);
   const run = (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: name, name, args, context: { root, approvals: mode, mode: 'agent' } });
+    client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: name, name, args, context: { root, approvals: mode, mode: 'agent', settings: toolSettings(root) } });
   for (const [name, args] of [['mcp__everything__echo', { message: 'hi' }], ['mcp__everything__toggle-simulated-logging', {}]] as const) {
     const result = await run(name, args);
     if (result.status !== 'done') throw new Error(`${name}: ${result.summary}`);
@@ -122,7 +123,7 @@ test('the question shows the tool and its arguments; a decline reaches the model
   const root = tempDir();
   await hub.start(root, whereOf(env));
   await hub.settled(30_000);
-  const result = await client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: 'c', name: 'mcp__everything__gzip-file-as-resource', args: { name: 'notes.gz', data: 'data:text/plain,hello' }, context: { root, approvals: 'safe', mode: 'agent' } });
+  const result = await client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: 'c', name: 'mcp__everything__gzip-file-as-resource', args: { name: 'notes.gz', data: 'data:text/plain,hello' }, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) } });
   t.is(result.status, 'declined');
   t.is(result.summary, 'declined: the user declined this action');
   t.deepEqual(asked[0], {

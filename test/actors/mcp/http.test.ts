@@ -8,6 +8,7 @@ import { tempDir } from '../../helpers/temp.js';
 import { recordingProxy, startEverythingHttp } from './http-server.js';
 import { isolatedEnv, whereOf, writeUserConfig } from './servers.js';
 import { join } from 'node:path';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 /** server-everything over HTTP: its streamable HTTP mode, and its older HTTP+SSE mode reached by the fallback. */
 
@@ -19,7 +20,7 @@ function hubWith(t: { teardown(fn: () => Promise<void>): void }, env: NodeJS.Pro
 }
 
 function run(supervisor: Supervisor, name: string, args: Record<string, unknown>, root: string, options: { scope?: string; onDelta?: (delta: { text: string }) => void } = {}): Promise<ToolResult> {
-  return client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent' } }, options);
+  return client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } }, options);
 }
 
 interface JsonRpc {

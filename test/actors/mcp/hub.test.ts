@@ -8,6 +8,7 @@ import { tempDir, writeTree } from '../../helpers/temp.js';
 import { everythingEntry, filesystemEntry, isolatedEnv, TAP, whereOf, writeUserConfig } from './servers.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 function hubWith(t: { teardown(fn: () => Promise<void>): void }, env: NodeJS.ProcessEnv, headless = true) {
   const supervisor = new Supervisor();
@@ -17,7 +18,7 @@ function hubWith(t: { teardown(fn: () => Promise<void>): void }, env: NodeJS.Pro
 }
 
 function run(supervisor: Supervisor, server: string, name: string, args: Record<string, unknown>, root: string): Promise<ToolResult> {
-  return client(supervisor, mcpAddress(server)).request({ type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent' } });
+  return client(supervisor, mcpAddress(server)).request({ type: 'run', callId: 'c1', name, args, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } });
 }
 
 test('a user server over stdio lists its tools as mcp__server__tool and answers a call', async (t) => {
@@ -77,7 +78,7 @@ test('an aborted long-running call ends cancelled and the server is sent notific
   let progressed!: () => void;
   const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
   const call = client(supervisor, mcpAddress('everything')).request(
-    { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent' } },
+    { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } },
     { scope: 'turn-a', onDelta: (delta: { text: string }) => /progress 1\/60/.test(delta.text) && progressed() },
   );
   await firstProgress;
@@ -111,7 +112,7 @@ test('a server killed mid-call fails that call with one sentence, restarts, and 
   let progressed!: () => void;
   const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
   const call = client(supervisor, mcpAddress('everything')).request(
-    { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent' } },
+    { type: 'run', callId: 'long', name: 'mcp__everything__trigger-long-running-operation', args: { duration: 60, steps: 60 }, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } },
     { onDelta: () => progressed() },
   );
   await firstProgress;

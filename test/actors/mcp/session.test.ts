@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../../actors/agent/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { declineHeadless, HEADLESS_DECLINE_NOTE } from '../../../cli/headless/approver.js';
 import { startScriptedServer, type Script } from '../../helpers/scripted-server.js';

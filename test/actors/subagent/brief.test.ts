@@ -5,11 +5,12 @@ import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { coverage, namedFiles, notCoveredSection } from '../../../actors/subagent/coverage.js';
 import { splitReport } from '../../../actors/subagent/report.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 const session = { baseUrl: 'http://main:8080/v1', model: 'main-model', apiKey: 'main-key', requestTimeoutMs: 5_000 };
 
 function input(subagent: Omit<BriefInput['config']['subagent'], 'profiles'> & { profiles?: string[] }, profiles?: BriefInput['config']['profiles']): BriefInput {
-  return { config: { subagent: { profiles: [], ...subagent }, maxTokens: 2_048, profiles }, endpoint: session, window: 32_000, root: '/p', system: 'S', tools: [], approvals: 'safe' };
+  return { config: { subagent: { profiles: [], ...subagent }, maxTokens: 2_048, profiles }, endpoint: session, window: 32_000, root: '/p', system: 'S', tools: [], approvals: 'safe', toolSettings: toolSettings('/p') };
 }
 
 test('without REIKA_SUBAGENT_* settings a subagent uses the session endpoint and window', (t) => {

@@ -5,6 +5,7 @@ import type { ToolDelta } from '../../../actors/tool-executor/protocol.js';
 import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { MODEL_IO } from '../../../actors/model-io/protocol.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 test('a subagent whose thread crashes still yields a report of what it streamed, and its actor is gone', async (t) => {
   const root = writeTree(tempDir(), { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n' });
@@ -16,7 +17,7 @@ test('a subagent whose thread crashes still yields a report of what it streamed,
     callId: 'call_1',
     task: 'Read src/a.ts and src/b.ts.',
     files: [],
-    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 }, discover: false, maxTurns: 8, approvals: 'safe' },
+    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', requestTimeoutMs: 0 }, discover: false, maxTurns: 8, approvals: 'safe', toolSettings: toolSettings(root) },
   };
   const deltas: ToolDelta[] = [];
   const result = await client(supervisor, SUBAGENTS).request(request, { onDelta: (delta) => deltas.push(delta) });
@@ -45,7 +46,7 @@ test('a subagent server that offers several models and no REIKA_SUBAGENT_MODEL g
     callId: 'call_1',
     task: 'Look.',
     files: [],
-    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: server.url, model: '', requestTimeoutMs: 0 }, discover: true, maxTurns: 8, approvals: 'safe' },
+    brief: { root, system: 'S', tools: [], endpoint: { baseUrl: server.url, model: '', requestTimeoutMs: 0 }, discover: true, maxTurns: 8, approvals: 'safe', toolSettings: toolSettings(root) },
   } satisfies DispatchRequest);
   t.is(result.status, 'error');
   t.is(result.errorCode, 'REIKA_ERR_MODEL_UNSET');

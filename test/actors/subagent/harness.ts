@@ -11,6 +11,7 @@ import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type Scr
 import { tempDir, writeTree, type Tree } from '../../helpers/temp.js';
 import { MODEL_IO } from '../../../actors/model-io/protocol.js';
 import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 /**
  * A parent turn with real subagents: model-io in a worker thread, the tool executor in a child
@@ -78,7 +79,7 @@ export async function harness(
     supervisor.register(SUBAGENTS, subagentDispatcher(spawner)),
   ]);
   const endpoint = { baseUrl: server.url, model: 'scripted-model', requestTimeoutMs: 0 };
-  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, tools: builtinTools.toolsArray('subagent'), endpoint, discover: false, maxTurns: options.maxTurns ?? 8, approvals: 'safe' };
+  const brief: SubagentBrief = { root, system: SUBAGENT_SYSTEM, tools: builtinTools.toolsArray('subagent'), endpoint, discover: false, maxTurns: options.maxTurns ?? 8, approvals: 'safe', toolSettings: toolSettings(root) };
   const tools = builtinTools.toolsArray('agent');
 
   return {
@@ -103,7 +104,7 @@ export async function harness(
         signal: controller.signal,
         endpoint,
         tools,
-        toolContext: { root, approvals: 'safe', mode: 'agent' },
+        toolContext: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) },
         context: new ContextManager({ system: PARENT_SYSTEM, tools, window: 100_000 }),
         maxRequests: 20,
         wave: waves,

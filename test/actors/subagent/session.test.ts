@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { Session } from '../../../actors/agent/session.js';
-import { loadConfig } from '../../../actors/config.js';
+import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';
 import { SUBAGENTS } from '../../../actors/subagent/protocol.js';

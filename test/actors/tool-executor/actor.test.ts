@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { client, defineActor, ReikaError, Supervisor } from '../../../runtime/index.js';
 import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { tempDir } from '../../helpers/temp.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
 // These tests follow reika's own process-group cleanup by the pids a command prints (`$$`, `$!`):
@@ -11,7 +12,7 @@ const executorModule = new URL('../../../actors/tool-executor/actor.js', import.
 process.env.REIKA_SANDBOX = 'off';
 
 function run(root: string, name: string, args: Record<string, unknown>, approvals: 'safe' | 'off' | 'bypass' = 'safe'): ToolExecutorRequest {
-  return { type: 'run', callId: `call_${name}`, name, args, context: { root, approvals, mode: 'agent' } };
+  return { type: 'run', callId: `call_${name}`, name, args, context: { root, approvals, mode: 'agent', settings: toolSettings(root) } };
 }
 
 /** Live (non-zombie) processes, by pid, with their process group. */

@@ -5,6 +5,7 @@ import { TOOL_EXECUTOR, type ToolExecutorRequest, type ToolResult } from '../../
 import { CLEARANCE, clearance, type ClearanceProtocol } from '../../../runtime/clearance.js';
 import { client, defineActor, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 /**
  * Issue 21 item 3, found by the abort storm: a write the agent loop had sent just before a SIGINT
@@ -18,7 +19,7 @@ import { tempDir, writeTree } from '../../helpers/temp.js';
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
 
 function run(root: string, name: string, args: Record<string, unknown>): ToolExecutorRequest {
-  return { type: 'run', callId: `call_${name}`, name, args, context: { root, approvals: 'bypass', mode: 'agent' } };
+  return { type: 'run', callId: `call_${name}`, name, args, context: { root, approvals: 'bypass', mode: 'agent', settings: toolSettings(root) } };
 }
 
 async function runtime(t: { teardown(fn: () => unknown): void }, interruptWhenAsked: boolean) {

@@ -6,13 +6,14 @@ import { TOOL_EXECUTOR, type ToolExecutorRequest, type ToolResult } from '../../
 import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { call } from './harness.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 const executorModule = new URL('../../../actors/tool-executor/actor.js', import.meta.url);
 const SLOTS = [1, 2, 3, 4, 5, 6];
 const slotted = () => SLOTS.map((k) => `slot ${k}\n`).join('');
 
 function edit(root: string, k: number): ToolExecutorRequest {
-  return { type: 'run', callId: `call_${k}`, name: 'edit', args: { path: 'f.txt', old_string: `slot ${k}`, new_string: `edit ${k}` }, context: { root, approvals: 'safe', mode: 'agent' } };
+  return { type: 'run', callId: `call_${k}`, name: 'edit', args: { path: 'f.txt', old_string: `slot ${k}`, new_string: `edit ${k}` }, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) } };
 }
 
 function count(text: string, needle: string): number {

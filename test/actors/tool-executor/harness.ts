@@ -5,6 +5,7 @@ import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult } from '../..
 import { runTool } from '../../../actors/tool-executor/run-tool.js';
 import type { RuleData } from '../../../actors/tool-executor/rules/rule.js';
 import { SpillStore } from '../../../actors/tool-executor/files/spill.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 /** Runs one tool call in this process through the same wrapper the actor uses. */
 export interface CallOptions {
@@ -34,9 +35,10 @@ export async function call(root: string, name: string, args: Record<string, unkn
     return options.ask ? options.ask(request) : { decision: 'approve' };
   };
   const result = await runTool(
-    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', ...(options.permissions ? { permissions: options.permissions } : {}) } },
+    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', settings: toolSettings(root), ...(options.permissions ? { permissions: options.permissions } : {}) } },
     {
       root,
+      settings: toolSettings(root),
       signal: options.signal ?? new AbortController().signal,
       emit: (delta) => {
         options.deltas?.push(delta);

@@ -10,6 +10,7 @@ import { T0008_TREE } from '../../../fixtures/git-ignore-cases.js';
 import { git, gitHome, gitListing, oracleRepo, TRICKY_REPOS } from '../../../helpers/git-oracle.js';
 import { tempDir, writeTree } from '../../../helpers/temp.js';
 import { groups, spill } from '../harness.js';
+import { toolSettings } from '../../../helpers/tool-settings.js';
 
 /**
  * grep's three ways to find files — ripgrep, git grep, the walk — give one result: the same
@@ -30,7 +31,7 @@ function gitOnlyPath(): string {
 }
 
 async function grepVia(root: string, args: { pattern: string; path?: string; glob?: string; ignore_case?: boolean }, options: GrepOptions, signal = new AbortController().signal): Promise<ToolOutcome> {
-  return grepWith(args, { root, signal, emit: () => {}, spill, groups }, options);
+  return grepWith(args, { root, settings: toolSettings(root), signal, emit: () => {}, spill, groups }, options);
 }
 
 /** What must be equal across engines: matches (with the spill file's content) and the summary's counts of matches and files. */

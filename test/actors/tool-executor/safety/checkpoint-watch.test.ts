@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CheckpointStore, WATCH_OFF_FILE, type Checkpoint } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
 import { describeSafety, safetyStatus } from '../../../../actors/tool-executor/safety/status.js';
 import { gitRepo, tempDir, writeTree } from '../../../helpers/temp.js';
+import { toolSettings } from '../../../helpers/tool-settings.js';
 
 /**
  * Warm checkpoints read only the paths the watcher saw change. Each test changes the tree the
@@ -195,6 +196,6 @@ test('reika doctor’s checkpoint line says when each checkpoint walks the whole
   t.teardown(() => store.stopWatching());
   await store.snapshot('doctor', 'bash', 'ls');
   await store.watchSettled();
-  const [, line] = describeSafety(await safetyStatus(root));
+  const [, line] = describeSafety(await safetyStatus(root, toolSettings(root)));
   t.regex(line!, /; each checkpoint walks the whole tree: more than 1 folders to watch \(at most 50,000, and half of fs.inotify.max_user_watches\)\)$/);
 });

@@ -2,7 +2,8 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandEnvironment, isSecretVariable, passedNames, secretValues } from '../../../../actors/tool-executor/safety/secret-env.js';
+import { loadConfig } from '../../../../actors/config/load-config.js';
+import { commandEnvironment, isSecretVariable, secretValues } from '../../../../actors/tool-executor/safety/secret-env.js';
 import { sandboxState } from '../../../../actors/tool-executor/safety/sandbox.js';
 import { tempDir } from '../../../helpers/temp.js';
 import { call } from '../harness.js';
@@ -52,11 +53,12 @@ test('REIKA_PASS_ENV is read from the environment or the user folder, never from
   const home = tempDir();
   const root = tempDir();
   writeFileSync(join(root, '.env'), 'REIKA_PASS_ENV=AWS_SECRET_ACCESS_KEY\n');
-  t.deepEqual([...passedNames({ HOME: home })], []);
+  const passedNames = (env: Record<string, string>) => loadConfig({ cwd: root, env, home }).tools.passEnv;
+  t.deepEqual(passedNames({}), []);
   mkdirSync(join(home, '.config', 'reika'), { recursive: true });
   writeFileSync(join(home, '.config', 'reika', '.env'), 'REIKA_PASS_ENV=GITHUB_TOKEN, HF_TOKEN\n');
-  t.deepEqual([...passedNames({ HOME: home })], ['GITHUB_TOKEN', 'HF_TOKEN']);
-  t.deepEqual([...passedNames({ HOME: home, REIKA_PASS_ENV: 'NPM_TOKEN,REIKA_API_KEY' })], ['NPM_TOKEN']);
+  t.deepEqual(passedNames({}), ['GITHUB_TOKEN', 'HF_TOKEN']);
+  t.deepEqual(passedNames({ REIKA_PASS_ENV: 'NPM_TOKEN,REIKA_API_KEY' }), ['NPM_TOKEN']);
 });
 
 test.serial('a command sees none of the secret variables, however it asks', async (t) => {

@@ -1,8 +1,10 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, endpointOf, loadConfig, parseDotEnv } from '../../actors/config.js';
-import { tempDir } from '../helpers/temp.js';
+import { endpointOf, loadConfig } from '../../../actors/config/load-config.js';
+import { ConfigError } from '../../../actors/config/parse.js';
+import { parseDotEnv } from '../../../actors/config/sources.js';
+import { tempDir } from '../../helpers/temp.js';
 
 function dirs() {
   const base = tempDir('reika-config-');
@@ -25,7 +27,7 @@ test('.env parsing handles export, quotes and comments', (t) => {
 test('the environment wins over the project .env, which wins over the home .env', (t) => {
   const { cwd, home } = dirs();
   writeFileSync(join(home, '.config', 'reika', '.env'), 'REIKA_MODEL=home-model\nREIKA_API_KEY=home-key\nREIKA_MAX_TOKENS=100\n');
-  writeFileSync(join(cwd, '.env'), 'REIKA_MODEL=project-model\nREIKA_MAX_TOKENS=200\nOTHER=ignored\n');
+  writeFileSync(join(cwd, '.env'), 'REIKA_MODEL=project-model\nREIKA_MAX_TOKENS=200\nOTHER_API_KEY=ignored\n');
   const config = loadConfig({ cwd, home, env: { REIKA_MAX_TOKENS: '300' } });
   t.is(config.active.model, 'project-model');
   t.is(config.active.apiKey, 'home-key');
@@ -33,7 +35,7 @@ test('the environment wins over the project .env, which wins over the home .env'
   t.is(config.active.baseUrl, 'http://localhost:8080/v1');
   t.is(config.approvals, 'safe');
   t.is(config.maxTurns, 200);
-  t.false('OTHER' in config.values);
+  t.deepEqual(config.secrets, ['home-key'], 'only REIKA_* keys are read from a .env file');
 });
 
 test('profiles take their own settings and fall back to the main ones', (t) => {
@@ -101,4 +103,40 @@ test('embedded settings that cannot work are named in a clear error', (t) => {
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_ENGINE: 'embedded' } }), { instanceOf: ConfigError, message: 'REIKA_ENGINE=embedded needs REIKA_MODEL=path/to/model.gguf' });
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_ENGINE: 'llamafile' } }), { instanceOf: ConfigError, message: 'REIKA_ENGINE must be embedded or http, not "llamafile"' });
   t.throws(() => loadConfig({ cwd, home, env: { REIKA_MODEL: 'x.gguf', REIKA_GPU: 'rocm' } }), { instanceOf: ConfigError, message: 'REIKA_GPU must be auto, off, cuda, vulkan or metal, not "rocm"' });
+});
+
+test('the tools get their settings typed, from the project .env as from the environment', (t) => {
+  const { cwd, home } = dirs();
+  t.deepEqual(loadConfig({ cwd, home, env: {} }).tools, { sandbox: 'auto', checkpoints: true, checkpointWatch: true, bashTimeoutMs: 1_800_000, bashIdleMs: 300_000, passEnv: [] });
+  writeFileSync(join(cwd, '.env'), 'REIKA_SANDBOX=OFF\nREIKA_CHECKPOINTS=no\nREIKA_CHECKPOINT_WATCH=0\nREIKA_BASH_TIMEOUT_MS=90s\nREIKA_BASH_IDLE_MS=0\n');
+  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_CHECKPOINTS: 'on' } }).tools, { sandbox: 'off', checkpoints: true, checkpointWatch: false, bashTimeoutMs: 90_000, bashIdleMs: 300_000, passEnv: [] });
+});
+
+test('engine, MCP and reasoning settings are typed values, with their defaults', (t) => {
+  const { cwd, home } = dirs();
+  const plain = loadConfig({ cwd, home, env: {} });
+  t.deepEqual(plain.engine, { detect: true, templateCheck: true, reasoningHistory: 'auto' });
+  t.deepEqual(plain.mcp, { trustProject: false, waitMs: 0 });
+  const set = loadConfig({ cwd, home, env: { REIKA_DETECT_ENGINE: 'False', REIKA_TEMPLATE_CHECK: 'off', REIKA_ENGINE_WAIT_MS: '2s', REIKA_REASONING_HISTORY: ' KEEP ', REIKA_MCP_TRUST_PROJECT: '1', REIKA_MCP_WAIT_MS: '1500' } });
+  t.deepEqual(set.engine, { detect: false, templateCheck: false, waitMs: 2_000, reasoningHistory: 'keep' });
+  t.deepEqual(set.mcp, { trustProject: true, waitMs: 1_500 });
+});
+
+test('a malformed value is one line naming the setting and what it accepts', (t) => {
+  const { cwd, home } = dirs();
+  const message = (env: Record<string, string>) => t.throws(() => loadConfig({ cwd, home, env }), { instanceOf: ConfigError })!.message;
+  t.is(message({ REIKA_CHECKPOINTS: 'maybe' }), 'REIKA_CHECKPOINTS must be on or off (or 1/0, true/false, yes/no), not "maybe"');
+  t.is(message({ REIKA_SANDBOX: 'firejail' }), 'REIKA_SANDBOX must be auto, bwrap or off, not "firejail"');
+  t.is(message({ REIKA_BASH_IDLE_MS: 'soon' }), 'REIKA_BASH_IDLE_MS must be a duration in milliseconds (or with a unit: 500ms, 30s, 5m, 1h), not "soon"');
+  t.is(message({ REIKA_REASONING_HISTORY: 'sometimes' }), 'REIKA_REASONING_HISTORY must be auto, keep or drop, not "sometimes"');
+  t.is(message({ REIKA_PROFILES: 'fast', REIKA_FAST_CONTEXT_WINDOW: 'lots' }), 'REIKA_FAST_CONTEXT_WINDOW must be a non-negative number, not "lots"');
+  t.is(message({ REIKA_BOOTSTRAP_CACHE: 'sometimes' }), 'REIKA_BOOTSTRAP_CACHE must be on or off (or 1/0, true/false, yes/no), not "sometimes"', 'an environment-only switch is checked where it can be said');
+  writeFileSync(join(cwd, '.env'), 'REIKA_MCP_WAIT_MS=later\n');
+  t.is(message({}), 'REIKA_MCP_WAIT_MS must be a duration in milliseconds (or with a unit: 500ms, 30s, 5m, 1h), not "later"', 'a .env value is checked as the environment is');
+});
+
+test('every API key configured is a secret, whichever profile or role it is for', (t) => {
+  const { cwd, home } = dirs();
+  const config = loadConfig({ cwd, home, env: { REIKA_API_KEY: 'a', REIKA_PROFILES: 'x', REIKA_X_API_KEY: 'b', REIKA_SUBAGENT_API_KEY: 'c', REIKA_VISION_API_KEY: 'd', REIKA_UNLISTED_API_KEY: 'e' } });
+  t.deepEqual([...config.secrets].sort(), ['a', 'b', 'c', 'd', 'e']);
 });
