@@ -101,6 +101,7 @@ export const SETTINGS = [
   { env: 'REIKA_EMBEDDED_SCRIPT', key: 'embeddedScript', type: text, from: 'environment', doc: "a JSON file of scripted replies the embedded engine gives instead of running a model (tests)" },
   { env: 'REIKA_SESSION_ID', key: 'sessionId', type: text, from: 'environment', internal: true, doc: "the session checkpoints are filed under, handed to reika's tool executor" },
   { env: 'REIKA_TRACE_ORIGIN', key: 'traceOrigin', type: text, from: 'environment', internal: true, doc: "the main thread's clock origin, handed to traced threads" },
+  { env: 'REIKA_PROJECT_DIR', key: 'projectDir', type: text, from: 'environment', internal: true, doc: 'the project folder, given to hooks' },
   { env: 'REIKA_TOOL_OWNER', key: 'toolOwner', type: text, from: 'environment', internal: true, doc: 'marks every process a command starts' },
 ] as const satisfies readonly SettingDeclaration[];
 

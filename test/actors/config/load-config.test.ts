@@ -107,9 +107,9 @@ test('embedded settings that cannot work are named in a clear error', (t) => {
 
 test('the tools get their settings typed, from the project .env as from the environment', (t) => {
   const { cwd, home } = dirs();
-  t.deepEqual(loadConfig({ cwd, home, env: {} }).tools, { sandbox: 'auto', checkpoints: true, checkpointWatch: true, bashTimeoutMs: 1_800_000, bashIdleMs: 300_000, passEnv: [] });
+  t.deepEqual(loadConfig({ cwd, home, env: {} }).tools, { sandbox: 'auto', checkpoints: true, checkpointWatch: true, bashTimeoutMs: 1_800_000, bashIdleMs: 300_000, passEnv: [], secrets: [] });
   writeFileSync(join(cwd, '.env'), 'REIKA_SANDBOX=OFF\nREIKA_CHECKPOINTS=no\nREIKA_CHECKPOINT_WATCH=0\nREIKA_BASH_TIMEOUT_MS=90s\nREIKA_BASH_IDLE_MS=0\n');
-  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_CHECKPOINTS: 'on' } }).tools, { sandbox: 'off', checkpoints: true, checkpointWatch: false, bashTimeoutMs: 90_000, bashIdleMs: 300_000, passEnv: [] });
+  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_CHECKPOINTS: 'on' } }).tools, { sandbox: 'off', checkpoints: true, checkpointWatch: false, bashTimeoutMs: 90_000, bashIdleMs: 300_000, passEnv: [], secrets: [] });
 });
 
 test('engine, MCP and reasoning settings are typed values, with their defaults', (t) => {
@@ -139,4 +139,12 @@ test('every API key configured is a secret, whichever profile or role it is for'
   const { cwd, home } = dirs();
   const config = loadConfig({ cwd, home, env: { REIKA_API_KEY: 'a', REIKA_PROFILES: 'x', REIKA_X_API_KEY: 'b', REIKA_SUBAGENT_API_KEY: 'c', REIKA_VISION_API_KEY: 'd', REIKA_UNLISTED_API_KEY: 'e' } });
   t.deepEqual([...config.secrets].sort(), ['a', 'b', 'c', 'd', 'e']);
+});
+
+test('the tools are handed the secret values of the configuration, for redaction', (t) => {
+  const { cwd, home } = dirs();
+  writeFileSync(join(cwd, '.env'), 'REIKA_API_KEY=sk-project-key-123\nREIKA_BASE_URL=https://me:hunter2-long@proxy.example/v1\n');
+  const config = loadConfig({ cwd, home, env: { REIKA_MODEL: 'm' } });
+  t.deepEqual([...config.tools.secrets].sort(), ['https://me:hunter2-long@proxy.example/v1', 'hunter2-long', 'sk-project-key-123']);
+  t.true(config.secrets.includes('sk-project-key-123'));
 });
