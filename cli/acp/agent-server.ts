@@ -9,8 +9,9 @@ import { newSessionId } from '../../actors/transcript/store-paths.js';
 import { applySessionFlags, type SessionFlags } from '../session-flags.js';
 import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 import { version } from '../version.js';
+import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { editorLink, type EditorLink } from './editor-link.js';
-import { EditorSession } from './editor-session.js';
+import type { EditorSession } from './editor-session.js';
 import { editorMcpServers } from './editor-mcp.js';
 
 /**
@@ -33,6 +34,10 @@ export interface AgentServer {
 }
 
 export function agentServer(options: AgentServerOptions): AgentServer {
+  // The session's machinery (the agent loop, the runtime, the tools' registry) loads while the
+  // editor initializes: `initialize` is answered without it, `session/new` waits for it.
+  const sessionModule = import('./editor-session.js');
+  sessionModule.catch(() => {});
   const sessions = new Map<string, EditorSession>();
   let capabilities: ClientCapabilities = {};
   const app = agent({ name: 'reika' });
@@ -43,14 +48,16 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     if (!session) throw new RequestError(-32002, `no session ${id} in this reika (session/new or session/load first)`);
     return session;
   };
-  const open = (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0], mcpServers: McpServerConfig[]): EditorSession => {
+  const open = async (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0], mcpServers: McpServerConfig[]): Promise<EditorSession> => {
     const mode: SessionMode | undefined = options.flags.mode;
+    const { EditorSession } = await sessionModule;
     const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, mcpServers, ...(mode ? { mode } : {}) });
     sessions.set(id, session);
     return session;
   };
 
   app.onRequest(methods.agent.initialize, ({ params }): InitializeResponse => {
+    traceStartup('acp: initialize');
     capabilities = params.clientCapabilities ?? {};
     return {
       protocolVersion: PROTOCOL_VERSION,
@@ -64,19 +71,19 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     };
   });
 
-  app.onRequest(methods.agent.session.new, ({ params, client }) => {
+  app.onRequest(methods.agent.session.new, async ({ params, client }) => {
     const root = folder(params.cwd);
     const config = configFor(root, options.flags);
     const servers = editorMcpServers(params.mcpServers, root);
     // The transcript takes the session's id, so a later `session/load` of this id finds it.
     const id = newSessionId();
     const opened = openSession(undefined, config, { id, onProblem: options.log });
-    const session = open(id, root, config, opened, client, servers);
+    const session = await open(id, root, config, opened, client, servers);
     setImmediate(() => session.announceCommands());
     return { sessionId: session.id, modes: session.modes };
   });
 
-  app.onRequest(methods.agent.session.load, ({ params, client }) => {
+  app.onRequest(methods.agent.session.load, async ({ params, client }) => {
     if (sessions.has(params.sessionId)) throw RequestError.invalidRequest(undefined, `session ${params.sessionId} is open already`);
     const cwd = folder(params.cwd);
     const notes: string[] = [];
@@ -96,7 +103,7 @@ export function agentServer(options: AgentServerOptions): AgentServer {
       throw error;
     }
     for (const note of [...notes, ...opened.notes]) options.log(note);
-    const session = open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client, servers);
+    const session = await open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client, servers);
     // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
     session.replay();
     setImmediate(() => session.announceCommands());

@@ -3,6 +3,7 @@ import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { parseInteractiveArgs, UsageError, type SessionFlags } from '../session-flags.js';
 import { agentServer } from '../acp/agent-server.js';
 import { protocolOutput } from '../acp/protocol-output.js';
+import { traceStartup } from '../../actors/indexer/startup-trace.js';
 
 /**
  * `reika acp`: an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains IDEs,
@@ -12,6 +13,7 @@ import { protocolOutput } from '../acp/protocol-output.js';
  */
 
 export async function run(argv: string[]): Promise<number> {
+  traceStartup('acp: loaded');
   let flags: SessionFlags;
   try {
     flags = parseInteractiveArgs(argv);
@@ -28,6 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const server = agentServer({ flags, log });
   const connection = server.app.connect(ndJsonStream(output, input));
+  traceStartup('acp: connected');
   await connection.closed;
   await server.close();
   // Whatever still holds the event loop (a prestarted thread never adopted) ends with the process.
