@@ -33,6 +33,8 @@ const weatherTO = { format: 'celsius', location: 'Toronto, Canada' };
 const VLLM_MINIMAX_M2 = 'vllm-project/vllm tests/tool_parsers/test_minimax_m2_tool_parser.py';
 const SGLANG_MINIMAX_M2 = 'sgl-project/sglang test/registered/function_call/test_minimax_m2_detector.py';
 const OLLAMA_MINIMAX_M2 = 'ollama/ollama model/parsers/minimaxm2_test.go';
+/** llama.cpp's MiniMax-M2 parser tests (tests/test-chat.cpp), read where that suite is split per family. */
+const LLAMA_CPP_MINIMAX_M2 = 'ggml-org/llama.cpp tests/test-chat.cpp (MiniMax-M2; ochafik/llama.cpp tests/chat-parsers/test-minimax-m2.cpp)';
 const VLLM_MINIMAX_M3 = 'vllm-project/vllm tests/tool_parsers/test_minimax_m3_tool_parser.py';
 const VLLM_DSV32 = 'vllm-project/vllm tests/tool_parsers/test_deepseekv32_tool_parser.py';
 const VLLM_DSV4 = 'vllm-project/vllm tests/tool_parsers/test_deepseekv4_tool_parser.py';
@@ -86,6 +88,8 @@ export const EXAMPLES: Record<string, Example[]> = {
     { source: OLLAMA_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n</invoke>\n</minimax:tool_call>\nSome text.\n<minimax:tool_call>\n<invoke name="search_web">\n<parameter name="query">news</parameter>\n</invoke>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }], ['search_web', { query: 'news' }]], text: '\nSome text.\n' },
     { source: `${OLLAMA_MINIMAX_M2} (missing closing parameter tag)`, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</invoke>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }]], text: '' },
     { source: `${OLLAMA_MINIMAX_M2} (missing closing invoke tag)`, output: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="location">Tokyo</parameter>\n</minimax:tool_call>', calls: [['get_weather', { location: 'Tokyo' }]], text: '' },
+    { source: LLAMA_CPP_MINIMAX_M2, output: '<minimax:tool_call><invoke name="special_function"><parameter name="arg1">1</parameter></invoke></minimax:tool_call>', calls: [['special_function', { arg1: 1 }]], text: '' },
+    { source: LLAMA_CPP_MINIMAX_M2, output: '<minimax:tool_call>\n<invoke name="special_function">\n<parameter name="arg1">1</parameter>\n</invoke>\n</minimax:tool_call>Hello, world!\nWhat\'s up?', calls: [['special_function', { arg1: 1 }]], text: "Hello, world!\nWhat's up?" },
     { source: `${OLLAMA_MINIMAX_M2} (single-quoted name attribute)`, output: "<minimax:tool_call><invoke name='get_weather' id=\"123\"><parameter name=\"location\">Tokyo</parameter></invoke></minimax:tool_call>", calls: [['get_weather', { location: 'Tokyo' }]] },
   ],
   'minimax-m3': [

@@ -37,6 +37,7 @@ const schema: Record<string, Record<string, unknown>> = {
   edit_file: { old_string: { type: 'string' }, indent: { type: 'integer' }, enabled: { type: 'boolean' } },
   search: { query: { type: 'string' }, limit: { type: 'integer' }, sort: { type: 'string' } },
   python: { code: { type: 'string' } },
+  special_function: { arg1: { type: 'integer' } },
 };
 const tools: ToolSchema[] = NAMES.map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties: schema[name] ?? {} } } }));
 const index = toolIndex(tools);
