@@ -257,9 +257,14 @@ export class TextCallParser {
     const options = this.started ? this.options : this.firstOptions;
     const { items, consumed } = scanTextCalls(this.buffer, this.atLineStart, this.tools, final, this.inFence || this.inInline ? { ...options, inFence: this.inFence, inInline: this.inInline } : options);
     if (consumed > 0) {
-      if (fenceLines(this.buffer.slice(0, consumed), this.atLineStart) % 2 === 1) this.inFence = !this.inFence;
-      const line = this.buffer.lastIndexOf('\n', consumed - 1) + 1;
-      this.inInline = ((line === 0 && this.inInline ? 1 : 0) + ticks(this.buffer, line, consumed)) % 2 === 1;
+      const tick = this.buffer.indexOf('`');
+      if (tick !== -1 && tick < consumed) {
+        if (fenceLines(this.buffer.slice(0, consumed), this.atLineStart) % 2 === 1) this.inFence = !this.inFence;
+        const line = this.buffer.lastIndexOf('\n', consumed - 1) + 1;
+        this.inInline = ((line === 0 && this.inInline ? 1 : 0) + ticks(this.buffer, line, consumed)) % 2 === 1;
+      } else if (this.inInline && this.buffer.lastIndexOf('\n', consumed - 1) !== -1) {
+        this.inInline = false;
+      }
       this.started = true;
       this.atLineStart = this.buffer[consumed - 1] === '\n';
       this.buffer = this.buffer.slice(consumed);

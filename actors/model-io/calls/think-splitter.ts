@@ -77,7 +77,7 @@ export class ThinkSplitter {
     }
     let text = this.buffer;
     this.buffer = '';
-    if (this.bareClose) {
+    if (this.bareClose && text.includes('<')) {
       const close = text.indexOf(CLOSE);
       const open = text.indexOf(OPEN);
       if (open !== -1 && (close === -1 || open < close)) {
