@@ -45,6 +45,7 @@ const OLLAMA_FUNCTIONGEMMA = 'ollama/ollama model/parsers/functiongemma_test.go'
 const VLLM_HY3 = 'vllm-project/vllm tests/tool_parsers/test_hy_v3_tool_parser.py';
 const VLLM_HY_TRUNCATED = 'vllm-project/vllm tests/tool_parsers/test_hy_truncated_stream.py';
 const VLLM_APERTUS = 'vllm-project/vllm tests/tool_parsers/test_apertus_tool_parser.py';
+const OLLAMA_APERTUS15 = 'ollama/ollama model/parsers/apertus15_test.go (markers from apertus15.go)';
 const SGLANG_KIMI_K3 = 'sgl-project/sglang test/registered/function_call/test_kimik3_detector.py (markers from python/sglang/srt/function_call/kimik3_format.py)';
 
 /** DeepSeek DSML as the vLLM tests build it (`FC_START`, `INV_START`, `PARAM_START`…). */
@@ -189,6 +190,12 @@ export const EXAMPLES: Record<string, Example[]> = {
     { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "London"}', calls: [['get_weather', { location: 'London' }]], text: '' },
     { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"get_weather": {"location": "San Francisco", "unit": "celsius"}}]', calls: [['get_weather', { location: 'San Francisco', unit: 'celsius' }]], text: '' },
     { source: VLLM_APERTUS, output: '<|tools_prefix|>[{"t1": {"a": 1}}, {"t2": {"b": 2}}, {"t3": {"c": 3}}]<|tools_suffix|>', calls: [['t1', { a: 1 }], ['t2', { b: 2 }], ['t3', { c: 3 }]] },
+    { source: OLLAMA_APERTUS15, output: '<|assistant_start|>Before.<|inner_prefix|>Reason carefully.<|inner_suffix|>After.<|assistant_end|>', calls: [], text: 'Before.After.', reasoning: 'Reason carefully.' },
+    { source: OLLAMA_APERTUS15, output: 'I will check.<|tools_prefix|>[{"get_weather":{"city":"Zurich"}},{"get_time":{"offset":2,"dst":true}}]<|tools_suffix|>', calls: [['get_weather', { city: 'Zurich' }], ['get_time', { offset: 2, dst: true }]], text: 'I will check.' },
+    { source: OLLAMA_APERTUS15, output: '<|inner_prefix|>Need weather.<|tools_prefix|>[{"get_weather":{"city":"Bern"}}]<|tools_suffix|>', calls: [['get_weather', { city: 'Bern' }]], text: '', reasoning: 'Need weather.' },
+    { source: OLLAMA_APERTUS15, output: '<|tools_prefix|>[{"lookup":{"id":"42"}}]', calls: [['lookup', { id: '42' }]], text: '' },
+    { source: OLLAMA_APERTUS15, output: 'Before.<|tools_prefix|>[{"first":{"x":1}}]<|tools_suffix|>Between.<|tools_prefix|>[{"second":{"y":2}}]<|tools_suffix|>After.', calls: [['first', { x: 1 }], ['second', { y: 2 }]], text: 'Before.Between.After.' },
+    { source: OLLAMA_APERTUS15, output: '<|assistant_start|><|inner_prefix|>Think.<|inner_suffix|>Answer.<|tools_prefix|>[{"lookup":{"id":"42"}}]<|tools_suffix|><|assistant_end|>', calls: [['lookup', { id: '42' }]], text: 'Answer.', reasoning: 'Think.' },
     { source: VLLM_APERTUS, output: 'Hi <|tools_prefix|>[{"get_weather": {"location": "London"}}]<|tools_suffix|> ', calls: [['get_weather', { location: 'London' }]], text: 'Hi  ' },
   ],
   'kimi-k3': [

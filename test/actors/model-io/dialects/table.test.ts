@@ -8,7 +8,7 @@ import { EXAMPLES } from './examples.js';
 
 const NAMES = ['get_weather', 'search', 'get_tourist_attractions', 'get_current_weather', 'calculate_area', 'make_next_step_decision', 'todo_write', 'add', 'multiply', 'add_this_and_that', 'bash', 'test_function', 'get_current_stock_price', 'get_time', 'refresh', 'foo', 'bar', 'special_function', 'complex_function', 'set_status', 'get_status',
   'search_web', 'update_profile', 'update_settings', 'context_info', 'test_func', 'process_html', 'array_func', 'calculate', 'create_order', 'toggle', 'score', 'set_timer', 'unknown_fn', 'clear', 'echo', 'write_note',
-  'edit_file', 'write_file', 'set_flag', 'process', 'update', 'set_temp', 'test', 'greet', 'create', 'first', 'second', 'get_current_date', 't1', 't2', 't3', 'python', 'a&b', 'read_agent'];
+  'edit_file', 'write_file', 'set_flag', 'process', 'update', 'set_temp', 'test', 'greet', 'create', 'first', 'second', 'get_current_date', 't1', 't2', 't3', 'python', 'a&b', 'read_agent', 'lookup'];
 const schema: Record<string, Record<string, unknown>> = {
   calculate_area: { shape: { type: 'string' }, dimensions: { type: 'object' }, precision: { type: 'integer' } },
   todo_write: { todos: { type: 'array' } },
@@ -51,7 +51,7 @@ function feed(output: string, channel: 'text' | 'reasoning', pieces: 'whole' | '
   return items;
 }
 
-const MARKUP = /<\|START_THINKING\|>|<\|START_RESPONSE\|>|<\|END_RESPONSE\|>|<tool_call\|>|<\|"\|>|<\/?response>|<tool>|<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|tool▁calls|<\|tool_call|<\|START_ACTION\|>|<\|action_start\|>|functools\[|<\|channel\|>|<\|message\|>|<arg_key>|<function=|<parameter=|```json|>>>|<\|python_start\|>|minimax|<\/?invoke|<parameter |｜DSML｜|\]<\]|steptml|_function_call>|<escape>|<\/?tool_calls|<tool_sep>|<\|tools_(prefix|suffix)\|>|<\|(open|close|sep)\|>/;
+const MARKUP = /<\|START_THINKING\|>|<\|START_RESPONSE\|>|<\|END_RESPONSE\|>|<tool_call\|>|<\|"\|>|<\/?response>|<tool>|<tool_call>|<\|python_tag\|>|\[TOOL_CALLS\]|tool▁calls|<\|tool_call|<\|START_ACTION\|>|<\|action_start\|>|functools\[|<\|channel\|>|<\|message\|>|<arg_key>|<function=|<parameter=|```json|>>>|<\|python_start\|>|minimax|<\/?invoke|<parameter |｜DSML｜|\]<\]|steptml|_function_call>|<escape>|<\/?tool_calls|<tool_sep>|<\|tools_(prefix|suffix)\|>|<\|(open|close|sep)\|>|<\|inner_|<\|assistant_/;
 
 test('every dialect in the table has recorded examples', (t) => {
   for (const dialect of DIALECTS) t.true((EXAMPLES[dialect.name]?.length ?? 0) > 0, `${dialect.name} has no examples`);
