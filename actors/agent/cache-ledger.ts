@@ -30,6 +30,11 @@ export interface RequestCache {
   appendedTokens?: number;
   /** Set when the request prefilled more than was appended. */
   reprefill?: { tokens: number; cause: ReprefillCause; detail: string };
+  /**
+   * The server reported no cache figures (no llama.cpp `timings`, no `cached_tokens`: common on
+   * hosted APIs): `cachedTokens` is 0 for want of a number, not a miss, and nothing is flagged.
+   */
+  cacheUnreported?: true;
 }
 
 export interface CacheTotals {
@@ -39,6 +44,8 @@ export interface CacheTotals {
   prefilledTokens: number;
   /** The flagged requests. */
   reprefills: RequestCache[];
+  /** Requests whose server reported no cache figures. */
+  unreported: number;
 }
 
 /** What is known about the request whose usage came in. */
@@ -74,7 +81,9 @@ export class CacheLedger {
     }
     const prefilled = usage.prefilledTokens ?? Math.max(0, usage.promptTokens - usage.cachedTokens);
     const entry: RequestCache = { request, promptTokens: usage.promptTokens, cachedTokens: usage.cachedTokens, prefilledTokens: prefilled };
-    if (this.previousPrompt !== undefined) {
+    const reported = usage.cacheFrom !== undefined || usage.prefilledTokens !== undefined;
+    if (!reported) entry.cacheUnreported = true;
+    if (this.previousPrompt !== undefined && reported) {
       const appended = Math.max(0, usage.promptTokens - this.previousPrompt);
       entry.appendedTokens = appended;
       const extra = prefilled - appended;
@@ -104,8 +113,9 @@ export class CacheLedger {
   }
 
   totals(): CacheTotals {
-    const totals: CacheTotals = { requests: this.entries.length, promptTokens: 0, cachedTokens: 0, prefilledTokens: 0, reprefills: [] };
+    const totals: CacheTotals = { requests: this.entries.length, promptTokens: 0, cachedTokens: 0, prefilledTokens: 0, reprefills: [], unreported: 0 };
     for (const entry of this.entries) {
+      if (entry.cacheUnreported) totals.unreported++;
       totals.promptTokens += entry.promptTokens;
       totals.cachedTokens += entry.cachedTokens;
       totals.prefilledTokens += entry.prefilledTokens;

@@ -56,7 +56,8 @@ export async function run(argv: string[]): Promise<number> {
   const report = doctorReport({ ...server, ...(safety ? { safety } : {}), ...(mcp ? { mcp } : {}) });
   if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else process.stdout.write(`${describeDoctor(report).join('\n')}\n`);
-  return report.reachable ? 0 : 1;
+  // A setup that cannot work (no server, a refused key, a model it does not have) is exit 1; tips are not.
+  return report.reachable && server.connectError === undefined ? 0 : 1;
 }
 
 /** Starts the configured MCP servers as a headless session would, reports their states, stops them. */

@@ -20,6 +20,8 @@ export interface DoctorInput {
   configuredWindow?: number;
   /** The sentence connecting failed with (server down, bad key, model unset). */
   connectError?: string;
+  /** What kind of failure `connectError` is: each has its own fix (unset: no server answers). */
+  connectKind?: 'unreachable' | 'auth' | 'model';
   models: string[];
   /** The model in use (configured, or the one the server offers). */
   model?: string;
@@ -40,6 +42,8 @@ export interface DoctorSession {
   cachedTokens: number;
   /** Prompt tokens the engine evaluated, where it said so. */
   prefilledTokens?: number;
+  /** Requests whose server reported no cache figures (hosted APIs often do not). */
+  unreported?: number;
   /** Requests that re-prefilled more than was appended, with the cause when known. */
   breaks: Array<{ request: number; prefilled: number; appended: number; cause?: string }>;
   /** How the model wrote its calls, as last seen. */
@@ -72,6 +76,8 @@ export interface DoctorReport {
   safety: string[];
   mcp: string[];
   problems: DoctorProblem[];
+  /** Suggestions for a setup that works (e.g. more llama-server slots for subagents): not faults. */
+  tips: DoctorProblem[];
   /** The engine's record, as detected (for `--json`; the chat template's source is left out). */
   detected?: Omit<ServerEngineInfo, 'chatTemplate' | 'chatTemplateToolUse' | 'ollamaTemplate' | 'templateProbe'> | EngineInfo;
 }
@@ -94,14 +100,16 @@ export function doctorReport(input: DoctorInput): DoctorReport {
   const problems: DoctorProblem[] = [];
   const engine = input.engine;
   const server = engine?.kind === 'server' ? engine : undefined;
-  const reachable = input.connectError === undefined && !server?.unreachable;
+  const kind = input.connectError === undefined ? undefined : (input.connectKind ?? 'unreachable');
+  const reachable = kind !== 'unreachable' && !server?.unreachable;
   if (!reachable) {
-    problems.push({ problem: input.connectError ?? `No model server answers at ${input.baseUrl}.`, fix: `start the server (e.g. llama-server -m model.gguf --port 8080) or set ${input.prefix}BASE_URL.` });
-  } else if (server?.authFailed) {
-    problems.push({ problem: `The server at ${input.baseUrl} refused the API key.`, fix: `set ${input.prefix}API_KEY.` });
+    problems.push({ problem: kind === 'unreachable' && input.connectError ? input.connectError : `No model server answers at ${input.baseUrl}.`, fix: `start the server (e.g. llama-server -m model.gguf --port 8080) or set ${input.prefix}BASE_URL.` });
+  } else if (kind === 'auth' || server?.authFailed) {
+    problems.push({ problem: input.connectError ?? `The server at ${input.baseUrl} refused the API key.`, fix: `set ${input.prefix}API_KEY to a key this server accepts.` });
   } else if (input.connectError) {
-    problems.push({ problem: input.connectError, fix: `set ${input.prefix}MODEL.` });
+    problems.push({ problem: input.connectError, fix: input.models.length > 0 ? `set ${input.prefix}MODEL to one of the models it offers.` : `set ${input.prefix}MODEL.` });
   }
+  const tips: DoctorProblem[] = [];
 
   const window = windowOf(input);
   if (reachable && window.tokens === undefined) {
@@ -125,12 +133,12 @@ export function doctorReport(input: DoctorInput): DoctorReport {
         fix: `start llama-server with -np ${WAVE + 1} (one slot for the main agent and one per subagent) and -c ${WAVE + 1}× the window you want per slot (or --kv-unified).`,
       });
     } else if (server.totalSlots < WAVE + 1) {
-      problems.push({ problem: `llama-server has ${server.totalSlots} slots: the main agent keeps slot 0 and a wave of ${WAVE} subagents shares the other ${server.totalSlots - 1}.`, fix: `start llama-server with -np ${WAVE + 1} for a slot per subagent.` });
+      tips.push({ problem: `llama-server has ${server.totalSlots} slots: the main agent keeps slot 0 and a wave of ${WAVE} subagents shares the other ${server.totalSlots - 1}.`, fix: `start llama-server with -np ${WAVE + 1} for a slot per subagent.` });
     }
   }
 
-  const template = templateLines(input, problems);
-  const family = server ? modelFamily(server) : undefined;
+  const template = reachable ? templateLines(input, problems) : [];
+  const family = server && reachable ? modelFamily(server) : undefined;
   const toolCalls = toolCallLine(input, problems, family);
   const familyText = family && server ? familyLine(family, server, input, problems) : undefined;
   const cache = cacheLine(input, problems);
@@ -154,6 +162,7 @@ export function doctorReport(input: DoctorInput): DoctorReport {
     safety,
     mcp,
     problems,
+    tips,
   };
   if (server) {
     const { chatTemplate: _a, chatTemplateToolUse: _b, ollamaTemplate: _c, templateProbe: _d, ...rest } = server;
@@ -250,6 +259,7 @@ function cacheLine(input: DoctorInput, problems: DoctorProblem[]): string {
   if (!session) return 'no requests yet (run /doctor inside a session to see this session’s figures)';
   if (session.requests === 0) return 'no requests yet';
   if (session.promptTokens === 0) return `${session.requests} requests, the server reported no token counts`;
+  if (session.unreported === session.requests) return `${session.requests} requests · ${session.promptTokens} prompt tokens; the server does not report cached tokens (common on hosted APIs), so what came from the cache is not known`;
   const hit = Math.round((session.cachedTokens / session.promptTokens) * 100);
   const prefilled = session.prefilledTokens ?? session.promptTokens - session.cachedTokens;
   let line = `${session.requests} requests · ${session.promptTokens} prompt tokens, ${hit}% from the cache, ${prefilled} prefilled`;
@@ -287,18 +297,21 @@ function mcpLines(mcp: DoctorInput['mcp'], problems: DoctorProblem[]): string[] 
 /** The report as one screen of lines (about 20). */
 export function describeDoctor(report: DoctorReport): string[] {
   const lines: string[] = [];
-  lines.push(`server:     ${report.baseUrl}${report.profile !== 'default' ? ` (profile ${report.profile})` : ''}${report.reachable ? '' : ' — not answering'}`);
-  lines.push(`engine:     ${report.engine}${report.engineVersion ? ` ${report.engineVersion}` : ''}`);
-  lines.push(`model:      ${report.model ?? 'unknown'}`);
-  lines.push(`window:     ${report.window !== undefined ? `${report.window} tokens, from ${report.windowSource}` : 'unknown'}`);
-  if (report.slots) lines.push(`slots:      ${report.slots.total}${report.slots.window ? ` × ${report.slots.window} tokens` : ''}${report.slots.busy ? ` (${report.slots.busy} busy)` : ''}${report.slots.total > 1 ? ' — main agent slot 0, subagents the others' : ''}`);
-  lines.push(`tool calls: ${report.toolCalls}`);
-  if (report.family) lines.push(`family:     ${report.family}`);
-  report.template.forEach((line, i) => lines.push(`${i === 0 ? 'template:   ' : '            '}${line}`));
-  lines.push(`cache:      ${report.cache}`);
+  lines.push(`server:     ${report.baseUrl}${report.profile !== 'default' ? ` (profile ${report.profile})` : ''}${report.reachable ? '' : ' — not reachable'}`);
+  if (report.reachable) {
+    lines.push(`engine:     ${report.engine}${report.engineVersion ? ` ${report.engineVersion}` : ''}`);
+    lines.push(`model:      ${report.model ?? 'unknown'}`);
+    lines.push(`window:     ${report.window !== undefined ? `${report.window} tokens, from ${report.windowSource}` : 'unknown'}`);
+    if (report.slots) lines.push(`slots:      ${report.slots.total}${report.slots.window ? ` × ${report.slots.window} tokens` : ''}${report.slots.busy ? ` (${report.slots.busy} busy)` : ''}${report.slots.total > 1 ? ' — main agent slot 0, subagents the others' : ''}`);
+    lines.push(`tool calls: ${report.toolCalls}`);
+    if (report.family) lines.push(`family:     ${report.family}`);
+    report.template.forEach((line, i) => lines.push(`${i === 0 ? 'template:   ' : '            '}${line}`));
+    lines.push(`cache:      ${report.cache}`);
+  } else if (report.model) lines.push(`model:      ${report.model} (configured)`);
   report.safety.forEach((line, i) => lines.push(`${i === 0 ? 'safety:     ' : '            '}${line}`));
   if (report.mcp.length) report.mcp.forEach((line, i) => lines.push(`${i === 0 ? 'mcp:        ' : '            '}${line}`));
   if (report.problems.length === 0) lines.push('no problems found');
   for (const problem of report.problems) lines.push(`✗ ${problem.problem}`, `  fix: ${problem.fix}`);
+  for (const tip of report.tips) lines.push(`tip: ${tip.problem}`, `     ${tip.fix}`);
   return lines;
 }

@@ -41,6 +41,7 @@ export async function sessionDoctorReport(session: Session, config: Config, mcp?
       promptTokens: info.cache.promptTokens,
       cachedTokens: info.cache.cachedTokens,
       prefilledTokens: info.cache.prefilledTokens,
+      unreported: info.cache.unreported,
       breaks: info.cache.reprefills.map((entry) => ({ request: entry.request, prefilled: entry.prefilledTokens, appended: entry.appendedTokens ?? 0, ...(entry.reprefill ? { cause: entry.reprefill.detail } : {}) })),
       ...(info.dialect ? { dialect: info.dialect } : {}),
     },

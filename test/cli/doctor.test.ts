@@ -47,7 +47,10 @@ test('reika doctor with no server: exit 1, the fix first, no stack trace; --json
   const repo = gitRepo({ 'a.txt': 'a\n' });
   const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: url, REIKA_SANDBOX: 'off' } });
   t.is(run.code, 1);
-  t.regex(run.stdout, /^server: +http:\/\/127\.0\.0\.1:\d+\/v1 — not answering$/m);
+  t.regex(run.stdout, /^server: +http:\/\/127\.0\.0\.1:\d+\/v1 — not reachable$/m);
+  // Said once: no engine, template or cache line guessing about a server that did not answer.
+  t.notRegex(run.stdout, /^(engine|template|tool calls|cache|window):/m);
+  t.notRegex(run.stdout, /unknown/);
   t.regex(run.stdout, /✗ No model server answers at http:\/\/127\.0\.0\.1:\d+\/v1/);
   t.regex(run.stdout, /fix: start the server .* or set REIKA_BASE_URL\./);
   t.notRegex(run.stdout + run.stderr, /\n\s+at /, 'no stack trace');
@@ -91,4 +94,43 @@ test('reika doctor names the model family and the exact flag that makes the engi
   const out = await doctor(sglang);
   t.regex(out, /^family: +DeepSeek V3\.2 \(from the model name\): SGLang does not parse its tool calls \(add --tool-call-parser deepseekv32\)$/m);
   t.regex(out, /✗ SGLang runs the qwen25 tool-call parser: DeepSeek V3\.2's calls reach reika as text\.\n +fix: start SGLang with --tool-call-parser deepseekv32\./);
+});
+
+test('reika doctor with a refused key names the key, not the server: reachable, exit 1, the profile’s own variable', async (t) => {
+  const server = await startScriptedServer([], { modelsStatus: 401 });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_API_KEY: 'sk-wrong', REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 1);
+  t.notRegex(run.stdout, /not reachable|start the server/);
+  t.regex(run.stdout, /✗ The server at http:\/\/127\.0\.0\.1:\d+\/v1 refused the API key\./);
+  t.regex(run.stdout, /fix: set REIKA_API_KEY to a key this server accepts\./);
+  const profiled = await runReika(['doctor', '--profile', 'cloud'], { cwd: repo, env: { REIKA_PROFILES: 'cloud', REIKA_CLOUD_BASE_URL: server.url, REIKA_CLOUD_API_KEY: 'sk-wrong', REIKA_SANDBOX: 'off' } });
+  t.regex(profiled.stdout, /fix: set REIKA_CLOUD_API_KEY to a key this server accepts\./);
+});
+
+test('reika doctor with a model name the server does not have: the model is the problem, with what it offers', async (t) => {
+  const server = await startScriptedServer([], { models: [vllmModel('Qwen/Qwen3-8B', 32768)], routes: { 'GET /version': { version: '0.10.1.1' } } });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_MODEL: 'qwen3-typo', REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 1);
+  t.notRegex(run.stdout, /not reachable|start the server/);
+  t.regex(run.stdout, /✗ The server has no model "qwen3-typo"; it offers Qwen\/Qwen3-8B\./);
+  t.regex(run.stdout, /fix: set REIKA_MODEL to one of the models it offers\./);
+});
+
+test('reika doctor on a one-model llama-server passes whatever model name is set (llama-server ignores it); 4 slots is a tip, not a fault', async (t) => {
+  const server = await startScriptedServer([], { models: [llamaCppModel('nemo', 131072)], props: { ...llamaProps(4, ''), chat_template: undefined } });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor', '--json'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_MODEL: 'my-local-model', REIKA_SANDBOX: 'off' } });
+  t.is(run.code, 0, run.stdout);
+  const report = JSON.parse(run.stdout);
+  t.false(report.problems.some((p: { problem: string }) => /no model/.test(p.problem)));
+  t.false(report.problems.some((p: { fix: string }) => /-np 5/.test(p.fix)));
+  t.true(report.tips.some((p: { fix: string }) => /-np 5/.test(p.fix)));
+  const text = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_MODEL: 'my-local-model', REIKA_SANDBOX: 'off' } });
+  t.regex(text.stdout, /^tip: llama-server has 4 slots/m);
+  t.notRegex(text.stdout, /✗ llama-server has 4 slots/);
 });

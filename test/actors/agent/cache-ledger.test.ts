@@ -1,7 +1,19 @@
 import test from 'ava';
 import { CacheLedger, REPREFILL_SLACK_TOKENS } from '../../../actors/agent/cache-ledger.js';
 
-const usage = (promptTokens: number, cachedTokens: number, prefilledTokens?: number) => ({ promptTokens, completionTokens: 10, cachedTokens, ...(prefilledTokens !== undefined ? { prefilledTokens } : {}) });
+/** Usage as a server that reports its cache (`usage.prompt_tokens_details.cached_tokens`) gives it. */
+const usage = (promptTokens: number, cachedTokens: number, prefilledTokens?: number) => ({ promptTokens, completionTokens: 10, cachedTokens, cacheFrom: 'usage' as const, ...(prefilledTokens !== undefined ? { prefilledTokens } : {}) });
+
+test('a server that reports no cache figures (a hosted API) gets no re-prefill flags: unknown is not a miss', (t) => {
+  const ledger = new CacheLedger();
+  const unreported = (promptTokens: number) => ({ promptTokens, completionTokens: 10, cachedTokens: 0 });
+  t.like(ledger.record(ledger.begin(), unreported(5_000)), { request: 1, cacheUnreported: true, reprefill: undefined });
+  t.like(ledger.record(ledger.begin(), unreported(5_400)), { request: 2, cacheUnreported: true, reprefill: undefined });
+  t.like(ledger.record(ledger.begin(), usage(5_800, 5_400)), { request: 3, reprefill: undefined });
+  const totals = ledger.totals();
+  t.deepEqual(totals.reprefills, []);
+  t.is(totals.unreported, 2);
+});
 
 test('requests that prefill what was appended are not flagged; one that re-prefills more is, with its cause', (t) => {
   const ledger = new CacheLedger();
