@@ -38,7 +38,7 @@ test('a template probe that ends after the first request is adopted once, from t
         chats.push(request.messages);
         const n = chats.length;
         // The second request re-prefills all (the system text moved); the others only what they append.
-        const usage = { promptTokens: 1000 * n, completionTokens: 5, cachedTokens: n === 2 ? 0 : 1000 * (n - 1) };
+        const usage = { promptTokens: 1000 * n, completionTokens: 5, cachedTokens: n === 2 ? 0 : 1000 * (n - 1), cacheFrom: 'usage' as const };
         return { text: `answer ${n}`, reasoning: `thought ${n}`, toolCalls: [], finishReason: 'stop', usage, notices: [] };
       },
     }),
