@@ -147,8 +147,8 @@ export class FrozenPrompt {
     const mcp = await this.options.runtime.mcp?.();
     const ready = mcp?.readyTools() ?? [];
     if (ready.every((tool) => frozen.registry.get(tool.name))) return frozen;
-    const { ToolRegistry } = await this.registryModule;
-    const registry = new ToolRegistry();
+    const { ToolRegistry, sessionTools } = await this.registryModule;
+    const registry = new ToolRegistry(sessionTools({ searchUrl: this.options.config.tools.searchUrl }));
     for (const tool of ready) registry.register(tool);
     this.tools = Promise.resolve(registry);
     return this.track(Promise.resolve(this.freeze(frozen.boot, registry)));
@@ -205,8 +205,8 @@ export class FrozenPrompt {
    * REIKA_MCP_WAIT_MS says so: the rest join at `/mcp reload` or `/cd .`.
    */
   private async registryFor(root: string): Promise<ToolRegistry> {
-    const { ToolRegistry } = await this.registryModule;
-    const registry = new ToolRegistry();
+    const { ToolRegistry, sessionTools } = await this.registryModule;
+    const registry = new ToolRegistry(sessionTools({ searchUrl: this.options.config.tools.searchUrl }));
     const mcp = await this.options.runtime.mcp?.();
     if (!mcp) return registry;
     const { config } = this.options;

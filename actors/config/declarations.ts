@@ -80,6 +80,7 @@ export const SETTINGS = [
   { env: 'REIKA_CHECKPOINT_WATCH', key: 'checkpointWatch', type: onOff, default: 'on', from: 'anywhere', doc: 'off: every checkpoint walks the whole tree instead of reading what a watcher saw change' },
   { env: 'REIKA_BASH_TIMEOUT_MS', key: 'bashTimeoutMs', type: duration, default: '1800000', from: 'anywhere', doc: "a command's total time (0: the default)" },
   { env: 'REIKA_PASS_ENV', key: 'passEnv', type: list, from: 'user', doc: 'variables commands get although their names look secret (e.g. GITHUB_TOKEN for gh); REIKA_* never' },
+  { env: 'REIKA_SEARCH_URL', key: 'search.url', type: url, from: 'anywhere', guard: 'redirects', doc: 'a SearXNG-compatible endpoint (with or without /search): the search tool is offered only with it' },
   { env: 'REIKA_BASH_IDLE_MS', key: 'bashIdleMs', type: duration, default: '300000', from: 'anywhere', doc: "a command's time without output (0: the default)" },
   // Subagents.
   { env: 'REIKA_SUBAGENT_MAX_TURNS', key: 'subagent.maxTurns', type: count, default: '8', from: 'anywhere', doc: "a subagent's request budget (its last is forced to report)" },

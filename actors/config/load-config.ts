@@ -215,6 +215,7 @@ function buildConfig(values: Values, where: { cwd: string; home: string; userFol
       bashIdleMs: values.number('REIKA_BASH_IDLE_MS') || declaredDefault('REIKA_BASH_IDLE_MS'),
       passEnv: values.list('REIKA_PASS_ENV').filter((name) => !name.startsWith('REIKA_')),
       secrets: secretValues(values.raw),
+      ...(values.word('REIKA_SEARCH_URL') ? { searchUrl: values.word('REIKA_SEARCH_URL') } : {}),
     },
     engine: {
       detect: values.flag('REIKA_DETECT_ENGINE'),

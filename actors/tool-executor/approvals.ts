@@ -48,6 +48,7 @@ export async function decide(
     reason,
     ...(action.command !== undefined ? { command: action.command } : {}),
     ...(action.path !== undefined ? { path: action.path } : {}),
+    ...(action.domain !== undefined ? { domain: action.domain } : {}),
     ...(action.diff !== undefined ? { diff: action.diff } : {}),
   };
   const suggested = rules.suggest?.() ?? [];

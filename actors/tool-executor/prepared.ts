@@ -11,6 +11,10 @@ export interface PreparedCall {
     tool: string;
     command?: string;
     path?: string;
+    /** A web domain the action reads from (fetch): approval and an `always` answer cover the domain. */
+    domain?: string;
+    /** false: the action changes no file (a fetch), so no checkpoint is taken before it. */
+    changesFiles?: false;
     diff?: string;
     /** Why safe mode must ask (dangerous command, write outside the project); empty = no need. */
     reasons: string[];

@@ -30,6 +30,8 @@ export interface ToolSettings {
    * environment and the `.env` files): whatever a tool returns that holds one is redacted.
    */
   secrets: string[];
+  /** REIKA_SEARCH_URL: the SearXNG-compatible endpoint `search` queries; absent, search is not offered. */
+  searchUrl?: string;
 }
 
 /** Per-call session facts: the executor keeps no session state of its own. */
@@ -124,6 +126,8 @@ export interface ApprovalRequest {
   /** Exactly what will run or change: the command, or the path plus a diff. */
   command?: string;
   path?: string;
+  /** The web domain a fetch reads from: an `always` answer covers every page of it for the session. */
+  domain?: string;
   diff?: string;
   /** The permission rules an "Always" answer writes to the settings file the person picks. */
   rules?: string[];

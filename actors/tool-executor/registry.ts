@@ -9,6 +9,8 @@ import { globTool } from './tools/glob.js';
 import { grepTool } from './tools/grep.js';
 import { listTool } from './tools/list.js';
 import { readTool } from './tools/read.js';
+import { fetchTool } from './tools/fetch.js';
+import { searchTool } from './tools/search.js';
 import { todoTool } from './tools/todo.js';
 import { writeTool } from './tools/write.js';
 
@@ -43,8 +45,22 @@ import { writeTool } from './tools/write.js';
 /** OpenAI function names: letters, digits, `_` and `-`, at most 64. */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Every built-in tool, in the order models see them (SPEC §3). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, todoTool, subagentTool]);
+/** Every built-in tool a session always offers, in the order models see them (SPEC §3, §19). */
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = Object.freeze([readTool, listTool, globTool, grepTool, editTool, writeTool, bashTool, todoTool, fetchTool, subagentTool]);
+
+/** What a session's settings add to the built-ins. */
+export interface ToolSettings {
+  /** REIKA_SEARCH_URL: `search` is offered only with an endpoint. */
+  searchUrl?: string | undefined;
+}
+
+/** The built-ins a session offers with these settings, in order (`search` after `fetch`, when set). */
+export function sessionTools(settings: ToolSettings): ToolDefinition[] {
+  if (!settings.searchUrl) return [...BUILTIN_TOOLS];
+  const tools = [...BUILTIN_TOOLS];
+  tools.splice(tools.indexOf(fetchTool) + 1, 0, searchTool);
+  return tools;
+}
 
 export class ToolRegistry {
   private readonly builtins: ToolDefinition[] = [];
@@ -102,8 +118,11 @@ export class ToolRegistry {
   }
 }
 
-/** The built-ins alone, shared by everything that adds no tool (the executor, subagents). */
+/** The built-ins alone, shared by everything that adds no tool (subagents, tests). */
 export const builtinTools = new ToolRegistry().fix();
+
+/** Every tool the executor can run: the built-ins and `search` (which refuses a call without an endpoint). */
+export const executorTools = new ToolRegistry(sessionTools({ searchUrl: 'set' })).fix();
 
 function schemaOf(tool: ToolDefinition, mode: AgentMode): ToolSchema {
   const description = tool.modes[mode]?.description ?? tool.description;

@@ -4,7 +4,7 @@ import { decide, type Ask } from './approvals.js';
 import type { ExecutorTool } from './tools/define-tool.js';
 import { FileLocks } from './files/file-locks.js';
 import type { ToolExecutorRequest, ToolResult } from './protocol.js';
-import { builtinTools } from './registry.js';
+import { executorTools } from './registry.js';
 import { ToolError } from './tools/tool-error.js';
 import type { ToolEnv, ToolOutcome } from './tools/tool-env.js';
 import type { PreparedCall } from './prepared.js';
@@ -34,9 +34,9 @@ export async function runTool(request: ToolExecutorRequest, env: ToolEnv, ask: A
     if (typeof request.context?.root !== 'string' || !isAbsolute(request.context.root)) {
       throw new ToolError('INVALID_ARGS', `the call's context has no absolute project root (got ${JSON.stringify(request.context?.root)})`);
     }
-    const tool = builtinTools.get(name);
+    const tool = executorTools.get(name);
     if (!tool || (tool.runs !== 'executor' && !tool.modes[request.context.mode])) {
-      const offered = builtinTools.offered(request.context.mode).map((offer) => offer.name);
+      const offered = executorTools.offered(request.context.mode).map((offer) => offer.name);
       throw new ToolError('UNKNOWN_TOOL', `there is no tool named "${name}"; the tools are ${offered.join(', ')}`);
     }
     if (tool.runs !== 'executor') throw new ToolError('UNKNOWN_TOOL', `${name} is not a tool the tool executor runs`);
@@ -72,7 +72,7 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   }
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Before a step that changes files (agent mode: plan's and subagents' steps only read), a checkpoint.
-  const step = prepared.action && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, env.settings, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
+  const step = prepared.action && prepared.action.changesFiles !== false && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, env.settings, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Last, the main thread's go-ahead: an interrupt it has not handled yet (its abort would come
   // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just

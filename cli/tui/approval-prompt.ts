@@ -91,8 +91,9 @@ export class ApprovalPrompt {
   }
 }
 
-/** The key under which an `always` answer is remembered: the exact command, or tool + path. */
+/** The key under which an `always` answer is remembered: the exact command, a fetch's domain, or tool + path. */
 export function approvalKey(request: ApprovalRequest): string {
+  if (request.domain !== undefined) return `${request.tool}\0domain\0${request.domain}`;
   if (request.command !== undefined) return `${request.tool}\0${request.command}`;
   return `${request.tool}\0${request.path ?? ''}\0${request.reason}`;
 }

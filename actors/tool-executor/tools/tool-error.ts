@@ -23,6 +23,9 @@ export type ToolErrorCode =
   | 'BASH_IDLE_TIMEOUT'
   | 'BASH_SPAWN_FAILED'
   | 'SANDBOX_UNAVAILABLE'
+  | 'FETCH_FAILED'
+  | 'FETCH_REFUSED'
+  | 'SEARCH_FAILED'
   | 'IO_ERROR';
 
 export class ToolError extends Error {

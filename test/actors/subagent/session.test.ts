@@ -71,7 +71,7 @@ test('a session offers subagent in agent and plan mode, and a wave runs against 
 
   const result = await session.run('survey');
   t.is(result.status, 'answered');
-  t.deepEqual(toolNames(main.chatRequests()[0]!.json), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'subagent']);
+  t.deepEqual(toolNames(main.chatRequests()[0]!.json), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'fetch', 'subagent']);
   const subRequests = second.chatRequests();
   t.is(subRequests.length, 4, 'both subagents asked the second server, twice each');
   t.true(second.requests.some((r) => r.path === '/v1/models'), 'its model was discovered');
@@ -88,7 +88,7 @@ test('a session offers subagent in agent and plan mode, and a wave runs against 
 
   await session.setMode('plan');
   await session.run('plan it');
-  t.deepEqual(toolNames(main.chatRequests()[2]!.json), ['read', 'list', 'glob', 'grep', 'bash', 'subagent']);
+  t.deepEqual(toolNames(main.chatRequests()[2]!.json), ['read', 'list', 'glob', 'grep', 'bash', 'fetch', 'subagent']);
 });
 
 test('REIKA_SUBAGENT_PROFILES spreads one wave over several servers', async (t) => {

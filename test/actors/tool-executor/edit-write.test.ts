@@ -102,7 +102,7 @@ test('an unknown tool or non-object arguments come back as typed errors', async 
   const root = tempDir();
   const unknown = await call(root, 'delete_everything', {});
   t.is(unknown.errorCode, 'UNKNOWN_TOOL');
-  t.is(unknown.summary, 'there is no tool named "delete_everything"; the tools are read, list, glob, grep, edit, write, bash, todo, subagent');
+  t.is(unknown.summary, 'there is no tool named "delete_everything"; the tools are read, list, glob, grep, edit, write, bash, todo, fetch, search, subagent');
   const inSubagent = await call(root, 'delete_everything', {}, { mode: 'subagent' });
   t.is(inSubagent.summary, 'there is no tool named "delete_everything"; the tools are read, list, glob, grep');
   const wrongType = await call(root, 'write', { path: 'a', content: 42 });

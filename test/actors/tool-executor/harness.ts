@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { Ask } from '../../../actors/tool-executor/approvals.js';
 import { ProcessGroups } from '../../../actors/tool-executor/process/process-groups.js';
-import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult, ToolSettings } from '../../../actors/tool-executor/protocol.js';
 import { runTool } from '../../../actors/tool-executor/run-tool.js';
 import type { RuleData } from '../../../actors/tool-executor/rules/rule.js';
 import { SpillStore } from '../../../actors/tool-executor/files/spill.js';
@@ -18,6 +18,8 @@ export interface CallOptions {
   onDelta?: (delta: ToolDelta) => void;
   /** The session's permission rules in force. */
   permissions?: RuleData[];
+  /** The session's search endpoint (REIKA_SEARCH_URL). */
+  searchUrl?: string;
 }
 
 export const spill = new SpillStore();
@@ -35,10 +37,10 @@ export async function call(root: string, name: string, args: Record<string, unkn
     return options.ask ? options.ask(request) : { decision: 'approve' };
   };
   const result = await runTool(
-    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', settings: toolSettings(root), ...(options.permissions ? { permissions: options.permissions } : {}) } },
+    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', settings: settingsFor(root, options), ...(options.permissions ? { permissions: options.permissions } : {}) } },
     {
       root,
-      settings: toolSettings(root),
+      settings: settingsFor(root, options),
       signal: options.signal ?? new AbortController().signal,
       emit: (delta) => {
         options.deltas?.push(delta);
@@ -50,4 +52,9 @@ export async function call(root: string, name: string, args: Record<string, unkn
     ask,
   );
   return { ...result, asked };
+}
+
+function settingsFor(root: string, options: CallOptions): ToolSettings {
+  const settings = toolSettings(root);
+  return options.searchUrl ? { ...settings, searchUrl: options.searchUrl } : settings;
 }

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { AGENT_MODES } from '../../../actors/agent-mode.js';
 import { defineTool } from '../../../actors/tool-executor/tools/define-tool.js';
-import { BUILTIN_TOOLS, builtinTools, ToolRegistry } from '../../../actors/tool-executor/registry.js';
+import { BUILTIN_TOOLS, builtinTools, sessionTools, ToolRegistry } from '../../../actors/tool-executor/registry.js';
 import { ToolError } from '../../../actors/tool-executor/tools/tool-error.js';
 import { ReikaError } from '../../../runtime/errors.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -17,6 +17,8 @@ const CONTRACT: Record<string, string[]> = {
   bash: ['command', 'timeout_ms'],
   subagent: ['task', 'files'],
   todo: ['items'],
+  fetch: ['url'],
+  search: ['query'],
 };
 
 type Parameters = { properties: Record<string, { type: string; minimum?: number; maximum?: number }>; required: string[] };
@@ -24,7 +26,7 @@ const names = (mode: 'agent' | 'plan' | 'subagent') => builtinTools.toolsArray(m
 
 test('agent mode offers the built-in tools in a stable order with the SPEC argument keys', (t) => {
   const schemas = builtinTools.toolsArray('agent');
-  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'subagent']);
+  t.deepEqual(schemas.map((s) => s.function.name), ['read', 'list', 'glob', 'grep', 'edit', 'write', 'bash', 'todo', 'fetch', 'subagent']);
   for (const schema of schemas) {
     const parameters = schema.function.parameters as Parameters;
     t.deepEqual(Object.keys(parameters.properties), CONTRACT[schema.function.name]);
@@ -43,7 +45,7 @@ test('the tools array is byte-identical on every call, even after a caller mutat
 });
 
 test('plan mode is read-only with a limited bash; subagents get neither bash nor subagent', (t) => {
-  t.deepEqual(names('plan'), ['read', 'list', 'glob', 'grep', 'bash', 'subagent']);
+  t.deepEqual(names('plan'), ['read', 'list', 'glob', 'grep', 'bash', 'fetch', 'subagent']);
   t.regex(builtinTools.toolsArray('plan')[4]!.function.description, /read-only/);
   t.notRegex(builtinTools.toolsArray('agent')[6]!.function.description, /read-only/);
   t.deepEqual(names('subagent'), ['read', 'list', 'glob', 'grep']);
@@ -63,8 +65,10 @@ test('every required key of a built-in schema is refused when missing, and every
     bash: { command: 'ls' },
     subagent: { task: 't' },
     todo: { items: [] },
+    fetch: { url: 'https://example.com' },
+    search: { query: 'q' },
   };
-  for (const tool of BUILTIN_TOOLS) {
+  for (const tool of [...BUILTIN_TOOLS, ...sessionTools({ searchUrl: 'set' }).filter((extra) => !BUILTIN_TOOLS.includes(extra))]) {
     const parameters = tool.parameters as Parameters;
     t.notThrows(() => tool.validate(valid[tool.name]), tool.name);
     for (const key of parameters.required) {

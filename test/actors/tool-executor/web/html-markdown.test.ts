@@ -1,0 +1,43 @@
+import test from 'ava';
+import { htmlToMarkdown } from '../../../../actors/tool-executor/web/html-markdown.js';
+
+/** HTML to Markdown for `fetch`: what a reader needs stays, what only a browser needs goes. */
+
+const md = (html: string, url = 'https://example.com/docs/page') => htmlToMarkdown(html, url).markdown;
+
+test('headings, paragraphs, emphasis, inline code and links (resolved against the page) become Markdown', (t) => {
+  t.is(
+    md('<h2>Install</h2><p>Run <code>npm i</code> — <em>then</em> read <a href="../guide">the <b>guide</b></a> or <a href="https://other.org/x?a=1">this</a>.</p>'),
+    '## Install\n\nRun `npm i` — _then_ read [the **guide**](https://example.com/guide) or [this](https://other.org/x?a=1).',
+  );
+});
+
+test('lists nest and number from their start; code blocks keep their text and language; quotes and tables are Markdown', (t) => {
+  t.is(md('<ul><li>one<ul><li>one.a</li></ul></li><li>two</li></ul><ol start="4"><li>four</li><li>five</li></ol>'), '- one\n  - one.a\n- two\n\n4. four\n5. five');
+  t.is(md('<pre class="language-py">\ndef f():\n    return 1 &lt; 2\n</pre>'), '```py\ndef f():\n    return 1 < 2\n```');
+  t.is(md('<pre><code class="lang-sh"><span>npm</span> test</code></pre>'), '```sh\nnpm test\n```');
+  t.is(md('<blockquote><p>first</p><p>second</p></blockquote>'), '> first\n>\n> second');
+  t.is(md('<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1|2</td><td><a href="/x">x</a></td></tr></tbody></table>'), '| a | b |\n| --- | --- |\n| 1\\|2 | [x](https://example.com/x) |');
+  t.is(md('<p>ticks: <code>a`b</code></p>'), 'ticks: ``a`b``');
+});
+
+test('scripts, styles, forms, navigation, hidden parts and the page header and footer are dropped; an article keeps its own header', (t) => {
+  const html = `<html><head><title>T</title><style>p{}</style></head><body>
+    <header>Site name <nav><a href="/">Home</a></nav></header>
+    <div role="navigation">Menu</div><div hidden>secret</div><span aria-hidden="true">icon</span>
+    <form><input value="q"><button>Search</button></form>
+    <article><header><h1>Post</h1></header><p>Body text.<script>alert(1)</script></p><noscript>enable js</noscript></article>
+    <footer>© 2026</footer></body></html>`;
+  t.deepEqual(htmlToMarkdown(html, 'https://e.com/'), { title: 'T', markdown: '# Post\n\nBody text.' });
+});
+
+test('the main element is taken when it holds a fair share of the text; otherwise the whole body', (t) => {
+  const longMain = `<div>Cookie banner text</div><main><p>${'content '.repeat(30)}</p></main><div>Newsletter signup</div>`;
+  t.is(md(longMain), 'content '.repeat(30).trim());
+  const tinyMain = `<main><p>hi</p></main><div><p>${'the real text '.repeat(30)}</p></div>`;
+  t.is(md(tinyMain), `hi\n\n${'the real text '.repeat(30).trim()}`);
+});
+
+test('links that go nowhere keep their text only, images keep their alt text, entities are decoded', (t) => {
+  t.is(md('<p><a href="#top">Top</a> <a href="javascript:void(0)">Click</a> <a href="/x"><img src="/icon.svg"></a> <img src="/chart.png" alt="A chart"> &amp; &lt;tag&gt; &nbsp;end</p>'), 'Top Click ![A chart](https://example.com/chart.png) & <tag> end');
+});
