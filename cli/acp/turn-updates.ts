@@ -1,10 +1,12 @@
 import type { SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../../actors/agent/events.js';
 import { announceCall, callUpdate, outputUpdate, toolKind, toolTitle } from './tool-call-update.js';
+import { planUpdate } from './plan-update.js';
 
 /**
  * A session's events as ACP `session/update`s: the answer as `agent_message_chunk`, reasoning as
- * `agent_thought_chunk`, each tool call as `tool_call` then `tool_call_update`s (tool-call-update.ts).
+ * `agent_thought_chunk`, each tool call as `tool_call` then `tool_call_update`s (tool-call-update.ts),
+ * the model's task list as `plan`.
  * A running command's output is shown as it comes, its last {@link OUTPUT_TAIL_CHARS} at most,
  * at most one update per {@link OUTPUT_EVERY_MS} (each replaces the last); the call's end carries
  * the whole result. The call waiting for approval is kept for the permission request.
@@ -63,6 +65,9 @@ export class TurnUpdates {
         if (state.status === 'done' || state.status === 'error' || state.status === 'cancelled') this.outputs.delete(id);
         return;
       }
+      case 'todo':
+        this.send(planUpdate(event.items));
+        return;
       case 'tool-output': {
         const output = this.outputs.get(event.callId) ?? { text: '', sentAt: 0 };
         output.text = (output.text + event.text).slice(-OUTPUT_TAIL_CHARS);

@@ -153,3 +153,29 @@ test('malformed JSON-RPC and unknown methods are answered with errors, and the a
   child.stdin.end();
   t.is(await exited, 0);
 });
+
+test('a permission question nobody answers keeps the call waiting, and session/cancel still ends the turn', async (t) => {
+  const repo = gitRepo({ 'keep/notes.txt': 'precious\n' });
+  const s = await server([{ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf keep' } }] }]);
+  let asked: () => void = () => {};
+  const question = new Promise<void>((resolve) => (asked = resolve));
+  const e = editor({
+    cwd: repo,
+    env: env(s),
+    permission: () => {
+      asked();
+      // The person never answers.
+      return new Promise(() => {});
+    },
+  });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  const prompt = e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'clean up' }] });
+  await question;
+  t.is(s.chatRequests().length, 1, 'the turn waits for the answer');
+  await e.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+  t.is((await prompt).stopReason, 'cancelled');
+  t.true(existsSync(join(repo, 'keep/notes.txt')));
+  t.is(s.chatRequests().length, 1, 'nothing more was asked of the model');
+  t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === 'call_rm' && u.status).at(-1)!.status, 'failed');
+});

@@ -146,3 +146,28 @@ test('when the editor offers its files, reads see its unsaved buffer and edits a
   t.false(existsSync(join(repo, 'src/b.js')));
   t.regex(results[3]!, /const a = 1;\n/);
 });
+
+test('the model’s todo list is the editor’s plan, and a loaded session shows it again', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const home = tempDir('reika-home-');
+  const items = [
+    { content: 'Read the parser', status: 'completed' },
+    { content: 'Fix the bug', status: 'in_progress' },
+    { content: 'Run the tests', status: 'pending' },
+  ];
+  const s = await server([{ toolCalls: [{ id: 'call_todo', name: 'todo', arguments: { items } }] }, { content: 'Planned.' }]);
+  const first = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await first.initialize();
+  const { sessionId } = await first.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await first.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'plan it' }] });
+  const expected = items.map((item) => ({ content: item.content, priority: 'medium', status: item.status }));
+  t.deepEqual(updatesOf(first, 'plan').map((u) => u.entries), [expected]);
+  t.is(updatesOf(first, 'tool_call')[0]!.kind, 'think');
+  first.close();
+  t.is(await first.exited, 0);
+
+  const second = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await second.initialize();
+  await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
+  t.deepEqual(updatesOf(second, 'plan').map((u) => u.entries), [expected]);
+});
