@@ -72,7 +72,7 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   }
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Before a step that changes files (agent mode: plan's and subagents' steps only read), a checkpoint.
-  const step = prepared.action && prepared.action.changesFiles !== false && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, env.settings, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
+  const step = prepared.action && prepared.action.changesFiles !== false && tool.approval !== 'never' && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, env.settings, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Last, the main thread's go-ahead: an interrupt it has not handled yet (its abort would come
   // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just

@@ -2,6 +2,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { Crawl, type CrawlVisitor, type EntryKind } from '../../indexer/crawl/crawler.js';
 import { isInsideProject } from './paths.js';
+import { credentialEntries } from '../safety/credential-paths.js';
 
 /**
  * The breadth-first walk of list, glob and grep: the indexer's crawler (`indexer/crawl/crawler.ts`)
@@ -39,6 +40,8 @@ export interface WalkStats {
   aborted: boolean;
   /** The start folder itself is ignored, so nothing was filtered. */
   unfiltered: boolean;
+  /** Credential paths below the start, left out (naming one as the start asks first: SPEC §16). */
+  credentials: number;
 }
 
 /** Return false to stop the walk. */
@@ -51,7 +54,8 @@ export async function walk(options: WalkOptions, visit: WalkVisitor): Promise<Wa
   // A start outside the project (on real paths: a symlinked folder may lead out) has its own rules.
   const root = isInsideProject(options.root, options.start) ? options.root : options.start;
   const crawl = new Crawl({ root, start: options.start, maxDepth: options.maxDepth });
-  const stats: WalkStats = { visited: 0, hidden: 0, unreadable: 0, stopped: false, aborted: false, unfiltered: crawl.rules === null };
+  const stats: WalkStats = { visited: 0, hidden: 0, unreadable: 0, stopped: false, aborted: false, unfiltered: crawl.rules === null, credentials: 0 };
+  const credential = credentialEntries(options.start);
   const maxEntries = options.maxEntries ?? Infinity;
   const visitor: CrawlVisitor = {
     entry(rel, name, kind, folder) {
@@ -78,6 +82,11 @@ export async function walk(options: WalkOptions, visit: WalkVisitor): Promise<Wa
       entries = readdirSync(folder.absolute, { withFileTypes: true });
     } catch {
       // counted by the crawl as unreadable
+    }
+    if (entries && credential) {
+      const before = entries.length;
+      entries = entries.filter((entry) => !credential(folder.absolute, entry.name));
+      stats.credentials += before - entries.length;
     }
     if (!crawl.take(folder, entries, visitor)) break;
   }

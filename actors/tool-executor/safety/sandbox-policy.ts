@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxState } from './sandbox.js';
+import { credentialPaths } from './credential-paths.js';
 
 /**
  * The sandbox policy for one `bash` command (SPEC §12): the project, the system temp folder,
@@ -19,6 +20,8 @@ export interface SandboxRequest {
   root: string;
   /** The user approved this command: it may use the network. */
   network: boolean;
+  /** The user approved this command: credential paths are not masked (SPEC §16). Default: masked. */
+  showCredentials?: boolean;
   /** The home folder the caches are found under (default: the user's). */
   home?: string;
   /** Environment the caches may be redirected in (`npm_config_cache`, `XDG_CACHE_HOME`…). */
@@ -86,8 +89,32 @@ export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: Sa
   if (state.pidNamespace) args.unshift('--unshare-pid');
   if (!request.network) args.unshift('--unshare-net');
   for (const path of writableFolders(request)) args.push('--bind', path, path);
+  // After the writable binds, which may hold one (the state folder under /tmp).
+  for (const { path, folder } of credentialMasks(request)) args.push(...(folder ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', request.command);
   return args;
+}
+
+/**
+ * The credential paths a command finds empty (SPEC §16): each existing one (its real path; a
+ * symlink is masked through its target), unless the user approved the command or the project
+ * lies inside it (reika run in its own config folder).
+ */
+export function credentialMasks(request: SandboxRequest): { path: string; folder: boolean }[] {
+  if (request.showCredentials) return [];
+  const root = realpathOr(request.root);
+  const masks: { path: string; folder: boolean }[] = [];
+  for (const { path } of credentialPaths({ home: request.home ?? homedir(), env: request.env ?? process.env })) {
+    let info;
+    try {
+      info = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (info.isSymbolicLink() || root === path || root.startsWith(path + sep)) continue;
+    if (!masks.some((mask) => mask.path === path)) masks.push({ path, folder: info.isDirectory() });
+  }
+  return masks;
 }
 
 /** macOS: the same policy as a Seatbelt profile (not tested here). */
@@ -100,6 +127,7 @@ export function seatbeltProfile(request: SandboxRequest): string {
     '(deny file-write*)',
     `(allow file-write* ${writable.join(' ')} (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/(tty|fd/|ttys)"))`,
     ...(request.network ? [] : ['(deny network*)', '(allow network* (remote unix-socket))']),
+    ...credentialMasks(request).map(({ path, folder }) => `(deny file-read* file-write* (${folder ? 'subpath' : 'literal'} ${quote(path)}))`),
   ].join('\n');
 }
 

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { credentialReads } from './credential-reads.js';
 import { rulesFor } from './danger-rules.js';
 import { gitFileStates } from '../files/git-files.js';
 import { displayPath, isInsideProject, realPathOfNearest } from '../files/paths.js';
@@ -30,6 +31,7 @@ export function commandDangers(source: string, root: string, home = homedir()): 
   for (const command of commands) {
     const cwd = cwds.at(command.scopes);
     for (const reason of rulesFor(command, { cwd, root })) add(reason);
+    for (const reason of credentialReads(command, cwd, { home })) add(reason);
     for (const target of writeTargets(command)) {
       if (target.startsWith('$') || target.includes('$(') || target.includes('`')) continue;
       if (/^\/dev\/(null|zero|stdout|stderr|tty|fd\/\d+)$/.test(target)) continue;

@@ -85,7 +85,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
 
   const marker = env.groups.nextMarker();
-  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network });
+  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network, showCredentials: grant.approved });
   // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
   // session of its own), unless REIKA_PASS_ENV names it.
   const { env: allowed } = box.commandEnvironment(process.env, new Set(env.settings.passEnv));

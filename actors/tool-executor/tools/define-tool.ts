@@ -12,7 +12,8 @@ import type { ToolEnv, ToolOutcome } from './tool-env.js';
 
 /**
  * How a tool's use is approved (SPEC §4), whatever the approvals mode; `bypass` never asks.
- * - `never`: it changes nothing, so it runs at once (read, list, glob, grep, subagent).
+ * - `never`: it changes nothing, so it runs at once (read, list, glob, grep, subagent), unless its
+ *   guard flags a reason (a credential path): then `safe` and `off` ask.
  * - `flagged`: `safe` asks only when preparing the call flagged a reason (a dangerous command, a
  *   write outside the project); `off` asks every time (edit, write, bash).
  * - `ask`: `safe` and `off` both ask (an MCP tool without `approve: always` or a read-only hint).
@@ -84,7 +85,15 @@ export type ExecutorToolSpec<P extends Params> = CommonSpec<ArgsOf<P>> & {
   /** Checks across keys after each key was read (e.g. edit's old and new text differ); throws INVALID_ARGS. */
   check?(args: ArgsOf<P>): void;
 } & (
-    | { approval: 'never'; run(args: ArgsOf<P>, env: ToolEnv): Promise<ToolOutcome> }
+    | {
+        approval: 'never';
+        run(args: ArgsOf<P>, env: ToolEnv): Promise<ToolOutcome>;
+        /**
+         * What this call would reach that needs a person's yes all the same (a credential path,
+         * SPEC §16): an action with reasons is asked about in `safe` and `off` like a flagged one.
+         */
+        guard?(args: ArgsOf<P>, env: ToolEnv): PreparedCall['action'] | undefined;
+      }
     | { approval: 'flagged' | 'ask'; prepare(args: ArgsOf<P>, env: ToolEnv): PreparedCall | Promise<PreparedCall> }
   );
 
@@ -113,7 +122,10 @@ export function defineTool(spec: ExecutorToolSpec<Params> | ForeignToolSpec<unkn
   }
   const { params, check } = spec;
   const prepare = 'run' in spec
-    ? async (args: ArgsOf<Params>, env: ToolEnv): Promise<PreparedCall> => ({ run: () => spec.run(args, env) })
+    ? async (args: ArgsOf<Params>, env: ToolEnv): Promise<PreparedCall> => {
+        const action = spec.guard?.(args, env);
+        return { ...(action && action.reasons.length > 0 ? { action } : {}), run: () => spec.run(args, env) };
+      }
     : async (args: ArgsOf<Params>, env: ToolEnv): Promise<PreparedCall> => spec.prepare(args, env);
   return deepFreeze({
     ...base,

@@ -5,6 +5,7 @@ import { ChangedSpans } from '../files/changed-spans.js';
 import { editDiff, spansDiff, type EditDiff } from '../files/diff.js';
 import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
+import { credentialAction } from '../safety/credential-paths.js';
 import { replaceFile } from '../files/replace-file.js';
 import { decodeText, looksBinary } from '../files/text-file.js';
 import { fsError, ToolError } from './tool-error.js';
@@ -75,6 +76,13 @@ function checkReplacement(step: Replacement, which: string): void {
 
 async function prepareEdit(args: EditArgs, env: ToolEnv): Promise<PreparedCall> {
   const path = resolveToolPath(env.root, args.path);
+  // A credential file is not even read before a person says yes: a failed match would tell the model about it.
+  const credential = credentialAction('edit', 'changes', path);
+  if (credential) return { action: credential, run: async () => (await prepareFileEdit(args, env, path)).run() };
+  return prepareFileEdit(args, env, path);
+}
+
+async function prepareFileEdit(args: EditArgs, env: ToolEnv, path: string): Promise<PreparedCall> {
   const shown = displayPath(env.root, path);
   const info = await stat(path).catch((error: unknown) => {
     const failure = fsError(error, shown);

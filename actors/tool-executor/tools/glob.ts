@@ -5,6 +5,7 @@ import { compileGlob } from '../files/glob-match.js';
 import { lazy } from '../lazy.js';
 import { path, string, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
+import { credentialAction, credentialsSkipped } from '../safety/credential-paths.js';
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
@@ -31,6 +32,7 @@ export const globTool = defineTool({
   params,
   modes: EVERY_MODE,
   approval: 'never',
+  guard: (args, env) => credentialAction('glob', 'searches', splitPattern(resolveToolPath(env.root, args.path ?? '.'), args.pattern).start),
   run: glob,
 });
 
@@ -52,6 +54,7 @@ async function glob(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   const notes: string[] = [];
   if (stats.stopped) notes.push(`the search stopped after ${GLOB_MAX_ENTRIES.toLocaleString('en-US')} entries; give a narrower path`);
   if (stats.unfiltered) notes.push(`${shownStart} is ignored by the project's rules but searched because it was named`);
+  if (stats.credentials > 0) notes.push(credentialsSkipped(stats.credentials));
   const tail = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   if (stats.aborted) return { status: 'cancelled', summary: `glob "${args.pattern}" was cancelled`, payload: found.map((f) => f.shown).join('\n') };
 

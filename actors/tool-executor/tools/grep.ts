@@ -1,10 +1,12 @@
 import type { WriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { defineTool, EVERY_MODE } from './define-tool.js';
 import { compileGlob } from '../files/glob-match.js';
 import { lazy } from '../lazy.js';
 import { boolean, path, string, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
+import { credentialAction, credentialsSkipped, credentialsUnder } from '../safety/credential-paths.js';
 import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../files/text-file.js';
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
@@ -56,6 +58,7 @@ export const grepTool = defineTool({
   params,
   modes: EVERY_MODE,
   approval: 'never',
+  guard: (args, env) => credentialAction('grep', 'searches', resolveToolPath(env.root, args.path ?? '.')),
   run: (args, env) => grepWith(args, env),
 });
 
@@ -84,7 +87,10 @@ export async function grepWith(args: ArgsOf<typeof params>, env: ToolEnv, option
       onSpawn: options.onSpawn,
     });
     if (picked) {
-      files = picked.files;
+      // The searchers list hidden files too: credential paths below the start stay out, as in the walk.
+      const credentials = credentialsUnder(start);
+      files = credentials.length === 0 ? picked.files : picked.files.filter((file) => !credentials.some((path) => file.startsWith(path + sep) || file === path));
+      if (files.length < picked.files.length) walkNote += `; ${credentialsSkipped(picked.files.length - files.length)}`;
       searched = picked.searched;
       aborted = picked.aborted;
     } else {
@@ -97,6 +103,7 @@ export async function grepWith(args: ArgsOf<typeof params>, env: ToolEnv, option
       aborted = stats.aborted;
       if (stats.stopped) walkNote = `; the file walk stopped after ${GREP_MAX_ENTRIES.toLocaleString('en-US')} entries, give a narrower path`;
       if (stats.unfiltered) walkNote += `; ${shownStart} is ignored by the project's rules but searched because it was named`;
+      if (stats.credentials > 0) walkNote += `; ${credentialsSkipped(stats.credentials)}`;
     }
   } else if (info.isFile()) {
     files.push(start);

@@ -3,6 +3,7 @@ import { defineTool, EVERY_MODE } from './define-tool.js';
 import { lazy } from '../lazy.js';
 import { integer, path, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
+import { credentialAction, credentialsSkipped } from '../safety/credential-paths.js';
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 import type { WalkEntry } from '../files/walk.js';
@@ -30,6 +31,7 @@ export const listTool = defineTool({
   params,
   modes: EVERY_MODE,
   approval: 'never',
+  guard: (args, env) => credentialAction('list', 'lists', resolveToolPath(env.root, args.path ?? '.')),
   run: list,
 });
 
@@ -52,6 +54,7 @@ async function list(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   if (stats.hidden > 0) parts.push(`${stats.hidden.toLocaleString('en-US')} hidden by ignore rules`);
   if (stats.visited > kept.length) parts.push(`showing the first ${kept.length} (shallowest first); list a subfolder to see more`);
   if (stats.unfiltered) parts.push(`${shown} is ignored by the project's rules but listed because it was named`);
+  if (stats.credentials > 0) parts.push(credentialsSkipped(stats.credentials));
   if (stats.unreadable > 0) parts.push(`${plural(stats.unreadable, 'folder')} could not be read`);
   if (stats.aborted) return { status: 'cancelled', summary: `list ${shown} was cancelled`, payload: lines.join('\n') };
   return { summary: parts.join('; '), payload: lines.length > 0 ? lines.join('\n') : '(empty folder)', meta: { path: start } };

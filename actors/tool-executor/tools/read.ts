@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { defineTool, EVERY_MODE } from './define-tool.js';
 import { integer, path, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
+import { credentialAction } from '../safety/credential-paths.js';
 import { decodeText, forEachLine, forEachTextLine, sniffBinary, stripCr } from '../files/text-file.js';
 import { fsError, ToolError } from './tool-error.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
@@ -30,6 +31,7 @@ export const readTool = defineTool({
   params,
   modes: EVERY_MODE,
   approval: 'never',
+  guard: (args, env) => credentialAction('read', 'reads', resolveToolPath(env.root, args.path)),
   run: read,
 });
 

@@ -52,6 +52,26 @@ async function withExecutor(runTest: (supervisor: Supervisor) => Promise<void>):
   }
 }
 
+/**
+ * The pids a command printed, as seen here: inside the sandbox's PID namespace `$$` is the
+ * namespace's number, the last of a process's `NSpid`. Only processes marked by this executor count.
+ */
+function hostPids(printed: number[], executorPid: number): number[] {
+  const seen = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ids = /^NSpid:\s*(.*)$/m.exec(readFileSync(`/proc/${entry}/status`, 'latin1'))![1]!.trim().split(/\s+/).map(Number);
+      if (!printed.includes(ids.at(-1)!)) continue;
+      if (!readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').some((line) => line.startsWith('REIKA_TOOL_OWNER=') && line.includes(`:${executorPid}:`))) continue;
+      seen.set(ids.at(-1)!, Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return printed.map((pid) => seen.get(pid) ?? pid);
+}
+
 /** Starts a bash call and resolves once its output contains `ready`, with the pids it printed. */
 function startCommand(supervisor: Supervisor, root: string, command: string, scope?: string) {
   let output = '';
@@ -61,7 +81,7 @@ function startCommand(supervisor: Supervisor, root: string, command: string, sco
     scope,
     onDelta: (delta: ToolDelta) => {
       output += delta.text;
-      if (/^ready$/m.test(output)) onReady([...output.matchAll(/^pid (\d+)$/gm)].map((m) => Number(m[1])));
+      if (/^ready$/m.test(output)) onReady(hostPids([...output.matchAll(/^pid (\d+)$/gm)].map((m) => Number(m[1])), supervisor.pidOf(TOOL_EXECUTOR)!));
     },
   });
   return { ready, reply };

@@ -18,6 +18,8 @@ async function asks(approval: ApprovalClass, mode: ApprovalMode, reasons: string
 test('each approval class asks exactly where SPEC §4 says, and bypass never asks', async (t) => {
   const table: [ApprovalClass, string[], Record<ApprovalMode, boolean>][] = [
     ['never', [], { safe: false, off: false, bypass: false }],
+    // A reading tool whose guard flagged a credential path (SPEC §16).
+    ['never', ['reads ~/.netrc, a credential path'], { safe: true, off: true, bypass: false }],
     ['flagged', [], { safe: false, off: true, bypass: false }],
     ['flagged', ['writes outside the project: /etc/x'], { safe: true, off: true, bypass: false }],
     ['ask', [], { safe: true, off: true, bypass: false }],
