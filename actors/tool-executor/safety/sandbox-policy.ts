@@ -22,6 +22,8 @@ export interface SandboxRequest {
   network: boolean;
   /** The user approved this command: credential paths are not masked (SPEC §16). Default: masked. */
   showCredentials?: boolean;
+  /** Bound read-only over the writable folders (protected paths, SPEC §16): existing paths. */
+  readOnly?: string[];
   /** The home folder the caches are found under (default: the user's). */
   home?: string;
   /** Environment the caches may be redirected in (`npm_config_cache`, `XDG_CACHE_HOME`…). */
@@ -91,6 +93,7 @@ export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: Sa
   for (const path of writableFolders(request)) args.push('--bind', path, path);
   // After the writable binds, which may hold one (the state folder under /tmp).
   for (const { path, folder } of credentialMasks(request)) args.push(...(folder ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
+  for (const path of request.readOnly ?? []) args.push('--ro-bind', path, path);
   args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', request.command);
   return args;
 }
@@ -127,6 +130,7 @@ export function seatbeltProfile(request: SandboxRequest): string {
     '(deny file-write*)',
     `(allow file-write* ${writable.join(' ')} (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/(tty|fd/|ttys)"))`,
     ...(request.network ? [] : ['(deny network*)', '(allow network* (remote unix-socket))']),
+    ...(request.readOnly ?? []).map((path) => `(deny file-write* (subpath ${quote(path)}))`),
     ...credentialMasks(request).map(({ path, folder }) => `(deny file-read* file-write* (${folder ? 'subpath' : 'literal'} ${quote(path)}))`),
   ].join('\n');
 }

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { credentialReads } from './credential-reads.js';
 import { rulesFor } from './danger-rules.js';
+import { protectedReason } from '../safety/protected-paths.js';
 import { gitFileStates } from '../files/git-files.js';
 import { displayPath, isInsideProject, realPathOfNearest } from '../files/paths.js';
 import { MAX_CHECKPOINT_FILE_BYTES } from '../safety/checkpoint-store.js';
@@ -38,7 +39,10 @@ export function commandDangers(source: string, root: string, home = homedir()): 
       const base = target.startsWith('/') ? '' : cwd;
       if (base === undefined) continue;
       const absolute = throughLinks(resolve(base, target), links);
+      const guarded = protectedReason(root, absolute, { home });
+      if (guarded) add(guarded);
       if (!isInsideProject(root, absolute)) add(`writes outside the project: ${absolute}`);
+      else if (guarded) continue;
       else if (realPathOfNearest(absolute).split('/').includes('.git')) add(`writes inside .git (${displayPath(root, absolute)}): the repository itself, which checkpoints do not hold`);
     }
     if (cwd !== undefined) {

@@ -26,7 +26,7 @@ const danger = lazy(() => import('../shell/danger.js'));
 const readOnly = lazy(() => import('../shell/read-only-commands.js'));
 const gitStatus = lazy(() => import('../files/git-status.js'));
 const processGroups = lazy(() => import('../process/process-groups.js'));
-const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/secret-env.js')) }));
+const sandbox = lazy(async () => ({ ...(await import('../safety/sandbox.js')), ...(await import('../safety/sandbox-policy.js')), ...(await import('../safety/secret-env.js')), ...(await import('../safety/protected-paths.js')) }));
 
 const params = {
   command: string('The command line.', { required: true, nonEmpty: true }),
@@ -85,7 +85,9 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   if (env.signal.aborted) return { status: 'cancelled', summary: 'cancelled before the command started', payload: '' };
 
   const marker = env.groups.nextMarker();
-  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network, showCredentials: grant.approved });
+  // SPEC §16: what runs later outside the sandbox is read-only inside, unless a person approved this very command.
+  const guarded = state.kind !== 'none' && !grant.approved ? box.sandboxProtected(env.root) : undefined;
+  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network, showCredentials: grant.approved, readOnly: guarded?.existing ?? [] });
   // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
   // session of its own), unless REIKA_PASS_ENV names it.
   const { env: allowed } = box.commandEnvironment(process.env, new Set(env.settings.passEnv));
@@ -179,6 +181,9 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   const stray = leftovers ? '; background processes it left running were stopped' : '';
   // A write or a connection the sandbox refused, said in one line the model can act on.
   const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network);
+  // A protected path that did not exist (so could not be bound read-only) and that the command made goes again.
+  const removed = guarded ? await box.removeCreated(guarded.missing, env.root) : [];
+  if (removed.length > 0) notes.push(`removed ${removed.join(', ')}, which the command created: protected paths run later outside the sandbox (write them with the write tool, which asks the user)`);
   const refused = notes.map((note) => `; ${note}`).join('');
   const outcome: ToolOutcome = { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };
   // Failed, and the sandbox kept it off the network: the wrapper asks to run it again with it.

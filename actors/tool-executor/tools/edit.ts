@@ -6,6 +6,7 @@ import { editDiff, spansDiff, type EditDiff } from '../files/diff.js';
 import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
 import { credentialAction } from '../safety/credential-paths.js';
+import { protectedReason } from '../safety/protected-paths.js';
 import { replaceFile } from '../files/replace-file.js';
 import { decodeText, looksBinary } from '../files/text-file.js';
 import { fsError, ToolError } from './tool-error.js';
@@ -125,6 +126,8 @@ async function prepareFileEdit(args: EditArgs, env: ToolEnv, path: string): Prom
     summary = `edited ${shown}: ${steps.length} replacements, ${plural(diff.removed, 'line')} replaced with ${diff.added} in ${plural(hunks, 'place')} from line ${diff.line}`;
   }
   const reasons = isInsideProject(env.root, path) ? [] : [`writes outside the project: ${path}`];
+  const guarded = protectedReason(env.root, path);
+  if (guarded) reasons.push(guarded);
 
   return {
     action: { tool: 'edit', path, diff: diff.text, reasons },

@@ -6,6 +6,7 @@ import { creationDiff } from '../files/diff.js';
 import { displayPath, isInsideProject, realPathOfNearest, resolveToolPath } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
 import { credentialAction } from '../safety/credential-paths.js';
+import { protectedReason } from '../safety/protected-paths.js';
 import { fsError, ToolError } from './tool-error.js';
 import { formatBytes, plural, type ToolEnv } from './tool-env.js';
 
@@ -38,6 +39,8 @@ async function prepareWrite(args: ArgsOf<typeof params>, env: ToolEnv): Promise<
   const reasons = isInsideProject(env.root, path) ? [] : [`writes outside the project: ${path}`];
   const credential = credentialAction('write', 'writes', path);
   if (credential) reasons.push(...credential.reasons);
+  const guarded = protectedReason(env.root, path);
+  if (guarded) reasons.push(guarded);
   const diff = creationDiff(shown, args.content);
   return {
     action: { tool: 'write', path, diff, reasons },
