@@ -1,4 +1,5 @@
 import type { createHash as CreateHash } from 'node:crypto';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -32,8 +33,28 @@ export function projectKey(root: string): string {
 /**
  * `<state>/<kind>/<key of root>`: the folder where state of one kind (`checkpoints`,
  * `bootstrap`, …) is kept for one project root. `root` should be absolute and resolved (the
- * caller decides whether symlinks are followed); nothing is created.
+ * caller decides whether symlinks are followed). Only the state folder itself is made (private,
+ * {@link privateFolder}); the caller makes the rest.
  */
 export function projectStateDir(kind: string, root: string, stateHome: string = stateFolder()): string {
+  privateFolder(stateHome);
   return join(stateHome, kind, projectKey(root));
+}
+
+const privateFolders = new Set<string>();
+
+/**
+ * Makes `folder` readable by its owner alone (0700, whatever the umask): created so, or fixed
+ * when an earlier reika (or the umask) left it open (SPEC §16: the state folder holds copies of
+ * `.env` files). Once per folder and process; a folder that cannot be made is left to the caller.
+ */
+export function privateFolder(folder: string): void {
+  if (privateFolders.has(folder)) return;
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    if ((statSync(folder).mode & 0o077) !== 0) chmodSync(folder, 0o700);
+    privateFolders.add(folder);
+  } catch {
+    // Not writable here: whoever writes there reports it.
+  }
 }

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { projectStateDir, stateFolder } from '../../state-dir.js';
 import { encodeCommit, LooseObjects, OID } from './git-objects.js';
 import { ignoreSourcesStamp } from './ignore-sources.js';
+import { makePrivate } from './private-files.js';
 import { stageIndex, STATUS, TooManyFiles, type Staged } from './index-stage.js';
 import { storeGit, type StorePaths } from './store-git.js';
 import { adoptBorrowedObjects, seedStore, userRepository, whileLent, type UserRepository } from './store-seed.js';
@@ -358,19 +359,23 @@ export class CheckpointStore {
 
   private init(): Promise<void> {
     this.ready ??= (async () => {
+      // Private (SPEC §16): the store holds copies of `.env` files. 0700 folders and 0600 files
+      // whatever the umask: git keeps them so (core.sharedRepository=0600), reika's own writes ask for it.
       if (!existsSync(join(this.paths.gitDir, 'HEAD'))) {
-        await mkdir(this.dir, { recursive: true });
+        await mkdir(this.dir, { recursive: true, mode: 0o700 });
         await new Promise<void>((done, fail) =>
-          execFile('git', ['init', '-q', '--bare', this.paths.gitDir], { env: { PATH: process.env.PATH, HOME: process.env.HOME } }, (error) => (error ? fail(error) : done())),
+          execFile('git', ['init', '-q', '--bare', '--shared=0600', this.paths.gitDir], { env: { PATH: process.env.PATH, HOME: process.env.HOME } }, (error) => (error ? fail(error) : done())),
         );
         // Byte-for-byte: no end-of-line conversion, filters or keyword expansion, whatever the project's attributes say.
-        await mkdir(join(this.paths.gitDir, 'info'), { recursive: true });
-        await writeFile(join(this.paths.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
-        await writeFile(join(this.dir, 'root'), `${this.root}\n`);
+        await mkdir(join(this.paths.gitDir, 'info'), { recursive: true, mode: 0o700 });
+        await writeFile(join(this.paths.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n', { mode: 0o600 });
+        await writeFile(join(this.dir, 'root'), `${this.root}\n`, { mode: 0o600 });
         await seedStore(this.root, this.paths, await this.userRepository());
+      } else {
+        await makePrivate(this.dir, this.paths.gitDir);
       }
       this.borrowing = existsSync(join(this.paths.gitDir, 'objects', 'info', 'alternates'));
-      await mkdir(join(this.dir, 'sessions'), { recursive: true });
+      await mkdir(join(this.dir, 'sessions'), { recursive: true, mode: 0o700 });
     })();
     this.ready.catch(() => (this.ready = undefined));
     return this.ready;
@@ -503,13 +508,13 @@ export class CheckpointStore {
       heldDirs: async () => (await storeGit(this.paths, ['ls-tree', '-r', '-d', '-z', '--name-only', 'HEAD'])).split('\0').filter(Boolean),
       ignored: async (dirs) =>
         new Set((await storeGit(this.paths, ['check-ignore', '-z', '--stdin'], { input: `${dirs.join('\0')}\0`, env: { GIT_LITERAL_PATHSPECS: '0' }, okExit: [1] })).split('\0').filter(Boolean)),
-      onOff: (reason) => void writeFile(marker, `${reason}\n`).catch(() => {}),
+      onOff: (reason) => void writeFile(marker, `${reason}\n`, { mode: 0o600 }).catch(() => {}),
     });
     // The note for reika doctor: why this watcher is off, or gone once one builds (an earlier note is stale).
     const watcher = this.watcher;
     this.watchNoted = watcher.whenSettled().then(async () => {
       const state = watcher.state;
-      if (state.kind === 'off') await writeFile(marker, `${state.reason}\n`).catch(() => {});
+      if (state.kind === 'off') await writeFile(marker, `${state.reason}\n`, { mode: 0o600 }).catch(() => {});
       else if (state.kind === 'ready') await rm(marker, { force: true }).catch(() => {});
     });
   }
@@ -534,7 +539,7 @@ export class CheckpointStore {
     if (state && !state.startsWith('..') && !isAbsolute(state)) wanted += `${wanted && !wanted.endsWith('\n') ? '\n' : ''}/${state.replace(/[\\*?[\]!# ]/g, '\\$&')}/\n`;
     const mine = join(this.paths.gitDir, 'info', 'exclude');
     if ((await readFile(mine, 'utf8').catch(() => '')) === wanted) return false;
-    await writeFile(mine, wanted);
+    await writeFile(mine, wanted, { mode: 0o600 });
     return true;
   }
 
@@ -553,7 +558,7 @@ export class CheckpointStore {
   }
 
   private async append(session: string, record: LogRecord): Promise<void> {
-    await appendFile(this.logPath(session), `${JSON.stringify(record)}\n`);
+    await appendFile(this.logPath(session), `${JSON.stringify(record)}\n`, { mode: 0o600 });
   }
 
   private logPath(session: string): string {
@@ -605,9 +610,9 @@ function realOrSelf(path: string): string {
  */
 async function writeRef(gitDir: string, name: string, commit: string): Promise<void> {
   const path = join(gitDir, name);
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = join(gitDir, `ref-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
-  await writeFile(temporary, `${commit}\n`);
+  await writeFile(temporary, `${commit}\n`, { mode: 0o600 });
   await rename(temporary, path);
 }
 

@@ -94,10 +94,11 @@ export class LooseObjects {
     if (await access(path).then(() => true, () => false)) return;
     // Small objects (most trees, the commit) deflate quicker here than through the thread pool.
     const data = raw.length < 64 * 1024 ? deflateSync(raw, { level: 1 }) : await deflated(raw, { level: 1 });
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const temporary = join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
     try {
-      await writeFile(temporary, data, { mode: 0o444 });
+      // Read-only and private, as git makes them in the store (core.sharedRepository=0600).
+      await writeFile(temporary, data, { mode: 0o400 });
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });

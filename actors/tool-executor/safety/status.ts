@@ -56,7 +56,7 @@ async function checkpointState(root: string, settings: ToolSettings): Promise<Ch
   const git = await new Promise<boolean>((done) => execFile('git', ['--version'], (error) => done(!error)));
   if (!git) return { ...state, enabled: false, note: 'git is not installed: no checkpoints' };
   try {
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     await access(folder, constants.W_OK);
   } catch (error) {
     return { ...state, enabled: false, note: `the state folder ${folder} is not writable (${(error as NodeJS.ErrnoException).code ?? error}): no checkpoints` };

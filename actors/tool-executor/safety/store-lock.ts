@@ -46,7 +46,7 @@ export async function holdLock(path: string, options: LockOptions = {}): Promise
 async function create(path: string, text: string): Promise<boolean> {
   let file;
   try {
-    file = await open(path, 'wx');
+    file = await open(path, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

@@ -55,8 +55,8 @@ export async function seedStore(root: string, paths: StorePaths, repository: Use
   if ((await git(root, ['ls-files', '-u', '-z'])) !== '') return false;
   if (!(await conversionFree(root, repository))) return false;
   await copyIndex(repository.index, paths.index);
-  await mkdir(join(paths.gitDir, 'objects', 'info'), { recursive: true });
-  await writeFile(join(paths.gitDir, 'objects', 'info', 'alternates'), `${join(repository.commonDir, 'objects')}\n`);
+  await mkdir(join(paths.gitDir, 'objects', 'info'), { recursive: true, mode: 0o700 });
+  await writeFile(join(paths.gitDir, 'objects', 'info', 'alternates'), `${join(repository.commonDir, 'objects')}\n`, { mode: 0o600 });
   return true;
 }
 
@@ -81,7 +81,7 @@ async function copyIndex(from: string, to: string): Promise<void> {
   } finally {
     await file.close();
   }
-  await writeFile(to, bytes);
+  await writeFile(to, bytes, { mode: 0o600 });
   const stamp = Math.floor(mtimeMs / 1000);
   await utimes(to, stamp, stamp);
 }
@@ -135,7 +135,7 @@ export async function adoptBorrowedObjects(paths: StorePaths, options: LockOptio
  */
 export async function whileLent<T>(paths: StorePaths, work: (ended: boolean) => Promise<T>, options: LockOptions = {}): Promise<T> {
   if (!mayBorrow(paths)) return work(false);
-  await mkdir(dirname(paths.gitDir), { recursive: true });
+  await mkdir(dirname(paths.gitDir), { recursive: true, mode: 0o700 });
   const lock = await holdLock(loanLock(paths), options);
   try {
     return await work(existsSync(join(paths.gitDir, 'HEAD')) && !existsSync(alternatesFile(paths)));

@@ -167,7 +167,7 @@ export class TreeWatcher {
       // Half the user's watches at most: editors and dev servers need theirs.
       const watches = await procNumber('max_user_watches');
       if (watches > 0 && watches / 2 < this.options.maxDirs) this.options.maxDirs = Math.floor(watches / 2);
-      await mkdir(this.options.barrierDir, { recursive: true });
+      await mkdir(this.options.barrierDir, { recursive: true, mode: 0o700 });
       this.add('\0barrier', this.options.barrierDir);
       this.held = new Set(await this.options.heldDirs());
       if (generation !== this.generation) return;
@@ -312,7 +312,7 @@ export class TreeWatcher {
       timer = setTimeout(() => resolve(undefined), this.options.barrierMs);
     });
     try {
-      await writeFile(join(this.options.barrierDir, name), '');
+      await writeFile(join(this.options.barrierDir, name), '', { mode: 0o600 });
     } catch (error) {
       this.barrier = undefined;
       clearTimeout(timer);
