@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { CheckpointStore } from '../actors/tool-executor/safety/checkpoint-store.js';
 import { Redactor } from '../actors/tool-executor/safety/redactor.js';
 import { commandEnvironment, secretValues } from '../actors/tool-executor/safety/secret-env.js';
 import { fmt, row, summarize } from './stats.js';
@@ -9,6 +14,10 @@ import { fmt, row, summarize } from './stats.js';
  * payload and the summary — with the secrets of a well-stocked shell (ten tokens and keys, each
  * looked for as it is, reversed and in base64). Beside it, JSON.stringify of the same megabyte:
  * what sending that output to the model or the transcript costs anyway. Target: < 1 ms p99.
+ *
+ * And the checkpoint of a tree holding 200 small ignored files (`.env`s, local databases) that
+ * it keeps, warm (watcher running), against today's warm checkpoint of the same tree without
+ * them, interleaved; the same with one tracked file edited before each. Target: within 2×.
  */
 
 const RUNS = 200;
@@ -54,4 +63,60 @@ export default async function (): Promise<void> {
   const ref = summarize(reference);
   row('env filter + redaction, 1 MB output, p99', `${fmt(cost.p99, 2)} ms`, `${fmt(ref.p99, 2)} stringify`, cost.p99 / ref.p99, '< 1 ms');
   process.stdout.write(`  p50 ${fmt(cost.p50, 2)} ms (stringify ${fmt(ref.p50, 2)} ms); ${redactor.empty ? 'no' : 'ten'} secrets in the environment\n`);
+  await keptBench();
+}
+
+/** 2,000 tracked files in 100 folders, and 200 small ignored files beside them. */
+function keptTree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'reika-bench-kept-'));
+  writeFileSync(join(root, '.gitignore'), '.env*\n*.sqlite\n*.local.json\n');
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(root, `pkg${d}`));
+    for (let f = 0; f < 20; f++) writeFileSync(join(root, `pkg${d}`, `m${f}.ts`), `export const v${f} = ${d * 20 + f};\n`);
+    writeFileSync(join(root, `pkg${d}`, '.env'), `TOKEN=fake-${d}\n`);
+    writeFileSync(join(root, `pkg${d}`, 'dev.sqlite'), Buffer.alloc(2048, d));
+  }
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  execFileSync('git', ['add', '-A'], { cwd: root });
+  execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', 'commit', '-qm', 'tree'], { cwd: root });
+  return root;
+}
+
+async function keptBench(): Promise<void> {
+  const root = keptTree();
+  const state = mkdtempSync(join(tmpdir(), 'reika-bench-kept-state-'));
+  try {
+    const keeping = CheckpointStore.for(root, { stateHome: join(state, 'with') });
+    const plain = CheckpointStore.for(root, { stateHome: join(state, 'without'), keepIgnored: false });
+    for (const store of [keeping, plain]) {
+      await store.snapshot('bench', 'bash', 'cold');
+      await store.watchSettled();
+      await store.snapshot('bench', 'bash', 'behind the watcher');
+    }
+    const warm = { with: [] as number[], without: [] as number[] };
+    const edited = { with: [] as number[], without: [] as number[] };
+    const file = join(root, 'pkg7', 'm3.ts');
+    for (let i = 0; i < 30; i++) {
+      for (const [name, store] of [['with', keeping], ['without', plain]] as const) {
+        let started = performance.now();
+        await store.snapshot('bench', 'bash', `warm ${i}`);
+        warm[name].push(performance.now() - started);
+        writeFileSync(file, `export const v3 = ${i};\n`);
+        started = performance.now();
+        await store.snapshot('bench', 'bash', `edited ${i}`);
+        edited[name].push(performance.now() - started);
+      }
+    }
+    const w = summarize(warm.with).p50;
+    const wo = summarize(warm.without).p50;
+    row('checkpoint, 200 ignored files kept, warm p50', `${fmt(w, 2)} ms`, `${fmt(wo, 2)} without`, w / wo, '≤ 2×');
+    const e = summarize(edited.with).p50;
+    const eo = summarize(edited.without).p50;
+    row('  the same, one file edited before each, p50', `${fmt(e, 2)} ms`, `${fmt(eo, 2)} without`, e / eo, '≤ 2×');
+    keeping.stopWatching();
+    plain.stopWatching();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
+  }
 }

@@ -3,8 +3,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { projectStateDir, stateFolder } from '../../state-dir.js';
-import { encodeCommit, LooseObjects, OID } from './git-objects.js';
+import { encodeCommit, LooseObjects, objectId, OID, TREE_MODE } from './git-objects.js';
 import { ignoreSourcesStamp } from './ignore-sources.js';
+import { KeptFiles } from './kept-files.js';
 import { makePrivate } from './private-files.js';
 import { stageIndex, STATUS, TooManyFiles, type Staged } from './index-stage.js';
 import { storeGit, type StorePaths } from './store-git.js';
@@ -52,6 +53,8 @@ export interface Checkpoint {
   skipped?: string[];
   /** The user's HEAD at the snapshot (in a repository): an undo says when it has moved since. */
   git?: UserHead;
+  /** The tree of the small ignored files kept beside the snapshot (kept-files.ts), when there were any. */
+  kept?: string;
 }
 
 type LogRecord = ({ type: 'step' } & Checkpoint) | { type: 'undo'; to: number; at: string; before: string };
@@ -88,6 +91,8 @@ export interface StoreOptions {
   watch?: boolean;
   /** More folders than this to watch turns the watcher off (default 50,000). */
   watchMaxDirs?: number;
+  /** Keep small ignored files beside each step's snapshot (kept-files.ts; default true). */
+  keepIgnored?: boolean;
   /** How long after its first snapshot a store that borrows objects adopts them (default 1 s). */
   adoptAfterMs?: number;
   /** Told when an operation waits for another process (or store) holding the store's loan lock, with its pid. */
@@ -150,6 +155,10 @@ export class CheckpointStore {
     return store;
   }
 
+  /** Small ignored files kept beside each step's snapshot. */
+  private readonly kept: KeptFiles | undefined;
+  private keptCommit: { tree: string; commit: string } | undefined;
+
   private constructor(root: string, options: StoreOptions) {
     this.root = root;
     this.dir = projectStateDir('checkpoints', root, options.stateHome ?? stateFolder());
@@ -162,6 +171,7 @@ export class CheckpointStore {
     this.onLockWait = options.onLockWait;
     this.objects = new LooseObjects(join(this.paths.gitDir, 'objects'));
     this.reader = new TreeReader(this.paths);
+    this.kept = options.keepIgnored === false ? undefined : new KeptFiles(root, this.paths, this.objects);
   }
 
   /** The watcher's state: undefined before the first snapshot (or with watching off). */
@@ -197,10 +207,20 @@ export class CheckpointStore {
     return this.lent(async () => {
       if (this.unusable) throw new Error(this.unusable);
       const taken = await this.take(`${tool}: ${label}`.slice(0, 2_000));
+      const kept = await this.kept?.update(taken.changed, (path) => this.holdsFile(taken.tree, path));
       if (abandon?.aborted) throw new Error('the step went ahead without this snapshot');
       const records = await this.records(session);
       const checkpoint: Checkpoint = { n: (active(records).at(-1)?.n ?? 0) + 1, session, at: new Date().toISOString(), tool, label: label.slice(0, 2_000), commit: taken.commit, tree: taken.tree };
       if (taken.skipped.length > 0) checkpoint.skipped = taken.skipped;
+      if (kept) {
+        checkpoint.kept = kept;
+        // A commit of its own keeps the kept files' objects reachable (one per tree: unchanged, the last one).
+        if (this.keptCommit?.tree !== kept) {
+          this.keptCommit = { tree: kept, commit: this.objects.write('commit', encodeCommit(kept, 'kept ignored files', new Date())) };
+          await this.objects.flush();
+        }
+        await writeRef(this.paths.gitDir, `refs/reika/kept/${refName(session)}/${checkpoint.n}`, this.keptCommit.commit);
+      }
       const head = await this.userHead();
       if (head) checkpoint.git = head;
       if (records.length === 0) await this.pruneSessions(session);
@@ -311,6 +331,7 @@ export class CheckpointStore {
       if (result.removed.length > 0) await storeGit(this.paths, ['update-index', '--force-remove', '-z', '--stdin'], { input: result.removed.join('\0') });
       const restore = [...result.changed, ...result.recreated];
       if (restore.length > 0) await storeGit(this.paths, ['checkout', target.tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
+      if (target.kept) await this.restoreKept(target.kept, result);
       await this.append(session, { type: 'undo', to: target.n, at: new Date().toISOString(), before: now.commit });
       for (const list of [result.changed, result.recreated, result.removed, result.leftAlone]) list.sort();
       if (target.git) {
@@ -322,6 +343,54 @@ export class CheckpointStore {
       this.indexCurrent = false;
       return result;
     });
+  }
+
+  /** True when `tree` holds a file (not a folder) at the project-relative `path`. */
+  private async holdsFile(tree: string, path: string): Promise<boolean> {
+    let oid = tree;
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const name = Buffer.from(parts[i]!).toString('latin1');
+      const entry = (await this.reader.read(oid).catch(() => [])).find((e) => e.name === name);
+      if (!entry) return false;
+      if (i === parts.length - 1) return entry.mode !== TREE_MODE;
+      if (entry.mode !== TREE_MODE) return false;
+      oid = entry.oid;
+    }
+    return false;
+  }
+
+  /**
+   * Puts back the kept ignored files of a snapshot that are gone or differ now, byte for byte
+   * (through an index of their own: the store's index holds what git does not ignore). Ignored
+   * files made since are left as they are.
+   */
+  private async restoreKept(tree: string, result: Restored): Promise<void> {
+    const listing = (await storeGit(this.paths, ['ls-tree', '-r', '-z', '--full-tree', tree])).split('\0').filter(Boolean);
+    const back: string[] = [];
+    for (const line of listing) {
+      const tab = line.indexOf('\t');
+      const [, , oid] = line.slice(0, tab).split(' ');
+      const path = line.slice(tab + 1);
+      const kind = await kindAt(this.root, path);
+      if (kind === 'dir') {
+        result.leftAlone.push(path);
+        continue;
+      }
+      if (kind === 'file') {
+        const now = await readFile(join(this.root, path)).catch(() => undefined);
+        if (now && objectId('blob', now) === oid) continue;
+        result.changed.push(path);
+      } else result.recreated.push(path);
+      back.push(path);
+    }
+    if (back.length === 0) return;
+    const index = join(this.dir, `kept-index-${process.pid}`);
+    try {
+      await storeGit(this.paths, ['checkout', tree, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: back.join('\0'), env: { GIT_INDEX_FILE: index } });
+    } finally {
+      await rm(index, { force: true });
+    }
   }
 
   /** Copies the objects borrowed from the user's repository into the store (done on its own after the first snapshot). */
@@ -382,7 +451,7 @@ export class CheckpointStore {
   }
 
   /** Snapshots the work tree: its tree, as a commit (HEAD). */
-  private async take(message: string): Promise<{ tree: string; commit: string; skipped: string[] }> {
+  private async take(message: string): Promise<{ tree: string; commit: string; skipped: string[]; changed?: string[] }> {
     await this.init();
     const changes = await this.watchedChanges(await this.syncExclude());
     const head = this.head;
@@ -428,7 +497,7 @@ export class CheckpointStore {
       // Off the critical path, inside the queue and under the loan's lock: no snapshot, here or in another process, may borrow while the loan ends.
       setTimeout(() => void this.ownObjects().catch(() => {}), this.adoptAfterMs).unref();
     }
-    return { tree, commit: this.head!.commit, skipped: this.lastSkipped };
+    return { tree, commit: this.head!.commit, skipped: this.lastSkipped, ...(scoped ? { changed: changes!.paths } : {}) };
   }
 
   /** The tree `base` with the changed paths as they are now, its objects written; undefined: go through the index. */
