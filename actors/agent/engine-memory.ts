@@ -53,9 +53,9 @@ export function rememberEngine(baseUrl: string, configuredModel: string, facts: 
   const engine = facts.engine ? { ...facts.engine, busySlots: undefined } : undefined;
   const stored: Stored = { build, baseUrl, configuredModel, ...facts, ...(engine ? { engine } : {}) };
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(stored));
+    writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
     renameSync(temp, file);
   } catch {
     // not kept: the next start asks the server

@@ -214,11 +214,12 @@ export function saveBootstrap(root: string, result: CachedBootstrap, reads: Scan
     }
     const entry: Entry = { format: FORMAT, build, root, caps: DEFAULT_CAPS, id, watched: { paths, stamps } };
     const saved: Result = { id, index: result.index, ranked: result.ranked };
-    mkdirSync(dirname(file), { recursive: true });
+    // Private, as all reika keeps (SPEC §16).
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     // The result first: stamps that say "unchanged" never point to a result not yet written.
-    writeFileSync(resultTemp, JSON.stringify(saved));
+    writeFileSync(resultTemp, JSON.stringify(saved), { mode: 0o600 });
     renameSync(resultTemp, resultFile(file));
-    writeFileSync(temp, JSON.stringify(entry));
+    writeFileSync(temp, JSON.stringify(entry), { mode: 0o600 });
     renameSync(temp, file);
     return true;
   } catch {
