@@ -27,12 +27,23 @@ export interface FirstRequestOptions {
   sample?: (pid: number) => number;
 }
 
+/**
+ * The server's port, the same for every run of this bench process: a user's server keeps its URL
+ * from one start to the next, and what reika remembers of it (`actors/agent/engine-memory.ts`) is
+ * kept per URL.
+ */
+let port: number | undefined;
+
 export async function firstRequest(options: FirstRequestOptions): Promise<FirstRequest> {
   let firstAt = 0;
-  const server = await startScriptedServer(() => {
-    firstAt ||= performance.now();
-    return { content: 'ok' };
-  });
+  const server = await startScriptedServer(
+    () => {
+      firstAt ||= performance.now();
+      return { content: 'ok' };
+    },
+    port === undefined ? {} : { port },
+  );
+  port ??= Number(new URL(server.url).port);
   try {
     const spawnedAt = performance.now();
     const child = spawn(process.execPath, options.args, {

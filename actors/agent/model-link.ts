@@ -101,18 +101,25 @@ export class ModelLink {
   }
 
   /**
+   * The server is answering a request (its first event came): a connection made from memory is
+   * asked again now, while the engine generates (see {@link refresh}).
+   */
+  answering(): void {
+    const connection = this.settled;
+    if (!connection || !this.recalled.has(connection)) return;
+    this.recalled.delete(connection);
+    this.probed.add(connection);
+    this.refreshing = this.refresh(connection);
+  }
+
+  /**
    * A reply came while the window is unknown: the server is asked once more per connection. Ollama
    * reports the window only once the model is loaded, which the first request did. Found before
    * the next request (a few ms), it makes every later request append-only.
    */
   replied(): void {
     const connection = this.settled;
-    if (connection && this.recalled.has(connection)) {
-      this.recalled.delete(connection);
-      this.probed.add(connection);
-      this.refreshing = this.refresh(connection);
-      return;
-    }
+    if (connection && this.recalled.has(connection)) return this.answering();
     if (this.windowValue !== undefined || !connection || this.probed.has(connection)) return;
     this.probed.add(connection);
     client(this.router, MODEL_IO)
@@ -152,8 +159,8 @@ export class ModelLink {
   }
 
   /**
-   * A connection made from memory has had its first reply: the server is asked now (each endpoint
-   * once), the window and the engine record follow what it says, and the memory is renewed.
+   * A connection made from memory is being answered: the server is asked now (each endpoint once),
+   * the window and the engine record follow what it says, and the memory is renewed.
    */
   private async refresh(connection: Connection): Promise<void> {
     try {

@@ -445,6 +445,7 @@ export class Session {
   private emit(input: AgentEvent): void {
     const event = this.facts.track(input);
     if (event.type === 'request') this.usage.countRequest();
+    else if (event.type === 'prefill' || event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call') this.link.answering();
     else if (event.type === 'usage') {
       this.usage.record(event.usage);
       this.link.replied();

@@ -133,6 +133,8 @@ export interface Route {
 }
 
 export interface ServerOptions {
+  /** Listen on this port (default: a free one). A bench keeps one URL across runs, as a user's server has. */
+  port?: number;
   routes?: Record<string, unknown | Route | ((request: ScriptedRequest) => unknown | Route)>;
   serverHeader?: string;
   models?: Array<string | Record<string, unknown>>;
@@ -432,7 +434,7 @@ export async function startScriptedServer(script: Script, options: ServerOptions
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {

@@ -41,6 +41,11 @@ export function answerOf(url: string, options: AskOptions): Promise<Answer> {
   return answer;
 }
 
+/** True when `GET url` was answered (or is under way) in this start with these credentials. */
+export function hasAnswer(url: string, authorization = ''): boolean {
+  return answers.has(`${url}\0${authorization}`);
+}
+
 /** Drops the answers of every URL under `origin`, so the next askers ask again. */
 export function forgetAnswers(origin: string): void {
   for (const url of answers.keys()) if (url.startsWith(origin)) answers.delete(url);

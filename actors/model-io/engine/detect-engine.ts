@@ -2,7 +2,7 @@ import { pollTurn } from '../../../runtime/poll-turn.js';
 import { openHttp, readText } from '../http/http-request.js';
 import type { Endpoint, ServerEngineInfo } from '../protocol.js';
 import { endpointUrl } from '../http/request-body.js';
-import { answerOf, type Answer } from './answers.js';
+import { answerOf, hasAnswer, type Answer } from './answers.js';
 import { windowOfModel, windowOfProps } from './discover.js';
 import { isLocalHost, originOf } from './hosts.js';
 
@@ -143,20 +143,18 @@ export async function detectEngine(endpoint: Endpoint, signal: AbortSignal, clea
     if (modelsWindow) setWindow(info, modelsWindow, 'models');
     return info;
   }
-  // A local server that names no engine: each engine's own endpoint in turn (a 404 costs one
-  // request), and none asked once one answered. llama.cpp's /props first: discovery has often
-  // asked it already.
-  const props = await ask('/props');
+  // A local server that names no engine: each engine's own endpoint (a 404 costs one request).
+  // When discovery already has llama.cpp's /props answer, that decides first and a llama.cpp is
+  // asked nothing more; otherwise all of them at once, as the first request waits for detection.
+  const propsKnown = hasAnswer(`${originOf(endpoint.baseUrl)}/props`, endpoint.apiKey ? `Bearer ${endpoint.apiKey}` : '');
+  const props = propsKnown ? await ask('/props') : undefined;
   if (signal.aborted) return info;
   if (props?.status === 200 && props.json?.default_generation_settings) return llamaCpp(info, ask, entry, props);
-  const ollamaVersion = await ask('/api/version');
+  const [lateProps, ollamaVersion, serverInfo, version] = await Promise.all([propsKnown ? props : ask('/props'), ask('/api/version'), ask('/get_server_info'), ask('/version')]);
   if (signal.aborted) return info;
+  if (lateProps?.status === 200 && lateProps.json?.default_generation_settings) return llamaCpp(info, ask, entry, lateProps);
   if (ollamaVersion?.status === 200 && text(ollamaVersion.json?.version)) return ollama(info, ask, ollamaVersion);
-  const serverInfo = await ask('/get_server_info');
-  if (signal.aborted) return info;
   if (serverInfo?.status === 200 && serverInfo.json && typeof serverInfo.json === 'object') return sglang(info, ask, entry, serverInfo);
-  const version = await ask('/version');
-  if (signal.aborted) return info;
   if (version?.status === 200 && text(version.json?.version)) return vllm(info, ask, entry, version);
   if (/^BaseHTTP/i.test(models.server) && data.length > 0 && data.every((m) => m?.owned_by === undefined)) {
     info.engine = 'mlx';
