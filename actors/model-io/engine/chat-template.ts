@@ -31,6 +31,7 @@ function load(): Promise<Jinja> {
     addListMethods(module);
     undefinedKeysAreUndefined(module);
     integerKeys(module);
+    dictMethodsFirst(module);
     return module;
   });
   return jinja;
@@ -241,5 +242,31 @@ function integerKeys({ Environment, Interpreter }: Jinja): void {
     const object = proto.evaluate.call(this, expr.object, environment);
     if (object instanceof ObjectValue) return (object as any).value.get(String(expr.property.value)) ?? undefinedValue;
     return member.call(this, { ...expr, object: { type: EVALUATED, value: object } }, environment);
+  };
+}
+
+/** The methods of a Python dict that a template calls by attribute (`d.items()`). */
+const DICT_METHODS = new Set(['items', 'keys', 'values', 'get']);
+
+/**
+ * `d.items()` where the dict also has a key `items` (a tool parameter named `items`, as todo's):
+ * Python's Jinja (and llama.cpp's minja) look an attribute up before a key, so `.items` is the
+ * method; the library looks the key up first, and gpt-oss's template, which walks every tool's
+ * `parameters.properties.items()`, failed on it ("Cannot call something that is not a
+ * function"). A template that wants the key writes `d['items']`, which stays a key lookup.
+ */
+function dictMethodsFirst({ Environment, Interpreter }: Jinja): void {
+  const proto = Interpreter.prototype as any;
+  if (proto.__reikaDictMethods) return;
+  Object.defineProperty(proto, '__reikaDictMethods', { value: true });
+  const ObjectValue = (new Environment().set('object_', {}) as any).constructor;
+  const member = proto.evaluateMemberExpression;
+  proto.evaluateMemberExpression = function (this: unknown, expr: any, environment: unknown) {
+    const name = !expr.computed && expr.property?.type === 'Identifier' ? expr.property.value : undefined;
+    if (name === undefined || !DICT_METHODS.has(name)) return member.call(this, expr, environment);
+    const object = proto.evaluate.call(this, expr.object, environment);
+    const method = object instanceof ObjectValue ? (object as any).builtins.get(name) : undefined;
+    if (method !== undefined) return method;
+    return member.call(this, { ...expr, object: { type: 'ReikaEvaluated', value: object } }, environment);
   };
 }
