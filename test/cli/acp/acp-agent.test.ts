@@ -179,3 +179,19 @@ test('a permission question nobody answers keeps the call waiting, and session/c
   t.is(s.chatRequests().length, 1, 'nothing more was asked of the model');
   t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === 'call_rm' && u.status).at(-1)!.status, 'failed');
 });
+
+test('"always allow" answers the same command again without asking, for the rest of the session', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const s = await server([
+    { toolCalls: [{ id: 'call_1', name: 'bash', arguments: { command: 'rm -rf scratch' } }] },
+    { toolCalls: [{ id: 'call_2', name: 'bash', arguments: { command: 'rm -rf scratch' } }] },
+    { content: 'Cleaned twice.' },
+  ]);
+  const e = editor({ cwd: repo, env: env(s), permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_always' } }) });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'clean' }] });
+  t.is(e.permissions.length, 1);
+  t.is(e.permissions[0]!.toolCall.toolCallId, 'call_1');
+  for (const id of ['call_1', 'call_2']) t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === id && u.status).at(-1)!.status, 'completed', id);
+});
