@@ -28,8 +28,8 @@ import { UsageLedger } from './usage-ledger.js';
 import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
 import { SessionConversation } from './session-conversation.js';
 import { sessionInfo, type SessionInfo } from './session-info.js';
-import type { HookEntry } from '../hooks/hook-config.js';
-import { Hooks } from '../hooks/hooks.js';
+import type { PermissionBook } from './permission-book.js';
+import { Hooks, type HookSessionFacts } from '../hooks/hooks.js';
 import { atCompaction, tell } from './turn-hooks.js';
 import type { SessionRuntime } from './session-runtime.js';
 
@@ -58,8 +58,6 @@ export interface SessionOptions {
    * recorded (no scan, no repo map), so its next request begins with the bytes of its last one.
    */
   resume?: ResumedSession;
-  /** The hooks of the user's (and a trusted project's) settings (SPEC §17); none when absent. */
-  hooks?: readonly HookEntry[];
   /** An editor hosts the session and offers its files: read, edit and write go through it (`reika acp`). */
   editorFiles?: ToolContext['editorFiles'];
   /**
@@ -67,6 +65,11 @@ export interface SessionOptions {
    * the new folder, as they always have. Absent: they stay as they are.
    */
   configFor?: (root: string) => Config;
+  /**
+   * The permission rules and hooks of the settings layers (SPEC §17), in force as the book says
+   * (a project's allow rules and hooks once it is trusted); none when absent.
+   */
+  permissions?: PermissionBook;
 }
 
 export class Session {
@@ -97,6 +100,8 @@ export class Session {
   private closed: string | undefined;
   /** The session's hooks (an empty set without settings that name any). */
   private readonly hooks: Hooks;
+  /** The permission rules and where they come from; `/permissions` and "Always" change them. */
+  readonly permissions: PermissionBook | undefined;
   /** SessionEnd, once run (or running). */
   private ended: Promise<void> | undefined;
 
@@ -131,7 +136,8 @@ export class Session {
       this.root,
       this.link.repoMapBudget(this.config.repoMapBudget),
     );
-    this.hooks = new Hooks(options.hooks ?? [], () => ({ sessionId: this.recorder?.id ?? this.scope, ...(this.recorder?.transcriptPath ? { transcriptPath: this.recorder.transcriptPath } : {}), cwd: this.root }));
+    this.permissions = options.permissions;
+    this.hooks = new Hooks(options.permissions?.hooks ?? [], () => this.hookFacts());
     if (this.hooks.size > 0) {
       void this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome));
       // Notification: reika waits for the person (an approval question).
@@ -275,7 +281,7 @@ export class Session {
         endpoint: this.facts.endpointFor(connection.endpoint),
         tools: frozen.tools,
         route: (name) => routeOf(frozen.registry, name),
-        toolContext: { root: this.root, approvals: this.approvals, mode: options.readOnly ? 'plan' : frozen.mode, settings: this.toolSettings, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}) },
+        toolContext: this.toolContext(options.readOnly ? 'plan' : frozen.mode),
         context,
         maxRequests: this.config.maxTurns,
         wave: this.waves(frozen, connection),
@@ -302,9 +308,27 @@ export class Session {
     }
   }
 
+  /** What every hook is told of the session. */
+  private hookFacts(): HookSessionFacts {
+    return { sessionId: this.recorder?.id ?? this.scope, ...(this.recorder?.transcriptPath ? { transcriptPath: this.recorder.transcriptPath } : {}), cwd: this.root };
+  }
+
+  /** What every tool call of a turn carries: root, approvals mode, agent mode and the rules in force now. */
+  private toolContext(mode: ToolContext['mode']): ToolContext {
+    const permissions = this.permissions?.inForce() ?? [];
+    return { root: this.root, approvals: this.approvals, mode, settings: this.toolSettings, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}), ...(permissions.length > 0 ? { permissions } : {}) };
+  }
+
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */
   private waves(frozen: Frozen, connection: Connection): SubagentWaves {
-    const input = { config: this.config, endpoint: this.facts.endpointFor(connection.endpoint), window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals, toolSettings: this.toolSettings };
+    const permissions = this.permissions?.inForce() ?? [];
+    const hooks = this.permissions?.hooks.filter((hook) => hook.event === 'PreToolUse' || hook.event === 'PostToolUse' || hook.event === 'SubagentStop') ?? [];
+    const facts = this.hookFacts();
+    const input = {
+      config: this.config, endpoint: this.facts.endpointFor(connection.endpoint), window: this.link.window, root: this.root, system: frozen.subagentSystem, tools: frozen.subagentTools, approvals: this.approvals, toolSettings: this.toolSettings,
+      ...(permissions.length > 0 ? { permissions } : {}),
+      ...(hooks.length > 0 ? { hooks: { entries: hooks, sessionId: facts.sessionId, ...(facts.transcriptPath ? { transcriptPath: facts.transcriptPath } : {}) } } : {}),
+    };
     return new SubagentWaves({ router: this.runtime.supervisor, brief: subagentBrief(input), spread: spreadBriefs(input), ...this.facts.waveSlots(connection.endpoint.baseUrl) });
   }
 

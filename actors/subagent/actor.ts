@@ -2,6 +2,7 @@ import { defineActor } from '../../runtime/actor.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/turn.js';
 import { ContextManager } from '../context/context-manager.js';
+import { Hooks } from '../hooks/hooks.js';
 import { coverage, namedFiles } from './coverage.js';
 import type { SubagentDelta, SubagentProtocol, SubagentRequest } from './protocol.js';
 import { buildReport, callLine } from './report.js';
@@ -22,6 +23,8 @@ export default defineActor<SubagentProtocol>({
     const { brief } = request;
     const tools = brief.tools;
     const named = namedFiles(brief.root, request.task, request.files);
+    const given = brief.hooks;
+    const hooks = given && given.entries.length > 0 ? new Hooks(given.entries, () => ({ sessionId: given.sessionId, cwd: brief.root, ...(given.transcriptPath ? { transcriptPath: given.transcriptPath } : {}) })) : undefined;
     const result = await runTurn(taskPrompt(request), {
       router: context,
       turn: request.callId,
@@ -29,12 +32,13 @@ export default defineActor<SubagentProtocol>({
       signal: context.signal,
       endpoint: brief.endpoint,
       tools,
-      toolContext: { root: brief.root, approvals: brief.approvals, mode: 'subagent', settings: brief.toolSettings },
+      toolContext: { root: brief.root, approvals: brief.approvals, mode: 'subagent', settings: brief.toolSettings, ...(brief.permissions ? { permissions: brief.permissions } : {}) },
       context: new ContextManager({ system: brief.system, tools, window: brief.window, maxTokens: brief.maxTokens }),
       maxRequests: Math.max(1, brief.maxTurns),
       lastRequestNote: REPORT_NOW,
       lastRequestWithoutTools: true,
       emit: (event) => progress(event, (delta) => context.emit(delta)),
+      ...(hooks ? { hooks, stopEvent: 'SubagentStop' as const } : {}),
     });
     return buildReport(result, coverage(brief.root, named, result.toolCalls));
   },

@@ -1,6 +1,7 @@
 import type { Config } from '../config/load-config.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolSettings } from '../tool-executor/protocol.js';
+import type { RuleData } from '../tool-executor/rules/rule.js';
 import type { SubagentBrief } from './protocol.js';
 
 /**
@@ -22,6 +23,10 @@ export interface BriefInput {
   approvals: ApprovalMode;
   /** The session's settings for the tools (sandbox, bash limits). */
   toolSettings: ToolSettings;
+  /** The session's permission rules in force: a subagent's calls are judged by them too. */
+  permissions?: RuleData[];
+  /** The session's hooks in force, for the subagent's calls and its SubagentStop. */
+  hooks?: SubagentBrief['hooks'];
 }
 
 export function subagentBrief(input: BriefInput): SubagentBrief {
@@ -49,6 +54,8 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     maxTurns: Math.max(1, own.maxTurns),
     approvals: input.approvals,
     toolSettings: input.toolSettings,
+    ...(input.permissions ? { permissions: input.permissions } : {}),
+    ...(input.hooks ? { hooks: input.hooks } : {}),
   };
 }
 

@@ -1,4 +1,6 @@
 import { actorAddress, type ActorAddress, type Protocol } from '../../runtime/actor.js';
+import type { RuleData } from '../tool-executor/rules/rule.js';
+import type { HookEntry } from '../hooks/hook-config.js';
 import type { TurnStatus, UsageTotals } from '../agent/events.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolDelta, ToolResult, ToolSettings } from '../tool-executor/protocol.js';
@@ -29,6 +31,10 @@ export interface SubagentBrief {
   approvals: ApprovalMode;
   /** The session's settings for the tools the subagent calls. */
   toolSettings: ToolSettings;
+  /** The session's permission rules in force (a subagent's calls are judged by them too). */
+  permissions?: RuleData[];
+  /** The session's hooks in force: tool hooks run for a subagent's calls too, SubagentStop when it has answered. */
+  hooks?: { entries: HookEntry[]; sessionId: string; transcriptPath?: string };
 }
 
 /** To the dispatcher: run one `subagent` call (already checked by the wave). */

@@ -140,6 +140,8 @@ export interface ApprovalRequest {
 
 export interface ApprovalReply {
   decision: 'approve' | 'decline' | 'always';
+  /** Where an "Always" writes the request's rules: the project's local settings or the user's. */
+  scope?: 'local' | 'user';
   /** Declined because nobody can answer (headless), not by a person. */
   unattended?: true;
   /** Shown to the model when declined, e.g. "declined: reika runs headless". */

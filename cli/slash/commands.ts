@@ -4,6 +4,7 @@ import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
 import { lastCommand } from './last-command.js';
 import { initCommand } from './init-command.js';
+import { permissionsCommand } from './permissions-command.js';
 import { expandCommand, type CustomCommand, type CustomCommands } from './custom-commands.js';
 import { closest } from './suggest.js';
 
@@ -154,6 +155,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   lastCommand,
   initCommand,
+  permissionsCommand,
   {
     name: 'mcp',
     args: '[reload]',

@@ -58,6 +58,8 @@ export interface AppOptions {
   now?: () => number;
   /** The prompt history of earlier runs in this project, and where each sent line goes. */
   history?: { entries(): string[]; add(text: string): void };
+  /** "Always here" / "Always, every project": writes the rules to that settings file; the line to show (throws a one-line error). */
+  rememberRules?(scope: 'local' | 'user', rules: readonly string[]): string;
 }
 
 /**
@@ -97,7 +99,7 @@ export class InteractiveApp {
     this.startedAt = this.now();
     this.screen = new Screen(options.output, () => this.liveArea());
     this.stream = new StreamText((...lines) => this.screen.commit(...lines), options.style, () => this.screen.columns, () => this.reasoningCollapsed, this.now, hyperlinksSupported(), (fallback) => this.screen.reserve(fallback));
-    this.approvals = new ApprovalQueue(this.screen, this.stream, options.style);
+    this.approvals = new ApprovalQueue(this.screen, this.stream, options.style, options.rememberRules);
     if (options.history) this.editor.load(options.history.entries());
     options.session.then(
       (session) => {
@@ -149,8 +151,9 @@ export class InteractiveApp {
     if (this.exiting) return;
     const approval = this.approvals.current;
     if (approval) {
-      // Esc and Ctrl-C interrupt the turn here too; the abort declines the open question.
-      if (event.type === 'key' && (event.name === 'ctrl-c' || event.name === 'escape')) this.abortTurn();
+      // Esc and Ctrl-C interrupt the turn here too (Esc while a reason is typed goes back to the
+      // choices); the abort declines the open question.
+      if (event.type === 'key' && (event.name === 'ctrl-c' || (event.name === 'escape' && !approval.typing))) this.abortTurn();
       else approval.key(event);
       this.screen.render();
       return;

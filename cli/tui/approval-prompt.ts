@@ -4,26 +4,55 @@ import type { KeyEvent } from './keys.js';
 import type { Style } from './style.js';
 import { truncate } from './text-width.js';
 
-export const CHOICES = [
-  { decision: 'approve', label: 'Approve', key: 'y' },
-  { decision: 'decline', label: 'Decline', key: 'n' },
-  { decision: 'always', label: 'Always (this session)', key: 'a' },
-] as const;
+/** One answer of the menu; `scope`: where an "Always" writes its rule; `reason`: a decline that says why. */
+export interface Choice {
+  decision: ApprovalReply['decision'];
+  label: string;
+  key: string;
+  scope?: 'local' | 'user';
+  reason?: true;
+}
+
+const APPROVE: Choice = { decision: 'approve', label: 'Approve', key: 'y' };
+const DECLINE: Choice = { decision: 'decline', label: 'Decline', key: 'n' };
+const DECLINE_WHY: Choice = { decision: 'decline', label: 'Decline, say why', key: 'r', reason: true };
 
 /**
- * The approval question: what will run or change, shown exactly, and a three-way choice made with
- * ↑/↓ (or ←/→) and Enter, or y / n / a. (Esc, handled by the app, interrupts the turn.) A request
- * whose asker remembers the answer itself (`remembered`) offers approve or decline only.
+ * The answers a request offers: approve or decline (also with a one-line reason for the model);
+ * "Always" writes the request's rules to the project's `.reika/settings.local.json` or the user's
+ * settings when it has rules to write, else lasts the session; none when the asker remembers the
+ * answer itself.
+ */
+export function choicesFor(request: ApprovalRequest): Choice[] {
+  if (request.remembered !== undefined) return [APPROVE, DECLINE, DECLINE_WHY];
+  if (request.rules && request.rules.length > 0) {
+    return [APPROVE, DECLINE, { decision: 'always', label: 'Always here', key: 'a', scope: 'local' }, { decision: 'always', label: 'Always, every project', key: 'u', scope: 'user' }, DECLINE_WHY];
+  }
+  return [APPROVE, DECLINE, { decision: 'always', label: 'Always (this session)', key: 'a' }, DECLINE_WHY];
+}
+
+/**
+ * The approval question: what will run or change, shown exactly, and a choice made with ↑/↓ (or
+ * ←/→) and Enter, or its key. "Decline, say why" turns the menu into a one-line entry whose text
+ * the model gets with the decline (Enter sends it, Esc goes back to the menu). Esc in the menu,
+ * handled by the app, interrupts the turn.
  */
 export class ApprovalPrompt {
   selected = 0;
-  private readonly choices: readonly (typeof CHOICES)[number][];
+  readonly choices: readonly Choice[];
+  /** The reason being typed, while "Decline, say why" is open. */
+  private reason: string | undefined;
 
   constructor(
     readonly request: ApprovalRequest,
     private readonly decide: (reply: ApprovalReply) => void,
   ) {
-    this.choices = request.remembered === undefined ? CHOICES : CHOICES.filter((choice) => choice.decision !== 'always');
+    this.choices = choicesFor(request);
+  }
+
+  /** True while the reason is being typed (Esc then goes back to the menu instead of interrupting). */
+  get typing(): boolean {
+    return this.reason !== undefined;
   }
 
   /** The lines printed once into the transcript: why it asks, then the command or the diff. */
@@ -35,6 +64,9 @@ export class ApprovalPrompt {
       for (const line of request.command.split('\n')) lines.push(`  ${style.bold('$')} ${visible(line)}`);
     }
     if (request.path !== undefined && request.command === undefined) lines.push(`  ${style.bold(visible(request.path))}`);
+    if (request.rules && request.rules.length > 0 && request.remembered === undefined) {
+      lines.push(style.dim(`  "Always" allows ${request.rules.map((rule) => visible(rule)).join(', ')}`));
+    }
     if (request.diff !== undefined) {
       for (const raw of request.diff.replace(/\n$/, '').split('\n')) {
         const line = visible(raw.replace(/\r$/, ''));
@@ -47,6 +79,9 @@ export class ApprovalPrompt {
 
   /** The menu drawn in the live area. */
   menu(style: Style, columns: number): string[] {
+    if (this.reason !== undefined) {
+      return [` ${style.bold('Why not?')} › ${visible(this.reason)}${style.inverse(' ')}`, style.dim(truncate('  Enter declines and tells the model why · Esc goes back to the choices', columns - 1))];
+    }
     // The marker shows the choice without colour too (NO_COLOR drops the reverse video).
     const { remembered } = this.request;
     const items = this.choices.map((choice, i) => {
@@ -59,9 +94,10 @@ export class ApprovalPrompt {
 
   /** Handles one key; returns true when the prompt is finished. */
   key(event: KeyEvent): boolean {
+    if (this.reason !== undefined) return this.typeReason(event);
     if (event.type === 'text') {
       const choice = this.choices.find((c) => c.key === event.text.toLowerCase());
-      if (choice) return this.finish(choice.decision);
+      if (choice) return this.choose(choice);
       return false;
     }
     if (event.type !== 'key') return false;
@@ -77,16 +113,53 @@ export class ApprovalPrompt {
         this.selected = (this.selected + 1) % this.choices.length;
         return false;
       case 'enter':
-        return this.finish(this.choices[this.selected]!.decision);
+        return this.choose(this.choices[this.selected]!);
       case 'escape':
-        return this.finish('decline');
+        return this.finish({ decision: 'decline', note: 'the user declined this action' });
       default:
         return false;
     }
   }
 
-  private finish(decision: ApprovalReply['decision']): true {
-    this.decide(decision === 'decline' ? { decision, note: 'the user declined this action' } : { decision });
+  private typeReason(event: KeyEvent): boolean {
+    if (event.type === 'text' || event.type === 'paste') {
+      this.reason += event.text.replace(/[\r\n]+/g, ' ');
+      return false;
+    }
+    switch (event.name) {
+      case 'backspace':
+        this.reason = [...this.reason!].slice(0, -1).join('');
+        return false;
+      case 'word-backspace':
+      case 'ctrl-w':
+        this.reason = this.reason!.replace(/\S+\s*$/, '');
+        return false;
+      case 'ctrl-u':
+        this.reason = '';
+        return false;
+      case 'escape':
+        this.reason = undefined;
+        return false;
+      case 'enter': {
+        const why = this.reason!.trim();
+        return this.finish({ decision: 'decline', note: why === '' ? 'the user declined this action' : `the user declined this action: ${why}` });
+      }
+      default:
+        return false;
+    }
+  }
+
+  private choose(choice: Choice): boolean {
+    if (choice.reason) {
+      this.reason = '';
+      return false;
+    }
+    if (choice.decision === 'decline') return this.finish({ decision: 'decline', note: 'the user declined this action' });
+    return this.finish(choice.scope ? { decision: choice.decision, scope: choice.scope } : { decision: choice.decision });
+  }
+
+  private finish(reply: ApprovalReply): true {
+    this.decide(reply);
     return true;
   }
 }

@@ -23,6 +23,8 @@ export class ApprovalQueue {
     private readonly screen: Screen,
     private readonly stream: StreamText,
     private readonly style: Style,
+    /** Writes an "Always" answer's rules to the chosen settings file; returns the line to show. */
+    private readonly rememberRules?: (scope: 'local' | 'user', rules: readonly string[]) => string,
   ) {}
 
   /** The question on screen, if any. */
@@ -37,8 +39,7 @@ export class ApprovalQueue {
         prompt: new ApprovalPrompt(request, (reply) => {
           signal.removeEventListener('abort', entry.onAbort);
           this.entries.splice(this.entries.indexOf(entry), 1);
-          const word = reply.decision === 'approve' ? 'approved' : reply.decision === 'always' ? 'approved for this session' : 'declined';
-          this.screen.commit(this.style.dim(`  → ${word}`));
+          this.screen.commit(this.style.dim(`  → ${this.echo(request, reply)}`));
           this.showNext();
           resolve(reply);
         }),
@@ -54,6 +55,18 @@ export class ApprovalQueue {
       this.entries.push(entry);
       if (this.entries.length === 1) this.showNext();
     });
+  }
+
+  /** What the answer did, in a few words: `approved`, `declined: why`, or the rule an "Always" wrote. */
+  private echo(request: ApprovalRequest, reply: ApprovalReply): string {
+    if (reply.decision === 'approve') return 'approved';
+    if (reply.decision === 'decline') return reply.note?.startsWith('the user declined this action: ') ? `declined: ${reply.note.slice('the user declined this action: '.length)}` : 'declined';
+    if (!reply.scope || !request.rules?.length || !this.rememberRules) return 'approved for this session';
+    try {
+      return `approved; always: ${this.rememberRules(reply.scope, request.rules)}`;
+    } catch (error) {
+      return `approved for this session; the rule was not written: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /** Declines every open question (leaving reika). */

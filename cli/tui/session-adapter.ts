@@ -1,6 +1,7 @@
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/agent/session.js';
 import type { Config } from '../../actors/config/load-config.js';
+import type { PermissionBook } from '../../actors/agent/permission-book.js';
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { Image } from '../../actors/images/image.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';
@@ -167,6 +168,10 @@ export class SessionAdapter implements SessionPort {
     const { added, removed } = await this.session.reloadTools();
     const lines = await this.mcpStatus();
     return [...lines, describeToolChange(added, removed) ?? 'the tools are unchanged'];
+  }
+
+  permissions(): PermissionBook | undefined {
+    return this.session.permissions;
   }
 
   async close(): Promise<void> {

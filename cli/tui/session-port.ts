@@ -1,4 +1,5 @@
 import type { Image } from '../../actors/images/image.js';
+import type { PermissionBook } from '../../actors/agent/permission-book.js';
 import type { RequestCache } from '../../actors/agent/cache-ledger.js';
 import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-executor/protocol.js';
@@ -107,5 +108,7 @@ export interface SessionPort {
   mcpStatus?(): Promise<string[]>;
   /** `/mcp reload`: reads the MCP config again and takes the tools anew; lines to show. */
   reloadMcp?(): Promise<string[]>;
+  /** `/permissions`: the session's permission rules, where each comes from, and adding and removing them. */
+  permissions?(): PermissionBook | undefined;
   close(): Promise<void>;
 }
