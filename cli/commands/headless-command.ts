@@ -124,7 +124,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     traceStartup('headless: session loaded');
     const { Session } = sessionModule;
-    session = new Session({ runtime, config, cwd, headless: true, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
+    // The settings' permission rules and hooks; what an untrusted project may not use is one line.
+    const { book, notes: settingsNotes } = (await import('../session-permissions.js')).sessionPermissions(config, cwd);
+    for (const note of settingsNotes) process.stderr.write(`reika: ${note}\n`);
+    session = new Session({ runtime, config, cwd, headless: true, permissions: book, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
     session.subscribe((event) => {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));

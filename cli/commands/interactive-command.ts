@@ -12,6 +12,8 @@ import { enterRawMode } from '../tui/terminal.js';
 import { listSessions } from '../../actors/transcript/session-catalog.js';
 import { locateSession, openSession, resumedConfig, resumeLine, secretsOf, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 import { PromptHistory } from '../prompt-history.js';
+import { sessionPermissions } from '../session-permissions.js';
+import type { PermissionBook } from '../../actors/agent/permission-book.js';
 
 /**
  * `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
@@ -83,7 +85,11 @@ export async function run(argv: string[]): Promise<number> {
 
   return new Promise<number>((resolveExit) => {
     let approvals: SessionApprovals | undefined;
+    // The settings' permission rules and hooks; "Always" in the approval menu writes to their files.
+    const permissions = sessionPermissions(config, cwd);
+    notes.push(...permissions.notes);
     const app: InteractiveApp = new InteractiveApp({
+      rememberRules: (scope, rules) => permissions.book.add(scope, 'allow', rules),
       output: process.stdout,
       style,
       session: sessionPromise,
@@ -137,7 +143,7 @@ export async function run(argv: string[]): Promise<number> {
 
     // Only now load and start the runtime: the prompt is already on screen and reading keys.
     setImmediate(() => {
-      startSession(config, (root) => applySessionFlags(loadConfig({ cwd: root }), flags), cwd, approvals!, app, () => initialFacts.mode, opened, (message) => notify(message)).then(resolveSession, (error: unknown) => {
+      startSession(config, (root) => applySessionFlags(loadConfig({ cwd: root }), flags), cwd, approvals!, app, () => initialFacts.mode, opened, (message) => notify(message), permissions.book).then(resolveSession, (error: unknown) => {
         rejectSession(error);
       });
     });
@@ -154,7 +160,7 @@ function lastLines(answer: string): string {
   return `${lines.length > 4 ? '… ' : ''}${kept.length > 600 ? `…${kept.slice(-600)}` : kept}`;
 }
 
-async function startSession(config: Config, configFor: (root: string) => Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void): Promise<SessionPort> {
+async function startSession(config: Config, configFor: (root: string) => Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void, permissions: PermissionBook): Promise<SessionPort> {
   // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.
   await stat(cwd).catch(() => undefined);
   new BackgroundPriority().snapshot().watch();
@@ -175,7 +181,7 @@ async function startSession(config: Config, configFor: (root: string) => Config,
   const runtime = startRuntime({ approve: approvals.approve, cwd });
   await yieldToKeys();
   // `--mode`, or what Shift+Tab chose while the runtime started.
-  const session = new Session({ runtime, config, cwd, mode: mode(), configFor, transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
+  const session = new Session({ runtime, config, cwd, mode: mode(), configFor, permissions, transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
   const style = createStyle(!colorDisabled());
   // Said once, after the bootstrap so the probe does not compete with it.
   const tellSandbox = () =>
