@@ -2,7 +2,7 @@ import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/
 import { visible } from '../visible-text.js';
 import type { KeyEvent } from './keys.js';
 import type { Style } from './style.js';
-import { truncate } from './text-width.js';
+import { textWidth, truncate } from './text-width.js';
 
 /** One answer of the menu; `scope`: where an "Always" writes its rule; `reason`: a decline that says why. */
 export interface Choice {
@@ -86,10 +86,22 @@ export class ApprovalPrompt {
     const { remembered } = this.request;
     const items = this.choices.map((choice, i) => {
       const label = `${choice.decision === 'approve' && remembered !== undefined ? `Approve, remembered ${remembered}` : choice.label} (${choice.key})`;
-      return i === this.selected ? style.inverse(`› ${label} `) : `  ${label} `;
+      const plain = i === this.selected ? `› ${label} ` : `  ${label} `;
+      return { width: textWidth(plain), text: i === this.selected ? style.inverse(plain) : plain };
     });
+    // As many answers per row as the terminal is wide: a narrow one gets two rows, not a wrapped line.
+    const rows: string[][] = [[]];
+    let used = 1;
+    for (const item of items) {
+      if (rows.at(-1)!.length > 0 && used + 1 + item.width > columns - 1) {
+        rows.push([]);
+        used = 1;
+      }
+      used += (rows.at(-1)!.length > 0 ? 1 : 0) + item.width;
+      rows.at(-1)!.push(item.text);
+    }
     const keys = this.choices.map((choice) => choice.key).join(' / ');
-    return [` ${items.join(' ')}`, style.dim(truncate(`  ↑/↓ to choose, Enter to confirm · ${keys} · Esc interrupts the turn`, columns - 1))];
+    return [...rows.map((row) => ` ${row.join(' ')}`), style.dim(truncate(`  ↑/↓ to choose, Enter to confirm · ${keys} · Esc interrupts the turn`, columns - 1))];
   }
 
   /** Handles one key; returns true when the prompt is finished. */

@@ -64,3 +64,13 @@ test('a request the asker remembers offers approve (saying for how long) or decl
   t.true(p.key({ type: 'key', name: 'enter', sequence: '' }));
   t.is(replies[0]?.decision, 'decline');
 });
+
+test('on a narrow terminal the answers take two rows instead of a line wider than the screen', (t) => {
+  const { prompt: p } = prompt({ ...command, rules: ['Bash(rm -rf victim)'] });
+  const lines = p.menu(plain, 80);
+  t.is(lines.length, 3);
+  for (const line of lines) t.true(line.length <= 79, line);
+  t.regex(lines[0]!, /› Approve \(y\)/);
+  t.regex(lines[1]!, /Decline, say why \(r\)/);
+  t.is(p.menu(plain, 160).length, 2, 'one row where it fits');
+});

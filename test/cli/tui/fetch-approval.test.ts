@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmuxMissing } from '../../helpers/tmux.js';
 import { startReika, TERMINALS } from './reika-term.js';
 
-/** `fetch` in a real terminal: the domain is asked about once; "Always" covers it for the session (issue 37). */
+/** `fetch` in a real terminal: the domain is asked about once; "Always here" writes its rule, which covers the next page (issues 37, 30). */
 
 const missing = tmuxMissing();
 const maybe = missing ? test.skip : test.serial;
@@ -26,7 +26,8 @@ maybe('a fetch asks for its domain, and after Always a second page of that domai
   ]);
   term.type('read the two pages');
   term.keys('Enter');
-  const asking = await term.waitFor('Always (this session) (a)');
+  const asking = await term.waitFor('Always here (a)');
+  t.regex(asking, /"Always" allows WebFetch\(domain:localhost\)/);
   t.regex(asking, /\? fetch needs approval: reads a web page from localhost/);
   t.regex(asking, new RegExp(`${base}/one`));
   t.deepEqual(seen, [], 'nothing is requested before the answer');
