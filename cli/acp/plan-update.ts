@@ -12,7 +12,7 @@ export function planUpdate(items: readonly TodoItem[]): SessionUpdate {
 
 /** The list a `todo` call's arguments hold (a stored session's replay), or undefined when they hold none. */
 export function todoItemsOf(args: Record<string, unknown>): TodoItem[] | undefined {
-  if (!Array.isArray(args.items)) return undefined;
-  const items = args.items.filter((item): item is TodoItem => !!item && typeof item === 'object' && typeof (item as TodoItem).content === 'string' && (TODO_STATUSES as readonly string[]).includes((item as TodoItem).status));
-  return items.length === args.items.length ? items : undefined;
+  if (!Array.isArray(args.todos)) return undefined;
+  const items = args.todos.filter((item): item is TodoItem => !!item && typeof item === 'object' && typeof (item as TodoItem).content === 'string' && (TODO_STATUSES as readonly string[]).includes((item as TodoItem).status));
+  return items.length === args.todos.length ? items : undefined;
 }

@@ -11,11 +11,11 @@ const item = {
 };
 
 const params = {
-  items: list('The whole list; it replaces the previous one.', item, { required: true, min: 0, max: MAX_ITEMS }),
+  todos: list('The whole list; it replaces the previous one.', item, { required: true, min: 0, max: MAX_ITEMS }),
 };
 
 /**
- * `todo{items: [{content, status}]}`: the model's task list for work of several steps. Each call
+ * `todo{todos: [{content, status}]}`: the model's task list for work of several steps. Each call
  * replaces the whole list; the result carries it in `meta.todo`, from which the agent loop makes
  * a `todo` event (the terminal shows it above the prompt, `--stream` prints it, ACP sends it as a
  * `plan` update). Nothing is kept here: the executor holds no session state.
@@ -28,7 +28,7 @@ export const todoTool = defineTool({
   modes: { agent: {} },
   approval: 'never',
   run: async (args: ArgsOf<typeof params>): Promise<ToolOutcome> => {
-    const items: TodoItem[] = args.items.map(({ content, status }) => ({ content: content.trim(), status }));
+    const items: TodoItem[] = args.todos.map(({ content, status }) => ({ content: content.trim(), status }));
     return { summary: todoSummary(items), payload: renderTodo(items), meta: { todo: items } };
   },
 });

@@ -16,7 +16,7 @@ const CONTRACT: Record<string, string[]> = {
   write: ['path', 'content'],
   bash: ['command', 'timeout_ms'],
   subagent: ['task', 'files'],
-  todo: ['items'],
+  todo: ['todos'],
   fetch: ['url'],
   search: ['query'],
 };
@@ -64,7 +64,7 @@ test('every required key of a built-in schema is refused when missing, and every
     write: { path: 'a', content: '' },
     bash: { command: 'ls' },
     subagent: { task: 't' },
-    todo: { items: [] },
+    todo: { todos: [] },
     fetch: { url: 'https://example.com' },
     search: { query: 'q' },
   };

@@ -155,7 +155,7 @@ test('the model’s todo list is the editor’s plan, and a loaded session shows
     { content: 'Fix the bug', status: 'in_progress' },
     { content: 'Run the tests', status: 'pending' },
   ];
-  const s = await server([{ toolCalls: [{ id: 'call_todo', name: 'todo', arguments: { items } }] }, { content: 'Planned.' }]);
+  const s = await server([{ toolCalls: [{ id: 'call_todo', name: 'todo', arguments: { todos: items } }] }, { content: 'Planned.' }]);
   const first = editor({ cwd: repo, env: env(s, { HOME: home }) });
   await first.initialize();
   const { sessionId } = await first.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });

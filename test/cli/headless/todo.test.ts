@@ -14,8 +14,8 @@ const second = [
   { content: 'Fix it', status: 'in_progress' },
 ];
 const script = [
-  { toolCalls: [{ name: 'todo', arguments: { items: first } }] },
-  { toolCalls: [{ name: 'todo', arguments: { items: second } }] },
+  { toolCalls: [{ name: 'todo', arguments: { todos: first } }] },
+  { toolCalls: [{ name: 'todo', arguments: { todos: second } }] },
   { content: 'Halfway there.' },
 ];
 

@@ -16,9 +16,9 @@ const items = [
 
 maybe('the todo list sits above the prompt between turns and goes once every item is done', async (t) => {
   const { term } = await startReika(t, TERMINALS[1]!, [
-    { toolCalls: [{ name: 'todo', arguments: { items } }] },
+    { toolCalls: [{ name: 'todo', arguments: { todos: items } }] },
     { content: 'first step done' },
-    { toolCalls: [{ name: 'todo', arguments: { items: items.map((item) => ({ ...item, status: 'completed' })) } }] },
+    { toolCalls: [{ name: 'todo', arguments: { todos: items.map((item) => ({ ...item, status: 'completed' })) } }] },
     { content: 'all finished' },
   ]);
   term.type('fix the parser');
