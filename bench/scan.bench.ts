@@ -38,16 +38,6 @@ function timeProcess(command: string, args: string[], cwd: string, runs = RUNS):
   return { ms: median(times), lines };
 }
 
-async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
 export default async function (): Promise<void> {
   const building = performance.now();
   const root = await ensureBigTree();

@@ -21,7 +21,7 @@ export interface Protocol<Request extends { type: string } = { type: string }> {
 }
 
 /** Any protocol, for constraints. */
-export type AnyProtocol = Protocol<any>;
+export type AnyProtocol = Protocol;
 
 /** The reply to request `R` (the union of replies when `R` is the whole request union). */
 export type ReplyOf<P extends AnyProtocol, R extends P['request'] = P['request']> = P['replies'][R['type']];

@@ -45,9 +45,9 @@ export class CallTable {
    * Registers call `id`. `giveUp` is called when the caller stops waiting on its own (its
    * timeout), so the transport can tell the callee to cancel.
    */
-  start<R>(id: string, options: RequestOptions<any>, giveUp: (id: string) => void): Promise<R> {
+  start<R>(id: string, options: RequestOptions<never>, giveUp: (id: string) => void): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      const call: Call = { resolve: resolve as (value: unknown) => void, reject, onDelta: options.onDelta };
+      const call: Call = { resolve: resolve as (value: unknown) => void, reject, onDelta: options.onDelta as ((delta: unknown) => void) | undefined };
       if (options.timeoutMs && options.timeoutMs > 0) {
         call.timer = setTimeout(() => {
           this.settle(id, undefined, new ReikaError('REIKA_ERR_TIMEOUT', `no reply within ${options.timeoutMs} ms`, { retryable: true }));

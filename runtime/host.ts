@@ -27,7 +27,7 @@ interface InFlight {
 export async function runHost(
   port: HostPort,
   name: string,
-  definition: ActorDefinition<any, any>,
+  definition: ActorDefinition,
   options: unknown,
   exit: () => void,
 ): Promise<void> {
@@ -37,7 +37,7 @@ export async function runHost(
   let closing = false;
 
   const cancel = (id: string) => port.post({ type: 'cancel', id });
-  const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<any> = {}, parent?: InFlight): Promise<R> => {
+  const send = <R>(to: string, body: unknown, requestOptions: RequestOptions<never> = {}, parent?: InFlight): Promise<R> => {
     const id = nanoid();
     const scope = requestOptions.scope;
     if (scope !== undefined && abortedScopes.has(scope)) return Promise.reject(cancelledError('its turn was aborted already'));
@@ -81,7 +81,8 @@ export async function runHost(
       request: (to, body, requestOptions = {}) => send(to, body, { scope: message.scope, ...requestOptions }, work),
     };
     try {
-      const reply = await definition.handle(message.body, context);
+      // The body was checked against this actor's protocol by the caller's client.
+      const reply = await definition.handle(message.body as { type: string }, context);
       if (inFlight.delete(message.id)) port.post({ type: 'end', id: message.id, body: reply });
     } catch (error) {
       if (!inFlight.delete(message.id)) return;
@@ -126,8 +127,8 @@ export async function runHost(
 }
 
 /** Loads an actor module and returns its default export. */
-export async function loadDefinition(module: string): Promise<ActorDefinition<any, any>> {
-  const loaded = (await import(module)) as { default?: ActorDefinition<any, any> };
+export async function loadDefinition(module: string): Promise<ActorDefinition> {
+  const loaded = (await import(module)) as { default?: ActorDefinition };
   if (!loaded.default || typeof loaded.default.handle !== 'function') {
     throw new Error(`${module} does not export an actor definition as its default export`);
   }

@@ -17,7 +17,7 @@ export class LocalTransport implements Transport {
   private resolveExit!: () => void;
   private readonly exitPromise = new Promise<void>((resolve) => (this.resolveExit = resolve));
 
-  constructor(name: string, definition: ActorDefinition<any, any>, options: unknown) {
+  constructor(name: string, definition: ActorDefinition, options: unknown) {
     runHost(
       {
         post: (message) => queueMicrotask(() => this.toSupervisor?.(message)),

@@ -30,7 +30,7 @@ export const ABORT_GRACE_MS = 5_000;
 type SlotState = 'starting' | 'ready' | 'restarting' | 'failed' | 'stopped';
 
 interface Slot {
-  spec: ActorSpec | { name: string; kind: 'local'; definition: ActorDefinition<any, any>; options?: unknown; restart?: boolean };
+  spec: ActorSpec | { name: string; kind: 'local'; definition: ActorDefinition; options?: unknown; restart?: boolean };
   state: SlotState;
   transport?: Transport;
   queue: Envelope[];
@@ -119,7 +119,7 @@ export class Supervisor extends EventEmitter implements Router {
   }
 
   request<P extends AnyProtocol>(to: ActorAddress<P>, body: P['request'], options?: RequestOptions<DeltaOf<P>>): Promise<ReplyOf<P>>;
-  request(to: string, body: unknown, options: RequestOptions<any> = {}): Promise<unknown> {
+  request(to: string, body: unknown, options: RequestOptions<never> = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down'));
     if (options.scope !== undefined && this.abortedScopes.has(options.scope)) {
       return Promise.reject(cancelledError('its turn was aborted already'));

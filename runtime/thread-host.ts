@@ -10,7 +10,7 @@ import { runHost } from './host.js';
  * its actor statically so the build ships it as one CommonJS file, where no top-level await is
  * allowed: the caller does not wait for the returned promise).
  */
-export function hostOnParentPort(name: string, definition: ActorDefinition<any, any>, options: unknown): Promise<void> {
+export function hostOnParentPort(name: string, definition: ActorDefinition, options: unknown): Promise<void> {
   const port = parentPort!;
   return runHost(
     {

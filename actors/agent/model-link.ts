@@ -224,7 +224,7 @@ export class ModelLink {
     );
     this.engineValue = undefined;
     const detection: Promise<EngineInfo | undefined> = recalled
-      ? promise.then((connection) => {
+      ? promise.then(() => {
           if (this.engineDetection === detection) this.engineValue = recalled.engine;
           return recalled.engine;
         })

@@ -43,14 +43,14 @@ export async function convertResult(result: McpCallResult, label: string, spill:
     parts.push(`[${what}: ${mime}, ${formatBytes(bytes.length)}, saved to ${path}]`);
   };
   for (const block of result.content ?? []) {
-    const item = block as Record<string, any>;
+    const item = block as Record<string, unknown>;
     switch (block.type) {
       case 'text':
         parts.push(String(item.text ?? ''));
         break;
       case 'image':
       case 'audio':
-        await save(block.type, String(item.data ?? ''), item.mimeType, block.type);
+        await save(block.type, String(item.data ?? ''), typeof item.mimeType === 'string' ? item.mimeType : undefined, block.type);
         break;
       case 'resource': {
         const resource = (item.resource ?? {}) as Record<string, unknown>;

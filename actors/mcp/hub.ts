@@ -174,7 +174,7 @@ export class McpHub {
     for (const server of servers) {
       if (this.entries.has(server.name)) continue;
       const entry = this.add(server);
-      if (server.source === 'user') this.spawn(entry);
+      if (server.source === 'user') void this.spawn(entry);
       // Asking may take the user a while: nothing waits for the answer but this server.
       else entry.settled = this.allowed(root, server).then((ok) => (ok && this.entries.get(server.name) === entry ? this.spawn(entry) : undefined));
     }

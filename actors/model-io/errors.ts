@@ -72,8 +72,9 @@ export function streamError(message: string, retryable: boolean): ReikaError {
 /** Error bodies come as `{error:{message}}`, `{error:"…"}`, `{message}` or `{detail}`; keep one short line. */
 export function errorMessageOf(body: string): string {
   try {
-    const json = JSON.parse(body) as any;
-    const message = json?.error?.message ?? (typeof json?.error === 'string' ? json.error : undefined) ?? json?.message ?? json?.detail;
+    const json = JSON.parse(body) as { error?: string | { message?: unknown }; message?: unknown; detail?: unknown } | null;
+    const error = json?.error;
+    const message = (typeof error === 'string' ? error : error?.message) ?? json?.message ?? json?.detail;
     if (typeof message === 'string') return oneLine(message);
   } catch {
     // not JSON: fall through to the raw text

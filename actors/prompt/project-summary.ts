@@ -30,12 +30,12 @@ function readText(root: string, file: string): string | undefined {
   }
 }
 
-function readJson(root: string, file: string): Record<string, any> | undefined {
+function readJson(root: string, file: string): Record<string, unknown> | undefined {
   const text = readText(root, file);
   if (text === undefined) return undefined;
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, any>) : undefined;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -63,7 +63,8 @@ export function summarizeProject(root: string, paths: readonly string[]): Projec
 
   if (pkg) {
     packageManager = has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : has('bun.lockb') || has('bun.lock') ? 'bun' : 'npm';
-    const test = pkg.scripts?.test;
+    const scripts = pkg.scripts;
+    const test = scripts && typeof scripts === 'object' ? (scripts as Record<string, unknown>).test : undefined;
     if (typeof test === 'string' && !/no test specified/.test(test)) testCommand = packageManager === 'bun' ? 'bun run test' : `${packageManager} test`;
   } else if (has('Cargo.toml')) {
     packageManager = 'cargo';

@@ -1,8 +1,8 @@
-/** A spinner frame with the time elapsed since `startedAt`, e.g. `⠹ thinking 3.2s`. */
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 export const SPINNER_INTERVAL_MS = 80;
 
-export function spinnerFrame(now: number, startedAt: number): string {
+/** The spinner's glyph at `now`: one frame per {@link SPINNER_INTERVAL_MS}. */
+export function spinnerFrame(now: number): string {
   return FRAMES[Math.floor(now / SPINNER_INTERVAL_MS) % FRAMES.length]!;
 }
 
@@ -15,7 +15,7 @@ export function formatElapsed(ms: number): string {
 }
 
 export function spinnerLine(label: string, now: number, startedAt: number, hint = 'Esc to interrupt'): string {
-  return `${spinnerFrame(now, startedAt)} ${label} ${formatElapsed(now - startedAt)} · ${hint}`;
+  return `${spinnerFrame(now)} ${label} ${formatElapsed(now - startedAt)} · ${hint}`;
 }
 
 /** `12345` → `12.3k` (one decimal, as a prefill counter reads steadily). */

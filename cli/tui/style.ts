@@ -51,6 +51,5 @@ export function createStyle(color: boolean): Style {
 
 /** Drops SGR and other CSI sequences, and OSC ones (hyperlinks), for width counting and plain output. */
 export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '');
 }

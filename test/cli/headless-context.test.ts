@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
 
@@ -61,11 +61,11 @@ test('with the window unknown, older payloads go as summaries while the newest g
   const run = await runReika(['-p', 'read a, then b and c'], { cwd: repo, env: { REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model' } });
   t.is(run.code, 0, run.stderr);
   const last = s.chatRequests()[2]!.json;
-  const tools = last.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content as string);
+  const tools = last.messages.filter((m: WireJson) => m.role === 'tool').map((m: WireJson) => m.content as string);
   t.is(tools.length, 3);
   t.notRegex(tools[0]!, /AAA content/, 'the older result is only its summary');
   t.regex(tools[0]!, /dropped from the context/);
   t.regex(tools[1]!, /BBB content/);
   t.regex(tools[2]!, /CCC content/);
-  t.regex(s.chatRequests()[1]!.json.messages.find((m: any) => m.role === 'tool').content, /AAA content/, 'it had its payload while it was the newest');
+  t.regex(s.chatRequests()[1]!.json.messages.find((m: WireJson) => m.role === 'tool').content, /AAA content/, 'it had its payload while it was the newest');
 });

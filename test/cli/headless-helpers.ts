@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
-import { testSite, watchChild, CHILD_LIMIT_MS } from '../helpers/watchdog.js';
+import { testSite, watchChild } from '../helpers/watchdog.js';
 
 /** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
 
@@ -27,7 +27,7 @@ export interface RunOptions {
   onSpawn?(child: { pid: number; kill(signal: NodeJS.Signals): void }): void;
   /**
    * How long the run may take before the watchdog kills it (its process group and all under it)
-   * and the run fails naming the test (default {@link CHILD_LIMIT_MS}, 180 s).
+   * and the run fails naming the test (default `CHILD_LIMIT_MS` of helpers/watchdog.ts, 180 s).
    */
   limitMs?: number;
 }

@@ -2,7 +2,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { orderProblem } from '../actors/context/message-order.js';
-import { promptText, seededRandom, startScriptedServer, type ScriptedReply, type ScriptedRequest } from '../helpers/scripted-server.js';
+import { promptText, seededRandom, startScriptedServer, type ScriptedReply, type ScriptedRequest, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
 
@@ -19,7 +19,7 @@ const ROUNDS = 300;
 const TASK = 'Go through the project file by file and fix every TODO; check with grep and the test command as you go.';
 
 /** The engine's count: 3.3 characters a token, 6 tokens of template per message. */
-function engineTokens(json: any): number {
+function engineTokens(json: WireJson): number {
   return Math.ceil(promptText(json).length / 3.3) + 6 * (json.messages?.length ?? 0);
 }
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo } from '../helpers/temp.js';
 import { alive, processesIn, runReika } from './headless-helpers.js';
 
@@ -16,8 +16,8 @@ async function server(...args: Parameters<typeof startScriptedServer>): Promise<
 
 const env = (s: ScriptedServer, extra: Record<string, string> = {}) => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', ...extra });
 
-function toolMessages(body: any): string[] {
-  return body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content as string);
+function toolMessages(body: WireJson): string[] {
+  return body.messages.filter((m: WireJson) => m.role === 'tool').map((m: WireJson) => m.content as string);
 }
 
 test('a multi-step task reads, edits, runs the tests and answers; the file is changed', async (t) => {
@@ -39,7 +39,7 @@ test('a multi-step task reads, edits, runs the tests and answers; the file is ch
   t.is(result.status, 'answered');
   t.is(result.answer, 'Fixed add(): it subtracted. The test passes.');
   t.is(result.turns, 4);
-  t.deepEqual(result.toolCalls.map((c: any) => [c.name, c.status]), [['read', 'done'], ['edit', 'done'], ['bash', 'done']]);
+  t.deepEqual(result.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['read', 'done'], ['edit', 'done'], ['bash', 'done']]);
   t.true(result.usage.promptTokens > 0);
   t.true(result.usage.cachedTokens > 0, 'append-only requests hit the prefix cache');
   // The server models an engine's prefix cache (tools, then messages): each request reuses the whole previous prompt.
@@ -74,7 +74,7 @@ test('text-format tool calls work end to end', async (t) => {
   t.is(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
   t.is(result.answer, 'The secret is 42.');
-  t.deepEqual(result.toolCalls.map((c: any) => [c.name, c.status]), [['read', 'done']]);
+  t.deepEqual(result.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['read', 'done']]);
   t.is(result.dialect, 'hermes');
   t.regex(toolMessages(s.chatRequests()[1]!.json)[0]!, /the secret is 42/);
 });
@@ -146,7 +146,7 @@ test('headless declines actions that need approval and tells the model', async (
   const run = await runReika(['-p', 'delete build', '--json'], { cwd: repo, env: env(s) });
   t.is(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
-  t.deepEqual(result.toolCalls.map((c: any) => [c.name, c.status]), [['bash', 'declined']]);
+  t.deepEqual(result.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['bash', 'declined']]);
   t.true(existsSync(join(repo, 'build/keep.txt')));
   t.regex(toolMessages(s.chatRequests()[1]!.json)[0]!, /reika runs headless/);
   t.regex(s.chatRequests()[0]!.json.messages[0].content, /You run headless/);

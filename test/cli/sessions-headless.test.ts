@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedRequest, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
 
@@ -83,7 +83,7 @@ test('three headless calls chained with --continue carry the context; reika sess
     const run = await runReika(['-p', prompt, ...(i > 0 ? ['-c'] : [])], { cwd: repo, env });
     t.is(run.code, 0, run.stderr);
   }
-  const last = s.chatRequests()[2]!.json.messages.map((m: any) => [m.role, m.content]);
+  const last = s.chatRequests()[2]!.json.messages.map((m: WireJson) => [m.role, m.content]);
   t.deepEqual(last.slice(1), [['user', 'first'], ['assistant', 'one'], ['user', 'second'], ['assistant', 'two'], ['user', 'third']]);
   const listed = await runReika(['sessions', '--json'], { cwd: repo, env });
   t.is(listed.code, 0, listed.stderr);

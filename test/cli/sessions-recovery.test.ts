@@ -1,7 +1,7 @@
 import test from 'ava';
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedServer, type Script, type ScriptedRequest, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, type Script, type ScriptedRequest, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
 
@@ -27,7 +27,7 @@ function messagesPrefix(request: ScriptedRequest): string {
   return request.body.slice(0, '{"messages":'.length + messages.length - 1);
 }
 
-async function sessionsOf(repo: string, env: Record<string, string>): Promise<any[]> {
+async function sessionsOf(repo: string, env: Record<string, string>): Promise<WireJson[]> {
   const listed = await runReika(['sessions', '--json'], { cwd: repo, env });
   return JSON.parse(listed.stdout);
 }
@@ -68,7 +68,7 @@ test('after SIGKILL mid-turn (a torn last line), --continue skips the line with 
   const chats = s.chatRequests();
   t.is(chats.length, 3);
   t.true(chats[2]!.body.startsWith(messagesPrefix(chats[1]!)), 'the first request after the crash begins with the last one sent before it');
-  const tail = chats[2]!.json.messages.slice(chats[1]!.json.messages.length).map((m: any) => [m.role, m.content]);
+  const tail = chats[2]!.json.messages.slice(chats[1]!.json.messages.length).map((m: WireJson) => [m.role, m.content]);
   t.deepEqual(tail, [['assistant', '[no reply: the turn was interrupted]'], ['user', 'go on']]);
   const text = readFileSync(stored.transcript, 'utf8');
   t.false(text.includes('"promptTo\n'), 'the torn bytes are gone');
@@ -92,7 +92,7 @@ test('after an abort (SIGINT), --continue goes on from the aborted turn; exit 13
   t.is(resumed.code, 0, resumed.stderr);
   const [first, second] = s.chatRequests();
   t.true(second!.body.startsWith(messagesPrefix(first!)));
-  t.deepEqual(second!.json.messages.slice(1).map((m: any) => m.role), ['user', 'assistant', 'user']);
+  t.deepEqual(second!.json.messages.slice(1).map((m: WireJson) => m.role), ['user', 'assistant', 'user']);
 });
 
 test('two reika processes continuing one session never write one file: the second goes on in a copy', async (t) => {

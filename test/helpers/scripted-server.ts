@@ -113,12 +113,20 @@ export interface ScriptedReply {
   model?: string;
 }
 
+/**
+ * JSON off the wire (a request body as the client sent it, an agent's JSON-RPC answer), parsed.
+ * `any` on purpose: tests read into it by the wire's field names (`json.messages[0].content`), and
+ * a wrong path fails the assertion that reads it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type WireJson = any;
+
 export interface ScriptedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  json: any;
+  json: WireJson;
   /** Position in the script (chat requests only). */
   index?: number;
   outcome: Promise<'completed' | 'client-closed' | 'dropped'>;
@@ -165,7 +173,7 @@ export function estimateTokens(text: string): number {
  * it: tools first (they go into the system block), then the messages. So an append-only
  * conversation shares its whole previous prompt as a prefix, as it does in a real prefix cache.
  */
-export function promptText(json: any): string {
+export function promptText(json: WireJson): string {
   return (json?.tools ? JSON.stringify(json.tools) : '') + JSON.stringify(json?.messages ?? []);
 }
 
@@ -234,7 +242,7 @@ interface Built {
   calls: Array<{ id: string | null; name: string; arguments: string }>;
 }
 
-function buildUsage(reply: ScriptedReply, json: any, previousPrompt: string | undefined, calls: Built['calls']): Pick<Built, 'usage' | 'timings'> {
+function buildUsage(reply: ScriptedReply, json: WireJson, previousPrompt: string | undefined, calls: Built['calls']): Pick<Built, 'usage' | 'timings'> {
   if (reply.usage === false) return { usage: undefined, timings: undefined };
   const prompt = promptText(json);
   const output = (reply.reasoning ?? '') + (reply.content ?? '') + calls.map((c) => c.name + c.arguments).join('');
@@ -247,7 +255,7 @@ function buildUsage(reply: ScriptedReply, json: any, previousPrompt: string | un
   };
 }
 
-function chatEvents(reply: ScriptedReply, json: any, built: Built): unknown[] {
+function chatEvents(reply: ScriptedReply, json: WireJson, built: Built): unknown[] {
   const model = reply.model ?? json?.model ?? 'scripted-model';
   const base = { id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 1_700_000_000, model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra });
@@ -282,7 +290,7 @@ function chatEvents(reply: ScriptedReply, json: any, built: Built): unknown[] {
   return events;
 }
 
-function completionObject(reply: ScriptedReply, json: any, built: Built): unknown {
+function completionObject(reply: ScriptedReply, json: WireJson, built: Built): unknown {
   const message: Record<string, unknown> = { role: 'assistant', content: reply.content ?? null };
   if (reply.reasoning) message[reply.reasoningField ?? 'reasoning_content'] = reply.reasoning;
   if (built.calls.length) message.tool_calls = built.calls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
@@ -311,7 +319,7 @@ export async function startScriptedServer(script: Script, options: ServerOptions
   let chatCount = 0;
   let previousPrompt: string | undefined;
 
-  const respondChat = async (reply: ScriptedReply, json: any, res: ServerResponse, socket: Socket, settle: (o: 'completed' | 'dropped') => void) => {
+  const respondChat = async (reply: ScriptedReply, json: WireJson, res: ServerResponse, socket: Socket, settle: (o: 'completed' | 'dropped') => void) => {
     const calls = (reply.toolCalls ?? []).map((c, i) => ({
       id: c.id === null ? null : (c.id ?? `call_${i}`),
       name: c.name,
@@ -370,7 +378,7 @@ export async function startScriptedServer(script: Script, options: ServerOptions
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let json: any;
+      let json: WireJson;
       try {
         json = body ? JSON.parse(body) : undefined;
       } catch {

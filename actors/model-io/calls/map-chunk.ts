@@ -1,3 +1,6 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the wire objects of a dozen servers, read
+   with `?.` and checked with `typeof` at every leaf before use; an `unknown` narrowing per level
+   would add a cast per field without making a reader safer. */
 import type { PrefillProgress, Usage } from '../protocol.js';
 
 /**

@@ -1,34 +1,41 @@
 import type { ToolSchema } from '../protocol.js';
 
+/** A property of a tool's JSON schema, as far as the text fallback reads it. */
+export interface JsonSchemaProperty {
+  readonly type?: unknown;
+  readonly anyOf?: unknown;
+  readonly oneOf?: unknown;
+}
+
 /** The tools offered in one request, looked up by name; only these count as text-fallback calls. */
 export interface ToolIndex {
   readonly names: ReadonlySet<string>;
   /** JSON-schema `properties` of each tool's parameters. */
-  readonly properties: ReadonlyMap<string, Record<string, any>>;
+  readonly properties: ReadonlyMap<string, Record<string, JsonSchemaProperty | undefined>>;
   /** True when `prefix` could still grow into an offered tool name. */
   isNamePrefix(prefix: string): boolean;
 }
 
 export function toolIndex(tools: readonly ToolSchema[]): ToolIndex {
   const names = new Set<string>();
-  const properties = new Map<string, Record<string, any>>();
+  const properties = new Map<string, Record<string, JsonSchemaProperty | undefined>>();
   for (const tool of tools) {
     const name = tool?.function?.name;
     if (typeof name !== 'string' || !name) continue;
     names.add(name);
     const props = (tool.function.parameters as { properties?: unknown } | undefined)?.properties;
-    properties.set(name, props && typeof props === 'object' ? (props as Record<string, any>) : {});
+    properties.set(name, props && typeof props === 'object' ? (props as Record<string, JsonSchemaProperty | undefined>) : {});
   }
   const list = [...names];
   return { names, properties, isNamePrefix: (prefix) => list.some((name) => name.startsWith(prefix)) };
 }
 
 /** The JSON types a property schema allows: its `type`, or the types of its `anyOf`/`oneOf` branches. */
-export function schemaTypes(schema: any): string[] {
+export function schemaTypes(schema: JsonSchemaProperty | undefined): string[] {
   const declared = schema?.type;
   if (Array.isArray(declared)) return declared.filter((type): type is string => typeof type === 'string');
   if (typeof declared === 'string') return [declared];
-  const branches = Array.isArray(schema?.anyOf) ? schema.anyOf : Array.isArray(schema?.oneOf) ? schema.oneOf : undefined;
+  const branches: JsonSchemaProperty[] | undefined = Array.isArray(schema?.anyOf) ? schema.anyOf : Array.isArray(schema?.oneOf) ? schema.oneOf : undefined;
   return branches ? [...new Set<string>(branches.flatMap(schemaTypes))] : [];
 }
 

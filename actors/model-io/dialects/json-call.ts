@@ -72,6 +72,7 @@ export type JsonCalls =
 const NAME_KEYS = ['name', 'tool_name', 'tool', 'function_name'] as const;
 const ARG_KEYS = ['arguments', 'parameters', 'args', 'input', 'params'] as const;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a model's JSON, every field read is checked with typeof
 function one(value: any, tools: ToolIndex): JsonCalls {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, reason: 'it is not a JSON object', named: false };
   const fn = value.function && typeof value.function === 'object' && !Array.isArray(value.function) ? value.function : value;
@@ -92,7 +93,7 @@ function one(value: any, tools: ToolIndex): JsonCalls {
 
 /** The calls in a parsed JSON value (one call, a list of calls, or `{"tool_calls": [...]}`). */
 export function callsFromJson(value: unknown, tools: ToolIndex): JsonCalls {
-  const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as any).tool_calls) ? (value as any).tool_calls : [value];
+  const list = Array.isArray(value) ? value : value && typeof value === 'object' && Array.isArray((value as { tool_calls?: unknown }).tool_calls) ? (value as { tool_calls: unknown[] }).tool_calls : [value];
   if (list.length === 0) return { ok: false, reason: 'the list of calls is empty', named: false };
   const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
   for (const item of list) {

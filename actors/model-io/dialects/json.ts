@@ -29,7 +29,8 @@ export const bareJson: Dialect = {
     if (opener === '{' && /^\s*;\s*\{/.test(text.slice(read.end, read.end + 8))) {
       const rest = jsonBody(text, text.indexOf('{', read.end), undefined, 'json', context, start);
       if (rest.state === 'incomplete') return rest;
-      if (rest.state === 'items') return { state: 'items', items: [...(callItems(got.calls, 'json', 0) as any).items, ...rest.items], end: rest.end };
+      const first = callItems(got.calls, 'json', 0);
+      if (rest.state === 'items' && first.state === 'items') return { state: 'items', items: [...first.items, ...rest.items], end: rest.end };
     }
     return callItems(got.calls, 'json', read.end);
   },

@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tools' JSON schemas (from MCP servers too),
+   walked by keyword; every keyword read is checked before use. */
 import { attribute } from '../calls/invoke-xml.js';
 import { coerceTyped, schemaTypes } from '../calls/tool-index.js';
 import { malformed, skipSpace, type Dialect, type TextItem } from './dialect.js';

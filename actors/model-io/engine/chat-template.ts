@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- this file patches @huggingface/jinja's
+   interpreter and runtime value classes, which its type declarations do not export. */
 import type { ChatMessage, ToolSchema } from '../protocol.js';
 
 /**

@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- engines' JSON answers, read with `?.` and
+   checked with `typeof` at every leaf before use. */
 import { pollTurn } from '../../../runtime/poll-turn.js';
 import { openHttp, readText } from '../http/http-request.js';
 import type { Endpoint, ServerEngineInfo } from '../protocol.js';

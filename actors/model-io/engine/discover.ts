@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- engines' JSON answers, read with `?.` and
+   checked with `typeof` at every leaf before use. */
 import { authError, serverUnreachable } from '../errors.js';
 import { connectionFailure } from '../http/classify-failure.js';
 import type { DiscoverReply, Endpoint } from '../protocol.js';

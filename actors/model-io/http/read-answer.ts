@@ -61,7 +61,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
     const data = event.data;
     if (data === '[DONE]') return true;
     if (data === '') return false;
-    let parsed: any;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(data);
     } catch {
@@ -69,7 +69,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
       if (garbage++ === 0) turn.notice(`Ignored a malformed line in the model stream: ${data.length > 80 ? `${data.slice(0, 79)}…` : data}`);
       return false;
     }
-    if (event.event === 'error' && !parsed?.error) parsed = { error: parsed };
+    if (event.event === 'error' && !(parsed as { error?: unknown } | null)?.error) parsed = { error: parsed };
     if (parsed && typeof parsed === 'object' && 'usage' in parsed) usageAnnounced = true;
     for (const delta of mapChunk(parsed)) {
       if (delta.kind === 'error') throw new AttemptFailed(streamFailure(delta.status, delta.message));

@@ -54,7 +54,7 @@ interface ToolBase<Args> {
 }
 
 /** A tool the executor runs: `prepare` says what it will do (for approval) and how. */
-export interface ExecutorTool<Args = any> extends ToolBase<Args> {
+export interface ExecutorTool<Args = unknown> extends ToolBase<Args> {
   readonly runs: 'executor';
   /** See {@link ExecutorToolSpec.exclusive}. */
   exclusive?(args: Args, root: string): string;
@@ -62,11 +62,11 @@ export interface ExecutorTool<Args = any> extends ToolBase<Args> {
 }
 
 /** A tool that runs outside the executor (the agent loop, an MCP actor). */
-export interface ForeignTool<Args = any> extends ToolBase<Args> {
+export interface ForeignTool<Args = unknown> extends ToolBase<Args> {
   readonly runs: Exclude<ToolRunner, 'executor'>;
 }
 
-export type ToolDefinition<Args = any> = ExecutorTool<Args> | ForeignTool<Args>;
+export type ToolDefinition<Args = unknown> = ExecutorTool<Args> | ForeignTool<Args>;
 
 interface CommonSpec<Args> {
   name: string;

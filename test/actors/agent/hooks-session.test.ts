@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { PermissionBook } from '../../../actors/agent/permission-book.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
-import { startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedReply, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 
 // A session with hooks from a settings block, the real tool executor and real hook scripts; the
@@ -29,7 +29,7 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, repli
   return { root, server, session, events };
 }
 
-const toolMessages = (json: any): string[] => (json.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolMessages = (json: WireJson): string[] => (json.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
 
 test('a PreToolUse hook that exits 2 stops the call and its message reaches the model', async (t) => {
   const { root, server, session } = await sessionWith(

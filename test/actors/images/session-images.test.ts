@@ -7,7 +7,7 @@ import { loadConfig } from '../../../actors/config/load-config.js';
 import { IMAGE_TOKENS, toImage } from '../../../actors/images/image.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { TINY_PNG } from '../../helpers/png.js';
-import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 
 /** Images through a real session: the model-io actor, a scripted server, a real repo. */
@@ -25,8 +25,8 @@ async function sessionFor(t: { teardown(fn: () => Promise<void>): void }, env: R
   return { session, root };
 }
 
-function imageParts(messages: any[]): number {
-  return messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part: any) => part.type === 'image_url').length;
+function imageParts(messages: WireJson[]): number {
+  return messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => part.type === 'image_url').length;
 }
 
 test('native mode sends the pasted image as one image part in its turn, and the note afterwards', async (t) => {
@@ -43,7 +43,7 @@ test('native mode sends the pasted image as one image part in its turn, and the 
   const [one, two] = server.chatRequests();
   t.is(imageParts(one!.json.messages), 1);
   t.is(imageParts(two!.json.messages), 0);
-  const pasteTurn = two!.json.messages.find((m: any) => typeof m.content === 'string' && m.content.startsWith('what is in this picture?'));
+  const pasteTurn = two!.json.messages.find((m: WireJson) => typeof m.content === 'string' && m.content.startsWith('what is in this picture?'));
   t.regex(pasteTurn.content, /not transcribed/);
   t.is(session.info().imageTokens, 0);
 });

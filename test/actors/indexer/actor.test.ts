@@ -1,8 +1,9 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
-import { INDEXER, type FileIndex, type IndexerRequest } from '../../../actors/indexer/protocol.js';
-import { client, ReikaError, Supervisor } from '../../../runtime/index.js';
+import { INDEXER, type IndexerRequest } from '../../../actors/indexer/protocol.js';
+import type { ReikaError } from '../../../runtime/index.js';
+import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 
 async function withIndexer(run: (supervisor: Supervisor) => Promise<void>): Promise<void> {

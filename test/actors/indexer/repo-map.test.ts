@@ -2,7 +2,7 @@ import test from 'ava';
 import { Piscina } from 'piscina';
 import { createIndexerActor } from '../../../actors/indexer/actor.js';
 import { IndexerPool, POOL_ENTRY } from '../../../actors/indexer/pool.js';
-import { INDEXER, type FileIndex, type IndexerRequest, type RepoMap } from '../../../actors/indexer/protocol.js';
+import { INDEXER } from '../../../actors/indexer/protocol.js';
 import { buildRepoMap, EXTRACT_BATCH, type TaskRunner } from '../../../actors/indexer/repo-map.js';
 import type { ReikaError } from '../../../runtime/errors.js';
 import { Supervisor } from '../../../runtime/supervisor.js';

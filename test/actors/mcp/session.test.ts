@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { declineHeadless, HEADLESS_DECLINE_NOTE } from '../../../cli/headless/approver.js';
-import { startScriptedServer, type Script } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type Script, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { everythingEntry, isolatedEnv, TAP, writeUserConfig } from './servers.js';
 
@@ -29,8 +29,8 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, scrip
 
 const everything = { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } };
 
-function toolMessages(json: any): string[] {
-  return json.messages.filter((m: any) => m.role === 'tool').map((m: any) => String(m.content));
+function toolMessages(json: WireJson): string[] {
+  return json.messages.filter((m: WireJson) => m.role === 'tool').map((m: WireJson) => String(m.content));
 }
 
 test('MCP tools run through the agent loop, and every request of the session sends the same tools array', async (t) => {
@@ -52,7 +52,7 @@ test('MCP tools run through the agent loop, and every request of the session sen
   t.is(requests.length, 4);
   const tools = requests.map((request) => JSON.stringify(request.json.tools));
   t.true(tools.every((json) => json === tools[0]), 'one tools array, byte for byte');
-  const names = (requests[0]!.json.tools as any[]).map((tool) => tool.function.name);
+  const names = (requests[0]!.json.tools as WireJson[]).map((tool) => tool.function.name);
   t.true(names.includes('mcp__everything__echo'));
   t.deepEqual(names.slice(0, 2), ['read', 'list'], 'the built-ins first, in their order');
   t.regex(toolMessages(requests[1]!.json)[0]!, /Echo: hi from the model/);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNodeLlamaCpp } from '../../../actors/model-io/embedded/load.js';
-import { MODEL_IO, type ChatMessage, type ChatReply, type DiscoverReply, type Endpoint, type ModelEvent, type ModelIoProtocol, type ModelIoRequest, type ToolSchema } from '../../../actors/model-io/protocol.js';
+import { MODEL_IO, type ChatMessage, type ChatReply, type Endpoint, type ModelEvent, type ModelIoProtocol, type ModelIoRequest, type ToolSchema } from '../../../actors/model-io/protocol.js';
 import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { ContextManager } from '../../../actors/context/context-manager.js';
 import { actorAddress, client, defineActor } from '../../../runtime/actor.js';

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createServer } from 'node:net';
 import type { ModelEvent } from '../../../actors/model-io/protocol.js';
 import type { RetryPolicy } from '../../../actors/model-io/http/retry-policy.js';
@@ -24,7 +24,7 @@ async function attempt(script: ScriptedReply[], options: { baseUrl?: (url: strin
   }
 }
 
-function oneLine(t: any, error: ReikaError | undefined, code: string, setting?: RegExp) {
+function oneLine(t: ExecutionContext, error: ReikaError | undefined, code: string, setting?: RegExp) {
   t.truthy(error, 'the request failed');
   t.is(error!.code, code);
   t.false(error!.message.includes('\n'), 'one line');

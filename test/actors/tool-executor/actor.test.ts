@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { client, defineActor, ReikaError, Supervisor } from '../../../runtime/index.js';
-import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../../../actors/tool-executor/protocol.js';
+import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, type ToolDelta, type ToolExecutorRequest } from '../../../actors/tool-executor/protocol.js';
 import { tempDir } from '../../helpers/temp.js';
 import { toolSettings } from '../../helpers/tool-settings.js';
 

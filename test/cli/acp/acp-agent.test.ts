@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
 import { reikaBin } from '../../helpers/binary.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { testSite, watchChild } from '../../helpers/watchdog.js';
@@ -32,8 +32,8 @@ function editor(options: Parameters<typeof startEditor>[0]): Editor {
 
 const env = (s: ScriptedServer, extra: Record<string, string> = {}) => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', ...extra });
 
-function toolMessages(body: any): string[] {
-  return body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content as string);
+function toolMessages(body: WireJson): string[] {
+  return body.messages.filter((m: WireJson) => m.role === 'tool').map((m: WireJson) => m.content as string);
 }
 
 test('an editor initializes, opens a session and sees a prompt read, edit and run a command as tool calls', async (t) => {
@@ -45,7 +45,7 @@ test('an editor initializes, opens a session and sees a prompt read, edit and ru
     { content: 'Fixed: add() subtracted.' },
   ]);
   const e = editor({ cwd: repo, env: env(s) });
-  const init = (await e.initialize()) as any;
+  const init = (await e.initialize()) as WireJson;
   t.is(init.protocolVersion, 1);
   t.true(init.agentCapabilities.loadSession);
   t.deepEqual(init.agentCapabilities.promptCapabilities, { image: true, audio: false, embeddedContext: true });
@@ -122,7 +122,7 @@ test('malformed JSON-RPC and unknown methods are answered with errors, and the a
   const repo = gitRepo({ 'a.txt': 'a\n' });
   const child = spawn(process.execPath, [reikaBin, 'acp'], { cwd: repo, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   watchChild(child, 'reika acp', { site: testSite() });
-  const lines: any[] = [];
+  const lines: WireJson[] = [];
   let waiting: { count: number; resolve: () => void } | undefined;
   let pending = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

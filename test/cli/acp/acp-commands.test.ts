@@ -1,6 +1,6 @@
 import test from 'ava';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { everythingEntry } from '../../actors/mcp/servers.js';
 import { answerText, startEditor, type Editor } from './acp-harness.js';
@@ -74,9 +74,9 @@ test('an MCP server the editor passes joins the session: its tools are in the fi
   const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [{ name: 'everything', command: process.execPath, args: [everythingEntry(), 'stdio'], env: [] }] });
   const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'echo' }] });
   t.is(answer.stopReason, 'end_turn');
-  const tools = s.chatRequests()[0]!.json.tools.map((tool: any) => tool.function.name);
+  const tools = s.chatRequests()[0]!.json.tools.map((tool: WireJson) => tool.function.name);
   t.true(tools.includes('mcp__everything__echo'), tools.join(', '));
   t.regex(s.chatRequests()[1]!.json.messages.at(-1).content, /from the editor/);
   const bad = await t.throwsAsync(e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [{ name: 'no spaces allowed', command: 'x', args: [], env: [] }] }));
-  t.is((bad as any).code, -32602);
+  t.is((bad as { code?: number }).code, -32602);
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedRequest, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { answerText, startEditor, updatesOf, type Editor } from './acp-harness.js';
 
@@ -51,7 +51,7 @@ test('a session loaded in a new reika is replayed to the editor and goes on with
   t.is(await first.exited, 0);
 
   const second = editor({ cwd: repo, env: env(s, { HOME: home }) });
-  const init = (await second.initialize()) as any;
+  const init = (await second.initialize()) as WireJson;
   t.true(init.agentCapabilities.loadSession);
   const loaded = await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
   t.is(loaded.modes?.currentModeId, 'agent');
@@ -79,7 +79,7 @@ test('a session that does not exist is a JSON-RPC error naming it', async (t) =>
   const e = editor({ cwd: repo, env: { REIKA_BASE_URL: 'http://127.0.0.1:9/v1' } });
   await e.initialize();
   const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.load, { sessionId: 'zzzzzzzzzz', cwd: repo, mcpServers: [] }));
-  t.is((error as any).code, -32002);
+  t.is((error as { code?: number }).code, -32002);
   t.regex(error!.message, /zzzzzzzzzz/);
 });
 
@@ -94,14 +94,14 @@ test('plan mode, set by the editor, refuses a write: the file is not created and
   const answer = await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'make new.txt' }] });
   t.is(answer.stopReason, 'end_turn');
   t.false(existsSync(join(repo, 'new.txt')));
-  const tools = s.chatRequests()[0]!.json.tools.map((tool: any) => tool.function.name);
+  const tools = s.chatRequests()[0]!.json.tools.map((tool: WireJson) => tool.function.name);
   t.false(tools.includes('write'), 'plan mode offers no write');
   const result = s.chatRequests()[1]!.json.messages.at(-1);
   t.is(result.role, 'tool');
   t.regex(result.content, /plan mode|read-only/);
   t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === 'call_write' && u.status).at(-1)!.status, 'failed');
   const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'yolo' }));
-  t.is((error as any).code, -32602);
+  t.is((error as { code?: number }).code, -32602);
 });
 
 test('when the editor offers its files, reads see its unsaved buffer and edits and writes go through it', async (t) => {

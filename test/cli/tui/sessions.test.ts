@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startScriptedServer, type Script, type ScriptedRequest, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { startScriptedServer, type Script, type ScriptedRequest, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { Tmux, tmuxMissing } from '../../helpers/tmux.js';
 import { reikaBin } from '../../helpers/binary.js';
@@ -139,7 +139,7 @@ maybe('reika --resume without an id picks from the sessions of the folder; /new 
   first.type('back to the first');
   first.keys('Enter');
   await first.waitFor('answer three');
-  const third = server.chatRequests()[2]!.json.messages.map((m: any) => m.content);
+  const third = server.chatRequests()[2]!.json.messages.map((m: WireJson) => m.content);
   t.deepEqual(third.slice(1), ['the first session', 'answer one', 'back to the first']);
   t.is(await leave(first), 0);
 
@@ -153,7 +153,7 @@ maybe('reika --resume without an id picks from the sessions of the folder; /new 
   picking.type('and the second?');
   picking.keys('Enter');
   await picking.waitFor('answer four');
-  const fourth = server.chatRequests()[3]!.json.messages.map((m: any) => m.content);
+  const fourth = server.chatRequests()[3]!.json.messages.map((m: WireJson) => m.content);
   t.deepEqual(fourth.slice(1), ['the second session', 'answer two', 'and the second?']);
   t.is(await leave(picking), 0);
 });

@@ -156,7 +156,7 @@ test('text fallback: the concatenated text plus the call text always accounts fo
       if (part.includes('pattern>z')) expectedCalls.push('grep:z');
     }
     const whole = parseWhole(input);
-    const calls = whole.filter((i) => i.type === 'call').map((i) => `${(i as any).name}:${Object.values((i as any).arguments)[0]}`);
+    const calls = whole.flatMap((i) => (i.type === 'call' ? [`${i.name}:${Object.values(i.arguments)[0]}`] : []));
     t.deepEqual(calls, expectedCalls, input);
     t.deepEqual(parseBytewise(input), whole);
   }

@@ -69,7 +69,7 @@ for (const [dialect, examples] of Object.entries(EXAMPLES)) {
           const calls = items.filter((item) => item.type === 'call');
           t.deepEqual(
             calls.map((call) => (call.type === 'call' ? [call.name, call.arguments] : [])),
-            example.calls.map(([name, args]) => [name, args ?? (calls[0] as any)?.arguments]),
+            example.calls.map(([name, args]) => [name, args ?? (calls[0]?.type === 'call' ? calls[0].arguments : undefined)]),
             where,
           );
           t.false(items.some((item) => item.type === 'malformed'), `${where}: nothing malformed`);

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import { ContextManager } from '../../../../actors/context/context-manager.js';
 import { renderChatTemplate, type TemplateRequest } from '../../../../actors/model-io/engine/chat-template.js';
@@ -36,7 +36,7 @@ function fixtures(): Fixture[] {
   return rows;
 }
 
-async function renderAll(t: any, messages: ChatMessage[], tools: ToolSchema[]): Promise<void> {
+async function renderAll(t: ExecutionContext, messages: ChatMessage[], tools: ToolSchema[]): Promise<void> {
   const all = fixtures();
   t.is(all.length, 27, 'every template in SOURCES.md');
   for (const fixture of all) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { detectEngine, isLocalHost } from '../../../../actors/model-io/engine/detect-engine.js';
 import type { Endpoint, ServerEngineInfo } from '../../../../actors/model-io/protocol.js';
-import { llamaCppModel, lmStudioModel, startScriptedServer, vllmModel, type ServerOptions } from '../../../helpers/scripted-server.js';
+import { llamaCppModel, lmStudioModel, startScriptedServer, vllmModel, type ScriptedRequest, type ServerOptions } from '../../../helpers/scripted-server.js';
 
 /**
  * Engine detection against the scripted server answering as each engine does. The answers are
@@ -78,7 +78,7 @@ test('Ollama: /api/version, /api/show (num_ctx, capabilities, training window) a
     capabilities: ['completion', 'tools', 'insert'],
   };
   const { info } = await detectWith(
-    { models: [{ id: 'qwen2.5-coder:7b', object: 'model', created: 1, owned_by: 'library' }], routes: { 'GET /api/version': { version: '0.12.3' }, 'POST /api/show': (r: any) => (r.json?.model === 'qwen2.5-coder:7b' ? show : { status: 404, body: { error: 'model not found' } }) }, ollamaPs: () => [] },
+    { models: [{ id: 'qwen2.5-coder:7b', object: 'model', created: 1, owned_by: 'library' }], routes: { 'GET /api/version': { version: '0.12.3' }, 'POST /api/show': (r: ScriptedRequest) => (r.json?.model === 'qwen2.5-coder:7b' ? show : { status: 404, body: { error: 'model not found' } }) }, ollamaPs: () => [] },
     'qwen2.5-coder:7b',
   );
   t.like(info, { engine: 'ollama', version: '0.12.3', architecture: 'qwen2', trainedWindow: 32768, window: 16384, windowSource: 'server-info', nativeTools: true });

@@ -48,7 +48,7 @@ test('a bad key is reported naming REIKA_API_KEY; no server names REIKA_BASE_URL
 });
 
 test('Ollama: the loaded model’s context_length from /api/ps, with or without the :latest tag', async (t) => {
-  const loaded = (chats: number) => [{ name: 'qwen2.5-coder:latest', model: 'qwen2.5-coder:latest', context_length: 8192, size_vram: 1 }];
+  const loaded = () => [{ name: 'qwen2.5-coder:latest', model: 'qwen2.5-coder:latest', context_length: 8192, size_vram: 1 }];
   const { reply, paths } = await discoverWith({ models: [{ id: 'qwen2.5-coder:latest', object: 'model', owned_by: 'library' }], ollamaPs: loaded }, 'qwen2.5-coder');
   t.deepEqual(reply, { models: ['qwen2.5-coder:latest'], contextWindow: 8192 });
   t.true(paths.includes('/api/ps'));

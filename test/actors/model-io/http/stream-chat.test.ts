@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createServer } from 'node:http';
 import type { ChatReply, Endpoint, ModelEvent, ToolSchema } from '../../../../actors/model-io/protocol.js';
 import { streamChat, type ChatRequest } from '../../../../actors/model-io/http/stream-chat.js';
@@ -34,9 +34,9 @@ const full: ScriptedReply = {
   ],
 };
 
-function expectFull(t: any, reply: ChatReply, events: ModelEvent[]) {
-  t.is(reply.reasoning, full.reasoning);
-  t.is(reply.text, full.content);
+function expectFull(t: ExecutionContext, reply: ChatReply, events: ModelEvent[]) {
+  t.is<string | undefined, string | undefined>(reply.reasoning, full.reasoning);
+  t.is<string | undefined, string | undefined>(reply.text, full.content);
   t.deepEqual(reply.toolCalls.map((c) => [c.name, c.arguments, c.source]), [
     ['read', { path: 'a.ts' }, 'native'],
     ['grep', { pattern: 'export' }, 'native'],
@@ -47,8 +47,8 @@ function expectFull(t: any, reply: ChatReply, events: ModelEvent[]) {
   t.truthy(reply.usage);
   const text = events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text).join('');
   const reasoning = events.filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('');
-  t.is(text, full.content);
-  t.is(reasoning, full.reasoning);
+  t.is<string | undefined, string | undefined>(text, full.content);
+  t.is<string | undefined, string | undefined>(reasoning, full.reasoning);
   const order = events.map((e) => e.type).filter((type, i, all) => type !== all[i - 1]);
   t.deepEqual(order, ['reasoning-delta', 'text-delta', 'tool-call', 'finish']);
 }
