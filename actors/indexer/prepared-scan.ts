@@ -1,3 +1,4 @@
+import { onAbort } from '../../runtime/abort.js';
 import { cancelledError } from '../../runtime/errors.js';
 import type { ScanCaps } from './caps.js';
 import type { IndexerPool } from './pool.js';
@@ -70,18 +71,17 @@ export class PreparedScan {
       this.abort(String(signal.reason ?? 'cancelled'));
       throw cancelledError(String(signal.reason ?? 'cancelled'));
     }
-    let onAbort!: () => void;
+    let removeAbort = () => {};
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        this.abort(String(signal.reason ?? 'cancelled'));
-        reject(cancelledError(String(signal.reason ?? 'cancelled')));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
+      removeAbort = onAbort(signal, (reason) => {
+        this.abort(String(reason ?? 'cancelled'));
+        reject(cancelledError(String(reason ?? 'cancelled')));
+      });
     });
     try {
       return await Promise.race([promise, aborted]);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      removeAbort();
     }
   }
 }

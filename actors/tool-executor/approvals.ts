@@ -1,3 +1,4 @@
+import { untilAborted } from '../../runtime/abort.js';
 import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ApprovalClass } from './tools/define-tool.js';
 import type { PreparedCall } from './prepared.js';
@@ -56,7 +57,9 @@ export async function decide(
   if (suggested.length > 0) request.rules = suggested;
   let reply: ApprovalReply;
   try {
-    reply = await untilAborted(ask(request), signal);
+    // An abort ends the wait at once: the prompt may stay open, the call is cancelled now.
+    const asked = ask(request);
+    reply = await (signal ? untilAborted(asked, signal, () => cancelledError('cancelled while waiting for approval')) : asked);
   } catch (error) {
     if (isCancelled(error)) throw error;
     if (ReikaError.isInstance(error) && error.code === 'REIKA_ERR_NO_SUCH_ACTOR') {
@@ -66,15 +69,4 @@ export async function decide(
   }
   if (reply.decision === 'approve' || reply.decision === 'always') return { approved: true, asked: true };
   return { approved: false, note: reply.note?.trim() || `the user declined (${reason})`, ...(reply.unattended ? { unattended: true as const } : {}) };
-}
-
-/** An abort ends the wait at once: the prompt may stay open, the call is cancelled now. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(cancelledError('cancelled while waiting for approval'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError('cancelled while waiting for approval'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -1,3 +1,4 @@
+import { onAbort } from '../../runtime/abort.js';
 import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
 import { ApprovalPrompt } from './approval-prompt.js';
 import type { Screen } from './screen.js';
@@ -6,7 +7,9 @@ import type { Style } from './style.js';
 
 interface Entry {
   prompt: ApprovalPrompt;
-  onAbort(): void;
+  /** Takes the question away unanswered (its turn was aborted, or reika is leaving). */
+  decline(): void;
+  removeAbort(): void;
 }
 
 const INTERRUPTED: ApprovalReply = { decision: 'decline', note: 'the turn was interrupted' };
@@ -37,21 +40,23 @@ export class ApprovalQueue {
       if (signal.aborted) return resolve(INTERRUPTED);
       const entry: Entry = {
         prompt: new ApprovalPrompt(request, (reply) => {
-          signal.removeEventListener('abort', entry.onAbort);
+          entry.removeAbort();
           this.entries.splice(this.entries.indexOf(entry), 1);
           this.screen.commit(this.style.dim(`  → ${this.echo(request, reply)}`));
           this.showNext();
           resolve(reply);
         }),
-        onAbort: () => {
+        decline: () => {
+          entry.removeAbort();
           const index = this.entries.indexOf(entry);
           if (index >= 0) this.entries.splice(index, 1);
           if (index === 0) this.showNext();
           else this.screen.schedule();
           resolve(INTERRUPTED);
         },
+        removeAbort: () => {},
       };
-      signal.addEventListener('abort', entry.onAbort, { once: true });
+      entry.removeAbort = onAbort(signal, entry.decline);
       this.entries.push(entry);
       if (this.entries.length === 1) this.showNext();
     });
@@ -71,7 +76,7 @@ export class ApprovalQueue {
 
   /** Declines every open question (leaving reika). */
   declineAll(): void {
-    for (const entry of [...this.entries]) entry.onAbort();
+    for (const entry of [...this.entries]) entry.decline();
   }
 
   private showNext(): void {

@@ -1,3 +1,4 @@
+import { onAbort } from '../../../runtime/abort.js';
 import type { ContextLike, SequenceLike } from './llama-api.js';
 import type { LaneMemory } from './render.js';
 
@@ -59,14 +60,15 @@ export class LanePool {
         return this.lane(slot);
       }
       await new Promise<void>((resolve) => {
+        let removeAbort = () => {};
         const wake = () => {
-          signal?.removeEventListener('abort', wake);
+          removeAbort();
           const at = this.waiting.indexOf(wake);
           if (at >= 0) this.waiting.splice(at, 1);
           resolve();
         };
         this.waiting.push(wake);
-        signal?.addEventListener('abort', wake, { once: true });
+        if (signal) removeAbort = onAbort(signal, wake);
       });
     }
   }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { onAbort } from '../../../runtime/abort.js';
 
 /**
  * One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
@@ -67,13 +68,8 @@ export function openHttp(url: string, options: HttpOptions): Promise<HttpExchang
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
     const request = secure ? httpsClient().request(parsed, { method: options.method, headers, agent: httpsClient().agent }) : httpRequest(parsed, { method: options.method, headers, agent: httpAgent });
-    const onAbort = () => request.destroy(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' }));
-    if (options.signal.aborted) {
-      onAbort();
-    } else {
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      request.once('close', () => options.signal.removeEventListener('abort', onAbort));
-    }
+    const removeAbort = onAbort(options.signal, () => request.destroy(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORT_ERR' })));
+    request.once('close', removeAbort);
     if (options.idleTimeoutMs > 0) request.setTimeout(options.idleTimeoutMs, () => request.destroy(new IdleTimeoutError(options.idleTimeoutMs)));
     request.once('error', reject);
     request.once('response', (response) => {

@@ -1,3 +1,4 @@
+import { untilAborted } from '../../../runtime/abort.js';
 import { cancelledError } from '../../../runtime/errors.js';
 
 /**
@@ -15,20 +16,11 @@ export class FileLocks {
     const tail = previous.then(() => mine);
     this.tails.set(key, tail);
     try {
-      await untilAborted(previous, signal);
+      await untilAborted(previous, signal, () => cancelledError('cancelled while waiting for another call on the same file'));
       return await work();
     } finally {
       release();
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
-}
-
-function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(cancelledError('cancelled while waiting for another call on the same file'));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError('cancelled while waiting for another call on the same file'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    wait.then(resolve, resolve).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

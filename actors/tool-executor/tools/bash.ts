@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { onAbort } from '../../../runtime/abort.js';
 import { defineTool } from './define-tool.js';
 import { lazy } from '../lazy.js';
 import { integer, string, type ArgsOf } from './params.js';
@@ -109,9 +110,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   });
   const totalTimer = setTimeout(() => stop('timeout'), totalMs);
   let idleTimer = setTimeout(() => stop('idle'), idleMs);
-  const onAbort = () => stop('cancelled');
-  env.signal.addEventListener('abort', onAbort, { once: true });
-  if (env.signal.aborted) onAbort();
+  const removeAbort = onAbort(env.signal, () => stop('cancelled'));
   for (const stream of ['stdout', 'stderr'] as const) {
     child[stream]!.on('data', (chunk: Buffer) => {
       clearTimeout(idleTimer);
@@ -142,7 +141,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   } finally {
     clearTimeout(totalTimer);
     clearTimeout(idleTimer);
-    env.signal.removeEventListener('abort', onAbort);
+    removeAbort();
     env.groups.delete(pgid);
     child.stdout?.destroy();
     child.stderr?.destroy();

@@ -7,6 +7,7 @@ import { TOOL_EXECUTOR, type ToolDelta, type ToolExecutorProtocol, type ToolExec
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { ReikaError } from '../../../runtime/errors.js';
 import { toolSettings } from '../../helpers/tool-settings.js';
+import { onAbort } from '../../../runtime/abort.js';
 
 type Step = { text?: string; calls?: Array<Omit<ToolCall, 'source'>> };
 
@@ -181,7 +182,7 @@ test('an abort during a tool call ends the turn aborted, the call cancelled as d
     (request, signal) =>
       new Promise<ToolResult>((resolve) => {
         started();
-        signal.addEventListener('abort', () => resolve({ callId: request.callId, name: request.name, status: 'cancelled', summary: 'bash: cancelled', payload: 'partial' }), { once: true });
+        onAbort(signal, () => resolve({ callId: request.callId, name: request.name, status: 'cancelled', summary: 'bash: cancelled', payload: 'partial' }));
       }),
   );
   const { supervisor, controller, options } = await setup(t, model, executor);

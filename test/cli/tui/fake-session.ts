@@ -1,3 +1,4 @@
+import { onAbort } from '../../../runtime/abort.js';
 import type { Image } from '../../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
 import type { CustomCommands } from '../../../cli/slash/custom-commands.js';
@@ -52,7 +53,7 @@ export class FakeSession implements SessionPort {
     if (!turn) return { status: 'error', error: 'no scripted turn left' };
     const controller = new AbortController();
     this.controller = controller;
-    const aborted = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+    const aborted = new Promise<void>((resolve) => onAbort(controller.signal, () => resolve()));
     const ask = (request: ApprovalRequest) => this.askPerson!(request, controller.signal);
     try {
       return await turn(input, { emit: onEvent, ask, aborted });
