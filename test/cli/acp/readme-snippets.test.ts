@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { reikaBin } from '../../helpers/binary.js';
+import type { WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { testSite, watchChild } from '../../helpers/watchdog.js';
 import { cleanEnv } from '../headless-helpers.js';
@@ -47,7 +48,7 @@ test('the README has a Zed, a JetBrains and a CodeCompanion snippet', (t) => {
 
 test("Zed's agent_servers entry is a custom agent whose command starts reika's ACP agent", async (t) => {
   const settings = JSON.parse(blocks('json')[0]!);
-  const entries = Object.entries(settings.agent_servers as Record<string, any>);
+  const entries = Object.entries(settings.agent_servers as Record<string, WireJson>);
   t.is(entries.length, 1);
   const [name, entry] = entries[0]!;
   t.is(name, 'Reika');
@@ -62,7 +63,7 @@ test("Zed's agent_servers entry is a custom agent whose command starts reika's A
 
 test("JetBrains' acp.json names the command by its full path and starts reika's ACP agent", async (t) => {
   const config = JSON.parse(blocks('json')[1]!);
-  const entry = (config.agent_servers as Record<string, any>).Reika;
+  const entry = (config.agent_servers as Record<string, WireJson>).Reika;
   t.truthy(entry);
   t.deepEqual(Object.keys(entry).sort(), ['args', 'command', 'env']);
   t.true(isAbsolute(entry.command) && entry.command.endsWith('/reika'));
