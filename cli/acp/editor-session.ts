@@ -7,6 +7,7 @@ import { Session } from '../../actors/agent/session.js';
 import type { ApprovalReply, ApprovalRequest, EditorFilesProtocol, EditorFilesRequest } from '../../actors/tool-executor/protocol.js';
 import type { ReplyOf } from '../../runtime/actor.js';
 import { expandTypedCommand } from '../slash/custom-commands.js';
+import { sessionPermissions } from '../session-permissions.js';
 import { startRuntime, type Runtime } from '../start-runtime.js';
 import type { OpenedSession } from '../open-session.js';
 import type { McpServerConfig } from '../../actors/mcp/config.js';
@@ -63,7 +64,10 @@ export class EditorSession {
     this.options = options;
     this.id = options.id;
     const send = (update: SessionUpdate) => options.editor.update(this.id, update);
-    this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal));
+    // The settings' permission rules and hooks, as in the terminal (a project's loosening parts once it is trusted).
+    const permissions = sessionPermissions(options.config, options.root);
+    for (const note of permissions.notes) options.log(note);
+    this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal), (rules) => permissions.book.add('local', 'allow', rules), options.log);
     this.updates = new TurnUpdates(send, () => this.session.info().root);
     const fs = options.editor.capabilities.fs;
     const editorFiles = fs?.readTextFile || fs?.writeTextFile ? { read: fs.readTextFile === true, write: fs.writeTextFile === true } : undefined;
@@ -81,6 +85,7 @@ export class EditorSession {
       transcript: options.opened.recorder,
       ...(options.opened.resume ? { resume: options.opened.resume } : {}),
       ...(editorFiles ? { editorFiles } : {}),
+      permissions: permissions.book,
     });
     this.session.subscribe((event) => {
       this.updates.handle(event);

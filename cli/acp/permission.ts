@@ -4,10 +4,11 @@ import { approvalKey } from '../tui/approval-prompt.js';
 
 /**
  * Approvals in an editor (ACP `session/request_permission`): the executor's question becomes the
- * editor's four choices, and its answer an {@link ApprovalReply}. "Always" and "never" are kept for
- * the session, keyed as the terminal keys them (the exact command, or tool + path): the next such
- * call is answered without asking. (Writing "always" as a permission rule, SPEC §17, waits for the
- * rules' settings file; until then it lasts the session, as the terminal's does.)
+ * editor's four choices, and its answer an {@link ApprovalReply}. "Always allow" writes the rules
+ * the question names (SPEC §17) to the project's `.reika/settings.local.json`, in force at once;
+ * a question without rules, or a rule that cannot be written, is remembered for the session
+ * instead. "Always reject" lasts the session. Both are keyed as the terminal keys them (the exact
+ * command, or tool + path): the next such call is answered without asking.
  */
 
 export const OPTIONS: readonly PermissionOption[] = [
@@ -29,6 +30,9 @@ export class EditorApprovals {
   constructor(
     private readonly sessionId: string,
     private readonly ask: AskEditor,
+    /** Writes allow rules to the project's local settings; returns the line to log, throws one line. */
+    private readonly writeRules?: (rules: readonly string[]) => string,
+    private readonly log: (line: string) => void = () => {},
   ) {}
 
   /**
@@ -51,6 +55,13 @@ export class EditorApprovals {
         return { decision: 'approve' };
       case 'allow_always':
         this.remembered.set(key, 'approve');
+        if (request.rules?.length && this.writeRules) {
+          try {
+            this.log(`always: ${this.writeRules(request.rules)}`);
+          } catch (error) {
+            this.log(`allowed for this session; the rule was not written: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
         return { decision: 'always' };
       case 'reject_always':
         this.remembered.set(key, 'decline');

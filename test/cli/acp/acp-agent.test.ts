@@ -194,4 +194,19 @@ test('"always allow" answers the same command again without asking, for the rest
   t.is(e.permissions.length, 1);
   t.is(e.permissions[0]!.toolCall.toolCallId, 'call_1');
   for (const id of ['call_1', 'call_2']) t.is(updatesOf(e, 'tool_call_update').filter((u) => u.toolCallId === id && u.status).at(-1)!.status, 'completed', id);
+  // The rule the question named is written to the project's local settings (SPEC §17).
+  const local = JSON.parse(readFileSync(join(repo, '.reika/settings.local.json'), 'utf8'));
+  t.true(local.permissions.allow.some((rule: string) => /^Bash\(rm\b/i.test(rule)), JSON.stringify(local));
+});
+
+test("a project's deny rule holds in the editor: the command is refused without asking", async (t) => {
+  const repo = gitRepo({ 'keep/notes.txt': 'precious\n', '.reika/settings.json': JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }) });
+  const s = await server([{ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf keep' } }] }, { content: 'Not allowed.' }]);
+  const e = editor({ cwd: repo, env: env(s), permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'clean' }] });
+  t.true(existsSync(join(repo, 'keep/notes.txt')));
+  t.is(e.permissions.length, 0);
+  t.regex(toolMessages(s.chatRequests()[1]!.json).at(-1)!, /deny|denied|rule/i);
 });
