@@ -5,14 +5,20 @@ import type { UserHead } from '../actors/tool-executor/safety/user-head.js';
 
 const SHOWN = 40;
 
-/** One line per step, oldest first, each with the `/undo N` that restores the files before it. */
-export function describeCheckpoints(steps: Checkpoint[], undo = '/undo'): string[] {
+/**
+ * One line per step, oldest first, each with the `/undo N` that restores the files before it. The
+ * steps in `unchanged` changed no file: an undo passes over them (N counts the others), and they say so.
+ */
+export function describeCheckpoints(steps: Checkpoint[], undo = '/undo', unchanged = new Set<number>()): string[] {
   if (steps.length === 0) return ['no checkpoints: nothing to undo in this session'];
+  // When no step changed a file, an undo takes the steps as they are (checkpoint-store.ts).
+  const passing = steps.some((step) => !unchanged.has(step.n));
   const lines = steps.map((step, i) => {
     const time = new Date(step.at).toTimeString().slice(0, 8);
-    const back = steps.length - i;
+    const back = passing ? steps.slice(i).filter((later) => !unchanged.has(later.n)).length : steps.length - i;
     const skipped = step.skipped?.length ? ` (${step.skipped.length} file${step.skipped.length === 1 ? '' : 's'} too big to hold)` : '';
-    return `  ${String(step.n).padStart(3)}  ${time}  ${step.tool.padEnd(5)}  ${oneLine(step.label, 60)}${skipped}  ${`${undo} ${back}`}`;
+    const hint = passing && unchanged.has(step.n) ? 'changed no file: passed over' : `${undo} ${back}`;
+    return `  ${String(step.n).padStart(3)}  ${time}  ${step.tool.padEnd(5)}  ${oneLine(step.label, 60)}${skipped}  ${hint}`;
   });
   return [`${steps.length} step${steps.length === 1 ? '' : 's'} to undo (oldest first; ${undo} N restores the files as they were before the N-th last step):`, ...lines];
 }
@@ -20,16 +26,19 @@ export function describeCheckpoints(steps: Checkpoint[], undo = '/undo'): string
 /** What an undo did, one line per file. */
 export function describeRestore(restored: Restored): string[] {
   const { checkpoint, steps } = restored;
-  const head = `undid ${steps} step${steps === 1 ? '' : 's'}: files are as they were before step ${checkpoint.n} (${checkpoint.tool}: ${oneLine(checkpoint.label, 60)})`;
+  const over = restored.passedOver ?? [];
+  const passing = over.length > 0 ? ` (passing over ${over.length} that changed no file)` : '';
+  const head = `undid ${steps} step${steps === 1 ? '' : 's'}${passing}: files are as they were before step ${checkpoint.n} (${checkpoint.tool}: ${oneLine(checkpoint.label, 60)})`;
   const rows = [
     ...restored.changed.map((path) => `  restored  ${path}`),
     ...restored.recreated.map((path) => `  back      ${path}  (deleted since)`),
     ...restored.removed.map((path) => `  removed   ${path}  (created since)`),
     ...restored.leftAlone.map((path) => `  kept      ${path}  (not held: ignored or too big)`),
   ];
+  const passed = over.map((step) => `  passed    step ${step.n} (${step.tool}: ${oneLine(step.label, 60)})  (changed no file)`);
   const git = restored.git ? [describeHeadMove(restored.git.then, restored.git.now)] : [];
-  if (rows.length === 0) return [head, '  no file differed', ...git];
-  return [head, ...rows.slice(0, SHOWN), ...(rows.length > SHOWN ? [`  … and ${rows.length - SHOWN} more`] : []), ...git];
+  if (rows.length === 0) return [head, '  no file differed', ...passed, ...git];
+  return [head, ...rows.slice(0, SHOWN), ...(rows.length > SHOWN ? [`  … and ${rows.length - SHOWN} more`] : []), ...passed, ...git];
 }
 
 /** The user's HEAD moved since the snapshot: undo restores files, not history; the git command that goes back. */

@@ -3,7 +3,8 @@ import { describeCheckpoints, describeRestore } from '../checkpoints.js';
 
 /**
  * `reika undo [--list] [N]`: undoes the last N steps (default 1) of the last session that worked
- * in this folder, restoring the files of its checkpoint, and prints which files changed;
+ * in this folder, restoring the files of its checkpoint, and prints which files changed (steps that
+ * changed no file, like a test run, are passed over: undone along with the next one that did, and named);
  * `--list` prints the steps that can be undone. No model server is needed.
  */
 export async function run(argv: string[]): Promise<number> {
@@ -18,11 +19,12 @@ export async function run(argv: string[]): Promise<number> {
   const session = await store.lastSession();
   if (!session) return fail(`reika undo: no checkpoints for ${store.root}: nothing to undo`);
   if (list) {
-    process.stdout.write(`session ${session}\n${describeCheckpoints(await store.list(session), 'reika undo').join('\n')}\n`);
+    const { steps: open, unchanged } = await store.listChanges(session);
+    process.stdout.write(`session ${session}\n${describeCheckpoints(open, 'reika undo', unchanged).join('\n')}\n`);
     return 0;
   }
   try {
-    process.stdout.write(`${describeRestore(await store.undo(session, steps)).join('\n')}\n`);
+    process.stdout.write(`${describeRestore(await store.undo(session, steps, { passOver: true })).join('\n')}\n`);
     return 0;
   } catch (error) {
     return fail(`reika undo: ${error instanceof Error ? error.message : String(error)}`);

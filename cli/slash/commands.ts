@@ -139,7 +139,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const { CheckpointStore } = await import('../../actors/tool-executor/safety/checkpoint-store.js');
       const { checkpointSession } = await import('../../actors/tool-executor/safety/session-id.js');
       const { describeRestore } = await import('../checkpoints.js');
-      const restored = await CheckpointStore.for(context.session.facts().root).undo(checkpointSession(), steps);
+      const restored = await CheckpointStore.for(context.session.facts().root).undo(checkpointSession(), steps, { passOver: true });
       context.print(...describeRestore(restored), context.style.dim('(files only: the conversation still holds those steps)'));
     },
   },
@@ -150,7 +150,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const { CheckpointStore } = await import('../../actors/tool-executor/safety/checkpoint-store.js');
       const { checkpointSession } = await import('../../actors/tool-executor/safety/session-id.js');
       const { describeCheckpoints } = await import('../checkpoints.js');
-      context.print(...describeCheckpoints(await CheckpointStore.for(context.session.facts().root).list(checkpointSession())));
+      const { steps, unchanged } = await CheckpointStore.for(context.session.facts().root).listChanges(checkpointSession());
+      context.print(...describeCheckpoints(steps, '/undo', unchanged));
     },
   },
   lastCommand,

@@ -55,6 +55,32 @@ test('reika undo lists and undoes the last session’s steps in this folder, hea
   t.is((await reika(['undo'], elsewhere)).stderr, `reika undo: no checkpoints for ${elsewhere}: nothing to undo\n`);
 });
 
+test('reika undo passes over a step that changed no file, undoes the edit before it and names the step it passed', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'one\n' });
+  const store = CheckpointStore.for(root, { stateHome: join(stateHome, 'reika') });
+  // read (no checkpoint) → edit → `npm test`, which writes nothing.
+  await store.snapshot('test-run-session', 'edit', 'src/a.ts');
+  writeFileSync(join(root, 'src/a.ts'), 'two\n');
+  await store.snapshot('test-run-session', 'bash', 'npm test');
+  store.stopWatching();
+
+  const listed = await reika(['undo', '--list'], root);
+  t.is(listed.code, 0, listed.stderr);
+  t.regex(listed.stdout, /\n {4}1 {2}\d\d:\d\d:\d\d {2}edit {3}src\/a\.ts {2}reika undo 1\n/);
+  t.regex(listed.stdout, /\n {4}2 {2}\d\d:\d\d:\d\d {2}bash {3}npm test {2}changed no file: passed over\n/);
+
+  const undone = await reika(['undo'], root);
+  t.is(undone.code, 0, undone.stderr);
+  t.is(
+    undone.stdout,
+    'undid 1 step (passing over 1 that changed no file): files are as they were before step 1 (edit: src/a.ts)\n' +
+      '  restored  src/a.ts\n' +
+      '  passed    step 2 (bash: npm test)  (changed no file)\n',
+  );
+  t.is(readFileSync(join(root, 'src/a.ts'), 'utf8'), 'one\n');
+  t.is((await reika(['undo'], root)).stderr, 'reika undo: there is nothing to undo: no checkpoints in this session\n');
+});
+
 test('reika undo brings back the files of a step that also committed, names the commit it left and does not move HEAD', async (t) => {
   const root = gitRepo({ 'notes.txt': 'notes\n', 'a.txt': 'a\n' });
   const first = git(root, 'rev-parse', 'HEAD').trim();
@@ -102,4 +128,31 @@ test('/checkpoints lists this session’s steps and /undo N restores and says wh
   t.is(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\n');
   await runSlashCommand('/undo', context);
   t.deepEqual(errors.at(-1), '/undo: there is nothing to undo: no checkpoints in this session');
+});
+
+test('/undo passes over a step that changed no file, as reika undo does', async (t) => {
+  const root = gitRepo({ 'a.txt': 'one\n' });
+  const store = CheckpointStore.for(root);
+  await store.snapshot('slash-session', 'edit', 'a.txt');
+  writeFileSync(join(root, 'a.txt'), 'two\n');
+  await store.snapshot('slash-session', 'bash', 'npm test');
+  const printed: string[] = [];
+  const errors: string[] = [];
+  const context = {
+    session: { facts: () => ({ root }) },
+    style: createStyle(false),
+    print: (...lines: string[]) => printed.push(...lines),
+    error: (message: string) => errors.push(message),
+    exit: () => {},
+    busy: () => false,
+    forgetApprovals: () => {},
+    pendingImages: () => 0,
+  } as unknown as SlashContext;
+  await runSlashCommand('/checkpoints', context);
+  t.regex(printed.join('\n'), /2 {2}\d\d:\d\d:\d\d {2}bash {3}npm test {2}changed no file: passed over/);
+  printed.length = 0;
+  await runSlashCommand('/undo', context);
+  t.deepEqual(errors, []);
+  t.deepEqual(printed.slice(0, 3), ['undid 1 step (passing over 1 that changed no file): files are as they were before step 1 (edit: a.txt)', '  restored  a.txt', '  passed    step 2 (bash: npm test)  (changed no file)']);
+  t.is(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\n');
 });

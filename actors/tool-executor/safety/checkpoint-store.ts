@@ -74,6 +74,13 @@ export interface Restored {
   leftAlone: string[];
   /** Set when the user's HEAD is no longer where it was at the snapshot (a commit, a checkout): the undo leaves it there. */
   git?: { then: UserHead; now: UserHead | undefined };
+  /** Steps undone along the way that had changed no file (`passOver`), oldest first; `steps` does not count them. */
+  passedOver?: Checkpoint[];
+}
+
+export interface UndoOptions {
+  /** Count only the steps that changed a held file: a step whose snapshot equals the state after it (a command that wrote nothing) is undone along with the next one that did, and named. */
+  passOver?: boolean;
 }
 
 export interface SessionSummary {
@@ -299,19 +306,47 @@ export class CheckpointStore {
     return (await this.sessions())[0]?.session;
   }
 
-  /** Restores the files of the snapshot taken before the `steps`-th last step of `session`. */
-  undo(session: string, steps = 1): Promise<Restored> {
+  /**
+   * The steps of a session that can still be undone, oldest first, and the numbers of those that
+   * changed no held file (their snapshot is the state after them: the next snapshot, or now).
+   */
+  listChanges(session: string): Promise<{ steps: Checkpoint[]; unchanged: Set<number> }> {
+    return this.lent(async () => {
+      const steps = active(await this.records(session));
+      if (steps.length === 0) return { steps, unchanged: new Set<number>() };
+      const now = await this.take('before listing the steps to undo');
+      return { steps, unchanged: unchangedSteps(steps, now.tree) };
+    });
+  }
+
+  /**
+   * Restores the files of the snapshot taken before the `steps`-th last step of `session` (with
+   * `passOver`, the `steps`-th last step that changed a file; the ones between are undone too and named).
+   */
+  undo(session: string, steps = 1, options: UndoOptions = {}): Promise<Restored> {
     return this.lent(async () => {
       const records = await this.records(session);
       const open = active(records);
       if (!Number.isInteger(steps) || steps < 1) throw new Error(`undo takes a number of steps from 1 (got ${steps})`);
       if (open.length === 0) throw new Error('there is nothing to undo: no checkpoints in this session');
       if (steps > open.length) throw new Error(`there ${open.length === 1 ? 'is 1 step' : `are ${open.length} steps`} to undo, not ${steps}`);
-      const target = open[open.length - steps]!;
+      let target = open[open.length - steps]!;
       const now = await this.take(`before undoing ${steps} step(s) to step ${target.n}`);
+      let passedOver: Checkpoint[] | undefined;
+      if (options.passOver) {
+        const unchanged = unchangedSteps(open, now.tree);
+        const changing = open.filter((step) => !unchanged.has(step.n));
+        // When no step changed a file, there is nothing to pass over to: the last `steps` steps are undone as they are.
+        if (changing.length > 0) {
+          if (steps > changing.length) throw new Error(`there ${changing.length === 1 ? 'is 1 step' : `are ${changing.length} steps`} that changed files to undo, not ${steps} (${unchanged.size} more changed no file)`);
+          target = changing[changing.length - steps]!;
+          passedOver = open.filter((step) => step.n > target.n && unchanged.has(step.n));
+        }
+      }
       await writeRef(this.paths.gitDir, `refs/reika/undo/${refName(session)}/${Date.now()}`, now.commit);
       const diff = (await storeGit(this.paths, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', now.tree, target.tree])).split('\0');
       const result: Restored = { checkpoint: target, steps, changed: [], recreated: [], removed: [], leftAlone: [] };
+      if (passedOver?.length) result.passedOver = passedOver;
       for (let i = 0; i + 1 < diff.length; i += 2) {
         const status = diff[i]!;
         const path = diff[i + 1]!;
@@ -649,6 +684,20 @@ export class CheckpointStore {
 }
 
 /** Steps not undone: an undo to step n drops steps n and after. */
+/**
+ * The steps (of `steps`, oldest first, all still open) that changed no held file: their snapshot's
+ * tree is the next step's, or `now` for the last (ignored files kept beside a snapshot count too,
+ * between two steps).
+ */
+function unchangedSteps(steps: Checkpoint[], now: string): Set<number> {
+  const unchanged = new Set<number>();
+  steps.forEach((step, i) => {
+    const next = steps[i + 1];
+    if (step.tree === (next?.tree ?? now) && (!next || step.kept === next.kept)) unchanged.add(step.n);
+  });
+  return unchanged;
+}
+
 function active(records: LogRecord[]): Checkpoint[] {
   let steps: Checkpoint[] = [];
   for (const record of records) {
