@@ -31,18 +31,21 @@ Usage:
                               Neovim, Emacs run reika as their agent; see the README)
   reika doctor [--json]       what reika knows of the server, engine, model, window, slots,
                               template, safety and MCP servers, and how to fix each problem
+  reika config [--json]       the settings in effect here and where each came from
+                              (docs/settings.md lists every key)
   reika engine [install]      whether the embedded engine (--model FILE.gguf) is installed;
                               install: node-llama-cpp with this platform's llama.cpp build
   reika --help | --version
 
 Flags (they win over the configuration):
   -m, --model NAME|FILE.gguf  the model for this run (REIKA_MODEL); a .gguf file runs inside reika
-  --profile NAME              start on this profile (REIKA_PROFILES)
+  --profile NAME              start on this profile (REIKA_PROFILE; REIKA_PROFILES lists them)
   --mode agent|plan           plan only reads
   --approvals safe|off        off confirms every action (bypass: REIKA_AUTO_APPROVE only)
   --cwd DIR                   work in DIR instead of the current folder
 
-Configuration (environment, then ./.env, then ~/.config/reika/.env):
+Configuration (environment, the project's .env and .reika/settings.json, then yours in
+~/.config/reika/; reika config shows what is in effect):
   REIKA_BASE_URL        OpenAI-compatible server (default http://localhost:8080/v1)
   REIKA_MODEL           model name, or a .gguf file to run inside reika (no server)
   REIKA_API_KEY         API key               REIKA_THREADS / REIKA_GPU  embedded engine
@@ -61,6 +64,7 @@ const COMMANDS: Record<Exclude<Subcommand, 'acp'>, () => Promise<{ run(argv: str
   undo: () => import('./commands/undo-command.js'),
   sessions: () => import('./commands/sessions-command.js'),
   doctor: () => import('./commands/doctor-command.js'),
+  config: () => import('./commands/config-command.js'),
   engine: () => import('./commands/engine-command.js'),
 };
 

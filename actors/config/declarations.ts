@@ -60,8 +60,9 @@ export const SETTINGS = [
   { env: 'REIKA_MODEL', key: 'model', type: text, from: 'anywhere', guard: 'redirects', doc: "the model name (asked of /v1/models when unset), or a .gguf file to run inside reika" },
   { env: 'REIKA_API_KEY', key: 'apiKey', type: text, from: 'anywhere', guard: 'redirects', secret: true, doc: 'sent as Authorization: Bearer …' },
   { env: 'REIKA_CONTEXT_WINDOW', key: 'contextWindow', type: count, from: 'anywhere', doc: 'the context window in tokens (else asked of the server)' },
-  { env: 'REIKA_VISION', key: 'vision', type: { kind: 'choice', values: ['native', 'off'] }, from: 'anywhere', doc: 'native: pasted images go to the model as image parts (every profile without its own)' },
+  { env: 'REIKA_VISION', key: 'vision.mode', type: { kind: 'choice', values: ['native', 'off'] }, from: 'anywhere', doc: 'native: pasted images go to the model as image parts (every profile without its own)' },
   { env: 'REIKA_ENGINE', key: 'engine', type: { kind: 'choice', values: ['embedded', 'http'] }, from: 'anywhere', doc: 'embedded runs REIKA_MODEL inside reika whatever its name; http never does' },
+  { env: 'REIKA_PROFILE', key: 'profile', type: text, from: 'anywhere', guard: 'redirects', doc: 'the profile to start on (--profile wins); default: none, the plain REIKA_* settings' },
   { env: 'REIKA_PROFILES', key: 'profiles', type: list, from: 'anywhere', guard: 'redirects', doc: 'the profiles, a,b, each with REIKA_<NAME>_MODEL, _BASE_URL, _API_KEY, _CONTEXT_WINDOW, _VISION, _ENGINE' },
   { env: 'REIKA_THREADS', key: 'threads', type: count, from: 'anywhere', doc: "the embedded engine's CPU threads (default: math cores − 1)" },
   { env: 'REIKA_GPU', key: 'gpu', type: { kind: 'choice', values: ['auto', 'off', 'cuda', 'vulkan', 'metal'] }, from: 'anywhere', doc: "the embedded engine's GPU" },
@@ -95,7 +96,9 @@ export const SETTINGS = [
   { env: 'REIKA_OCR_LANGS', key: 'vision.ocrLanguages', type: list, from: 'anywhere', doc: 'OCR languages for pasted images (macOS, Windows)' },
   // MCP servers.
   { env: 'REIKA_MCP_WAIT_MS', key: 'mcp.waitMs', type: duration, default: '0', from: 'anywhere', doc: 'how long the first request waits for MCP servers to be ready (later ones join at /mcp reload)' },
-  { env: 'REIKA_MCP_TRUST_PROJECT', key: 'mcp.trustProject', type: onOff, default: 'off', from: 'anywhere', doc: "on: start the project's .mcp.json servers without asking (headless declines them otherwise)" },
+  // Trust: the user's alone to give.
+  { env: 'REIKA_TRUST_PROJECT', key: 'trustProject', type: onOff, default: 'off', from: 'user', doc: "on: trust the project without asking: its settings may loosen safety and change the server, model or key, and its .mcp.json servers start (headless declines all of it otherwise)" },
+  { env: 'REIKA_MCP_TRUST_PROJECT', key: 'mcp.trustProject', type: onOff, default: 'off', from: 'user', doc: 'the former name of REIKA_TRUST_PROJECT, still read' },
   // Read by threads and processes from their environment.
   { env: 'REIKA_BOOTSTRAP_CACHE', key: 'bootstrapCache', type: onOff, default: 'on', from: 'environment', doc: "off: the file index and repo map are neither read from nor written to the startup cache" },
   { env: 'REIKA_TRACE_STARTUP', key: 'traceStartup', type: onOff, default: 'off', from: 'environment', doc: 'on: one stderr line per startup milestone' },

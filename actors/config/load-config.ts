@@ -6,7 +6,11 @@ import type { ApprovalMode, ToolSettings } from '../tool-executor/protocol.js';
 import { secretValues } from '../tool-executor/safety/secret-env.js';
 import { declarationOf, profilePrefix, SETTINGS, type SettingName } from './declarations.js';
 import { ConfigError, parseSetting, type Parsed } from './parse.js';
-import { dotEnvLayer, reikaValues, userFolderOf, type Layer } from './sources.js';
+import { describeIgnored, mergeLayers, type IgnoredSetting } from './merge-layers.js';
+import { readSettingsFile, settingsPaths } from './settings-files.js';
+import type { SettingsLayer } from './settings-layer.js';
+import { dotEnvLayer, foldersUpTo, projectRootOf, reikaValues, userFolderOf, type Layer, type Source } from './sources.js';
+import { projectTrust } from '../mcp/trust.js';
 
 /**
  * The typed configuration, read once per process (and again for the new folder at `/cd`) and
@@ -35,7 +39,7 @@ export interface Profile {
 
 export interface Config {
   profiles: Profile[];
-  /** The profile in use at start (the first of REIKA_PROFILES, else `default`). */
+  /** The profile in use at start: REIKA_PROFILE (or the `profile` key), else `default` (`--profile` wins: session-flags.ts). */
   active: Profile;
   maxTokens?: number;
   approvals: ApprovalMode;
@@ -67,7 +71,7 @@ export interface Config {
     reasoningHistory: ReasoningHistorySetting;
   };
   mcp: {
-    /** REIKA_MCP_TRUST_PROJECT: the project's `.mcp.json` servers start without asking. */
+    /** The project is trusted (REIKA_TRUST_PROJECT, or the user said so): its `.mcp.json` servers start without asking. */
     trustProject: boolean;
     /** REIKA_MCP_WAIT_MS: how long the first request waits for the servers (0: not at all). */
     waitMs: number;
@@ -81,12 +85,18 @@ export interface Config {
    * `commands/` and `skills/`.
    */
   userFolder: string;
-}
-
-export interface LoadOptions {
-  cwd: string;
-  env?: NodeJS.ProcessEnv;
-  home?: string;
+  /** The project root (the git top of the folder, else the folder): its `.env` and `.reika/` are read. */
+  projectRoot: string;
+  /** Whether the project may loosen safety and redirect code (`LoadOptions.trusted`). */
+  trusted: boolean;
+  /** The settings files, weakest first (user, project, local), with their `permissions` and `hooks` blocks. */
+  settingsLayers: SettingsLayer[];
+  /** One line each, to say at start: broken settings files, unknown keys, what the project may not set. */
+  notes: string[];
+  /** The project's values left out (untrusted, or the user's alone to set): what trusting it would change. */
+  ignored: IgnoredSetting[];
+  /** Each value set, by variable, and where it came from: for `reika config` only (code reads the typed fields). */
+  origins: Readonly<Record<string, { value: string; from: readonly Source[] }>>;
 }
 
 /** The merged raw values with their declarations: typed getters that parse each value once. */
@@ -134,27 +144,58 @@ class Values {
   }
 }
 
-/** Merges the three sources; never throws for missing files, throws ConfigError for bad values. */
-export function loadConfig({ cwd, env = process.env, home = homedir() }: LoadOptions): Config {
-  const userFolder = userFolderOf(env, home);
-  const layers: Layer[] = [{ kind: 'environment', values: reikaValues(env) }, dotEnvLayer('project .env', join(cwd, '.env')), dotEnvLayer('user .env', join(userFolder, '.env'))];
-  const raw: Record<string, string> = {};
-  for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer.values)) {
-      const from = declarationOf(key)?.from;
-      // Files never set what only the environment may; a project never sets what only the user may.
-      if ((from === 'environment' && layer.kind !== 'environment') || (from === 'user' && layer.kind === 'project .env')) continue;
-      raw[key] ??= value;
-    }
-  }
-  const names = new Values(raw).list('REIKA_PROFILES');
-  const values = new Values(raw, names);
-  // Read from the environment by the threads that need them, but checked here, where a bad value can be said.
-  for (const setting of SETTINGS) if (setting.from === 'environment' && !('internal' in setting) && layers[0]!.values[setting.env] !== undefined) parseSetting(setting.env, setting, layers[0]!.values[setting.env]!);
-  return buildConfig(values, { cwd, home, userFolder, profileNames: names });
+export interface LoadOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  /**
+   * Whether the project may loosen safety and redirect code (its `.env` and settings files).
+   * Default: REIKA_TRUST_PROJECT (or REIKA_MCP_TRUST_PROJECT) from the environment or the user's
+   * files, or the user's remembered answer for this project (`actors/mcp/trust.ts`).
+   */
+  trusted?: boolean;
 }
 
-function buildConfig(values: Values, where: { cwd: string; home: string; userFolder: string; profileNames: string[] }): Config {
+/**
+ * Merges the sources, strongest first: the environment, the project's `.env` files (from the
+ * folder up to the project root, nearer first), `.reika/settings.local.json`,
+ * `.reika/settings.json`, the user's `.env`, the user's `settings.json`, then the defaults. Never
+ * throws for missing or broken files (they are notes); throws ConfigError for a bad value.
+ */
+export function loadConfig({ cwd, env = process.env, home = homedir(), trusted }: LoadOptions): Config {
+  const userFolder = userFolderOf(env, home);
+  const projectRoot = projectRootOf(cwd);
+  const paths = settingsPaths(userFolder, projectRoot);
+  const userFiles = { env: dotEnvLayer('user .env', join(userFolder, '.env')), settings: readSettingsFile('user', paths.user, true) };
+  const environment: Layer = { kind: 'environment', values: reikaValues(env) };
+  // Trust is the user's to give: their environment, their own files, or their answer remembered.
+  const userTrust = mergeLayers([environment, userFiles.env, { kind: 'user settings', path: paths.user, values: userFiles.settings.values }], true).raw;
+  const isTrusted = trusted ?? (new Values(userTrust).flag('REIKA_TRUST_PROJECT') || new Values(userTrust).flag('REIKA_MCP_TRUST_PROJECT') || projectTrust().isTrusted(projectRoot));
+  const local = readSettingsFile('local', paths.local, isTrusted);
+  const project = readSettingsFile('project', paths.project, isTrusted);
+  const layers: Layer[] = [
+    environment,
+    ...foldersUpTo(cwd, projectRoot).map((folder) => dotEnvLayer('project .env', join(folder, '.env'))),
+    { kind: 'local settings', path: paths.local, values: local.values },
+    { kind: 'project settings', path: paths.project, values: project.values },
+    userFiles.env,
+    { kind: 'user settings', path: paths.user, values: userFiles.settings.values },
+  ];
+  const merged = mergeLayers(layers, isTrusted);
+  const names = new Values(merged.raw).list('REIKA_PROFILES');
+  const values = new Values(merged.raw, names);
+  // Read from the environment by the threads that need them, but checked here, where a bad value can be said.
+  for (const setting of SETTINGS) if (setting.from === 'environment' && !('internal' in setting) && environment.values[setting.env] !== undefined) parseSetting(setting.env, setting, environment.values[setting.env]!);
+  const config = buildConfig(values, { cwd, home, userFolder, profileNames: names });
+  // A project's key left out is still a secret: a command may print the file it is in.
+  const ignoredSecrets = secretValues(Object.fromEntries(merged.ignored.map((item) => [item.env, item.value])));
+  config.tools.secrets = [...new Set([...config.tools.secrets, ...ignoredSecrets])];
+  config.secrets = [...new Set([...config.secrets, ...ignoredSecrets])];
+  const notes = [...userFiles.settings.notes, ...project.notes, ...local.notes, ...merged.ignored.map((item) => describeIgnored(item, declarationOf(item.env, names)?.secret === true || item.env.endsWith('API_KEY')))];
+  return { ...config, mcp: { ...config.mcp, trustProject: isTrusted }, projectRoot, trusted: isTrusted, settingsLayers: [userFiles.settings.layer, project.layer, local.layer], notes, ignored: merged.ignored, origins: Object.fromEntries(Object.entries(merged.raw).map(([key, value]) => [key, { value, from: merged.sources[key] ?? [] }])) };
+}
+
+function buildConfig(values: Values, where: { cwd: string; home: string; userFolder: string; profileNames: string[] }): Omit<Config, 'projectRoot' | 'trusted' | 'settingsLayers' | 'notes' | 'ignored' | 'origins'> {
   const { cwd, home } = where;
   const profile = (name: string, prefix: string): Profile => {
     const baseUrl = values.explicit(`${prefix}BASE_URL`) ?? values.explicit('REIKA_BASE_URL');
@@ -186,7 +227,7 @@ function buildConfig(values: Values, where: { cwd: string; home: string; userFol
   const ocrLangs = values.has('REIKA_OCR_LANGS') ? values.list('REIKA_OCR_LANGS') : undefined;
   return {
     profiles,
-    active: profiles[1] ?? profiles[0]!,
+    active: activeProfile(values, profiles),
     maxTokens: values.number('REIKA_MAX_TOKENS'),
     approvals: values.word('REIKA_AUTO_APPROVE') as ApprovalMode,
     repoMapBudget: values.number('REIKA_REPO_MAP_BUDGET'),
@@ -224,10 +265,19 @@ function buildConfig(values: Values, where: { cwd: string; home: string; userFol
       reasoningHistory: values.word('REIKA_REASONING_HISTORY') as ReasoningHistorySetting,
     },
     bootstrapCache: values.flag('REIKA_BOOTSTRAP_CACHE'),
-    mcp: { trustProject: values.flag('REIKA_MCP_TRUST_PROJECT'), waitMs: values.number('REIKA_MCP_WAIT_MS')! },
+    mcp: { trustProject: false, waitMs: values.number('REIKA_MCP_WAIT_MS')! },
     secrets: [...new Set([...Object.entries(values.raw).filter(([key]) => key.endsWith('API_KEY')).map(([, value]) => value), ...secretValues(values.raw)])],
     userFolder: where.userFolder,
   };
+}
+
+/** The profile REIKA_PROFILE names (a ConfigError naming the profiles when there is none such), else `default`. */
+function activeProfile(values: Values, profiles: Profile[]): Profile {
+  const wanted = values.explicit('REIKA_PROFILE');
+  if (wanted === undefined) return profiles[0]!;
+  const found = profiles.find((p) => p.name === wanted.toLowerCase());
+  if (!found) throw new ConfigError(`REIKA_PROFILE names "${wanted}", which is not a profile (profiles: ${profiles.map((p) => p.name).join(', ')}; add one with REIKA_PROFILES or "profiles")`);
+  return found;
 }
 
 /** A duration setting's declared default. */
@@ -255,6 +305,7 @@ function engineOf(values: Values, prefix: string, model: string | undefined, bas
 /** The endpoint model-io needs for a profile; the model may still be unknown (discovered later). */
 export function endpointOf(profile: Profile, config: Config): Endpoint {
   const endpoint: Endpoint = { baseUrl: profile.baseUrl, model: profile.model ?? '', apiKey: profile.apiKey, requestTimeoutMs: config.requestTimeoutMs };
+  if (profile.name !== 'default') endpoint.keyVariable = `${profilePrefix(profile.name)}API_KEY`;
   if (profile.engine === 'embedded') {
     endpoint.engine = 'embedded';
     endpoint.embedded = { ...config.embedded, ...(profile.contextWindow !== undefined ? { contextWindow: profile.contextWindow } : {}) };

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Where settings come from, each source a layer of raw `REIKA_*` values (the environment, the
@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
  */
 
 /** Which source a value came from. */
-export type SourceKind = 'flag' | 'environment' | 'project .env' | 'user .env';
+export type SourceKind = 'environment' | 'project .env' | 'local settings' | 'project settings' | 'user .env' | 'user settings';
 
 export interface Source {
   kind: SourceKind;
@@ -18,6 +18,16 @@ export interface Source {
 /** One source's `REIKA_*` values (an empty value counts as unset). */
 export interface Layer extends Source {
   values: Record<string, string>;
+}
+
+/** Whether a source is the project's (it may not loosen safety or redirect code until trusted). */
+export function isProjectSource(kind: SourceKind): boolean {
+  return kind === 'project .env' || kind === 'local settings' || kind === 'project settings';
+}
+
+/** How a source is named to the user: `environment`, or its file. */
+export function sourceLabel(source: Source): string {
+  return source.path ?? source.kind;
 }
 
 /** Parses a `.env` file: `KEY=value`, optional `export `, quotes, `#` comments. */
@@ -65,4 +75,25 @@ export function dotEnvLayer(kind: 'project .env' | 'user .env', path: string): L
  */
 export function userFolderOf(env: Record<string, string | undefined>, home: string): string {
   return env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? join(env.XDG_CONFIG_HOME, 'reika') : join(home, '.config', 'reika');
+}
+
+/**
+ * The project root of `cwd`: the nearest folder up from it holding `.git` (a repository or a
+ * worktree), else `cwd` itself. The project's `.env` files and `.reika/` settings are found there.
+ */
+export function projectRootOf(cwd: string): string {
+  for (let folder = cwd; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return folder;
+    if (dirname(folder) === folder) return cwd;
+  }
+}
+
+/** The folders from `cwd` up to `root`, nearest first (their `.env` files, nearer winning). */
+export function foldersUpTo(cwd: string, root: string): string[] {
+  const folders = [cwd];
+  for (let folder = cwd; folder !== root && dirname(folder) !== folder; ) {
+    folder = dirname(folder);
+    folders.push(folder);
+  }
+  return folders;
 }

@@ -17,8 +17,8 @@ export function serverUnreachable(baseUrl: string, detail?: string): ReikaError 
   return new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', `No model server answers at ${baseUrl}${detail ? ` (${detail})` : ''} — start one or set REIKA_BASE_URL.`, { retryable: true });
 }
 
-export function authError(baseUrl: string, status: number): ReikaError {
-  return new ReikaError('REIKA_ERR_AUTH', `The server at ${baseUrl} refused the API key (HTTP ${status}) — set REIKA_API_KEY.`);
+export function authError(baseUrl: string, status: number, keyVariable = 'REIKA_API_KEY'): ReikaError {
+  return new ReikaError('REIKA_ERR_AUTH', `The server at ${baseUrl} refused the API key (HTTP ${status}) — set ${keyVariable}.`);
 }
 
 export function modelNotFound(model: string, available: string[] = []): ReikaError {

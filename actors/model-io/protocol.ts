@@ -12,6 +12,8 @@ export interface Endpoint {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** The setting that holds the key (REIKA_API_KEY, or a profile's REIKA_<NAME>_API_KEY): a refused key names it. */
+  keyVariable?: string;
   /** 0 = wait forever. */
   requestTimeoutMs: number;
   /**

@@ -49,6 +49,8 @@ export async function run(argv: string[]): Promise<number> {
       if (located && located.root !== process.cwd()) process.chdir(located.root);
     }
     config = applySessionFlags(loadConfig({ cwd: process.cwd() }), args.flags);
+    // Broken settings files, unknown keys, what an untrusted project may not set: one line each.
+    notes.push(...config.notes);
     opened = openSession(located, config, { onProblem: (message) => process.stderr.write(`reika: ${message}\n`) });
     notes.push(...opened.notes);
     if (opened.resume && opened.writer) {

@@ -14,6 +14,8 @@ import { locateSession, openSession, resumedConfig, resumeLine, secretsOf, Sessi
 import { PromptHistory } from '../prompt-history.js';
 import { sessionPermissions } from '../session-permissions.js';
 import type { PermissionBook } from '../../actors/agent/permission-book.js';
+import { askProjectTrust, trustChanges } from '../trust-prompt.js';
+import { projectTrust } from '../../actors/mcp/trust.js';
 
 /**
  * `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
@@ -50,7 +52,14 @@ export async function run(argv: string[]): Promise<number> {
       located = locateSession(flags.continue ? { continue: true } : { resume: flags.resume as string }, process.cwd(), notes);
       if (located && located.root !== process.cwd()) process.chdir(located.root);
     }
-    config = applySessionFlags(loadConfig({ cwd: process.cwd() }), flags);
+    let loaded = loadConfig({ cwd: process.cwd() });
+    // A project whose settings would loosen safety or redirect code is asked about once (remembered).
+    if (!loaded.trusted && process.stdin.isTTY && trustChanges(loaded).length > 0 && (await askProjectTrust(loaded))) {
+      projectTrust().remember(loaded.projectRoot);
+      loaded = loadConfig({ cwd: process.cwd(), trusted: true });
+    }
+    config = applySessionFlags(loaded, flags);
+    notes.push(...config.notes);
     opened = openSession(located, config, { onProblem: (message) => notify(message) });
     notes.push(...opened.notes);
     config = resumedConfig(config, opened.resume, flags.profile);

@@ -39,6 +39,8 @@ export interface StatusContext {
   url: string;
   baseUrl: string;
   model: string;
+  /** The setting that holds the key, for a refused one. */
+  keyVariable?: string;
   /** Lists the server's models, for the model-not-found sentence (best effort). */
   listModels(): Promise<string[]>;
 }
@@ -47,7 +49,7 @@ export interface StatusContext {
 export async function statusFailure(context: StatusContext): Promise<Failure> {
   const { status, body } = context;
   const message = errorMessageOf(body);
-  if (status === 401 || status === 403) return { error: authError(context.baseUrl, status), retry: 'no' };
+  if (status === 401 || status === 403) return { error: authError(context.baseUrl, status, context.keyVariable), retry: 'no' };
   const aboutModel = /model/i.test(message) && /(not (be )?found|does not exist|no such|unknown|not loaded|invalid)/i.test(message);
   if ((status === 404 || status === 400) && aboutModel && context.model) {
     return { error: modelNotFound(context.model, await context.listModels().catch(() => [])), retry: 'no' };

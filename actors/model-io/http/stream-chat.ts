@@ -118,7 +118,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
       if (status < 200 || status >= 300) {
         const text = await readText(response, 64 * 1024).catch(() => '');
         throw new AttemptFailed(
-          await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, listModels: () => listModels(endpoint) }),
+          await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, ...(endpoint.keyVariable ? { keyVariable: endpoint.keyVariable } : {}), listModels: () => listModels(endpoint) }),
         );
       }
       const reply = await readAnswer(response, turn, { signal: attempt.signal, status, onLife: () => watch.alive(), onGenerated: () => watch.generating() });

@@ -43,7 +43,7 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, env: 
     }),
   );
   const config = loadConfig({ cwd: root, env, home: root });
-  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve(), ...(prewarm ? { prewarm } : {}) }, config, cwd: root, headless: true, ...(reload ? { configFor: (folder: string) => loadConfig({ cwd: folder, env, home: root }) } : {}) });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve(), ...(prewarm ? { prewarm } : {}) }, config, cwd: root, headless: true, ...(reload ? { configFor: (folder: string) => loadConfig({ cwd: folder, env, home: root, trusted: true }) } : {}) });
   return { session, fakes, root };
 }
 

@@ -28,7 +28,7 @@ test('the environment wins over the project .env, which wins over the home .env'
   const { cwd, home } = dirs();
   writeFileSync(join(home, '.config', 'reika', '.env'), 'REIKA_MODEL=home-model\nREIKA_API_KEY=home-key\nREIKA_MAX_TOKENS=100\n');
   writeFileSync(join(cwd, '.env'), 'REIKA_MODEL=project-model\nREIKA_MAX_TOKENS=200\nOTHER_API_KEY=ignored\n');
-  const config = loadConfig({ cwd, home, env: { REIKA_MAX_TOKENS: '300' } });
+  const config = loadConfig({ cwd, home, env: { REIKA_MAX_TOKENS: '300' }, trusted: true });
   t.is(config.active.model, 'project-model');
   t.is(config.active.apiKey, 'home-key');
   t.is(config.maxTokens, 300);
@@ -55,9 +55,10 @@ test('profiles take their own settings and fall back to the main ones', (t) => {
     },
   });
   t.deepEqual(config.profiles.map((p) => p.name), ['default', 'fast', 'vl']);
-  t.is(config.active.name, 'fast');
-  t.is(config.active.baseUrl, 'http://main:1/v1');
-  t.is(config.active.apiKey, 'k');
+  t.is(config.active.name, 'default', 'REIKA_PROFILES lists profiles; none is active until named');
+  const fast = config.profiles[1]!;
+  t.is(fast.baseUrl, 'http://main:1/v1');
+  t.is(fast.apiKey, 'k');
   const vl = config.profiles[2]!;
   t.is(vl.baseUrl, 'http://vl:2/v1');
   t.is(vl.vision, 'native');
@@ -109,7 +110,7 @@ test('the tools get their settings typed, from the project .env as from the envi
   const { cwd, home } = dirs();
   t.deepEqual(loadConfig({ cwd, home, env: {} }).tools, { sandbox: 'auto', checkpoints: true, checkpointWatch: true, bashTimeoutMs: 1_800_000, bashIdleMs: 300_000, passEnv: [], secrets: [] });
   writeFileSync(join(cwd, '.env'), 'REIKA_SANDBOX=OFF\nREIKA_CHECKPOINTS=no\nREIKA_CHECKPOINT_WATCH=0\nREIKA_BASH_TIMEOUT_MS=90s\nREIKA_BASH_IDLE_MS=0\n');
-  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_CHECKPOINTS: 'on' } }).tools, { sandbox: 'off', checkpoints: true, checkpointWatch: false, bashTimeoutMs: 90_000, bashIdleMs: 300_000, passEnv: [], secrets: [] });
+  t.deepEqual(loadConfig({ cwd, home, env: { REIKA_CHECKPOINTS: 'on' }, trusted: true }).tools, { sandbox: 'off', checkpoints: true, checkpointWatch: false, bashTimeoutMs: 90_000, bashIdleMs: 300_000, passEnv: [], secrets: [] });
 });
 
 test('engine, MCP and reasoning settings are typed values, with their defaults', (t) => {
@@ -147,4 +148,21 @@ test('the tools are handed the secret values of the configuration, for redaction
   const config = loadConfig({ cwd, home, env: { REIKA_MODEL: 'm' } });
   t.deepEqual([...config.tools.secrets].sort(), ['https://me:hunter2-long@proxy.example/v1', 'hunter2-long', 'sk-project-key-123']);
   t.true(config.secrets.includes('sk-project-key-123'));
+});
+
+test('the active profile is the one REIKA_PROFILE (or "profile") names, else none; the environment beats the files', (t) => {
+  const { cwd, home } = dirs();
+  // The issue's case: profiles in the user's .env, a server set in the shell.
+  writeFileSync(join(home, '.config', 'reika', '.env'), 'REIKA_PROFILES=local,cloud\nREIKA_LOCAL_BASE_URL=http://local:8080/v1\nREIKA_CLOUD_BASE_URL=https://cloud.example/v1\nREIKA_CLOUD_API_KEY=sk-cloud-key-1\n');
+  const shell = loadConfig({ cwd, home, env: { REIKA_BASE_URL: 'http://shell:9000/v1' } });
+  t.is(shell.active.name, 'default');
+  t.is(shell.active.baseUrl, 'http://shell:9000/v1');
+  const named = loadConfig({ cwd, home, env: { REIKA_PROFILE: 'Cloud' } });
+  t.is(named.active.name, 'cloud');
+  t.is(named.active.baseUrl, 'https://cloud.example/v1');
+  t.is(endpointOf(named.active, named).keyVariable, 'REIKA_CLOUD_API_KEY', 'a refused key names the profile\'s variable');
+  t.is(endpointOf(shell.active, shell).keyVariable, undefined);
+  writeFileSync(join(home, '.config', 'reika', 'settings.json'), '{ "profile": "local" }');
+  t.is(loadConfig({ cwd, home, env: {} }).active.name, 'local');
+  t.throws(() => loadConfig({ cwd, home, env: { REIKA_PROFILE: 'gpu' } }), { instanceOf: ConfigError, message: 'REIKA_PROFILE names "gpu", which is not a profile (profiles: default, local, cloud; add one with REIKA_PROFILES or "profiles")' });
 });

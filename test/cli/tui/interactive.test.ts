@@ -166,7 +166,7 @@ maybe('slash commands change mode, approvals, model and conversation, and unknow
     ],
     { env: { REIKA_PROFILES: 'fast', REIKA_FAST_MODEL: 'fast-model', REIKA_FAST_CONTEXT_WINDOW: '16000' }, server: { models: ['scripted-model', 'fast-model'] } },
   );
-  // REIKA_PROFILES makes the first profile active; start from the default one.
+  // REIKA_PROFILES only lists profiles: the session starts on the default one (named here all the same).
   term.type('/model default');
   term.keys('Enter');
   await term.waitFor(/model: scripted-model \(profile default/);
