@@ -1,5 +1,6 @@
 import { IMAGE_TOKENS } from '../../actors/images/image.js';
 import { formatTokens, cacheHitRate } from '../tui/status-line.js';
+import { wrapLine } from '../tui/text-width.js';
 import type { SessionMode } from '../tui/session-port.js';
 import type { SlashCommand, SlashContext } from './slash-context.js';
 import { lastCommand } from './last-command.js';
@@ -18,19 +19,28 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     run(context) {
       const { style } = context;
       const custom = customCommands(context);
-      const listed = [...SLASH_COMMANDS.map((c) => ({ name: c.name, args: c.args, help: c.help })), ...custom.commands.map((c) => ({ name: c.name, args: c.args ?? '[args]', help: c.description }))];
+      const listed = [...SLASH_COMMANDS.map((c) => ({ name: c.name, args: c.args, help: c.aliases ? `${c.help} (also ${c.aliases.map((a) => `/${a}`).join(', ')})` : c.help })), ...custom.commands.map((c) => ({ name: c.name, args: c.args ?? '[args]', help: c.description }))];
       const width = Math.max(...listed.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`.length));
-      const line = (c: (typeof listed)[number]) => `  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  ${style.dim(c.help)}`;
+      const columns = context.columns?.() ?? 80;
+      // Each help text wraps at a word under its own column (a hanging indent), never mid-word.
+      const hanging = (head: string, text: string): string[] => {
+        const rows = wrapLine(text, Math.max(20, columns - head.length));
+        return rows.map((row, i) => `${i === 0 ? head : ' '.repeat(head.length)}${style.dim(row)}`);
+      };
+      const line = (c: (typeof listed)[number]) => hanging(`  ${`/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(width)}  `, c.help);
       context.print(
         style.bold('Commands'),
-        ...listed.slice(0, SLASH_COMMANDS.length).map(line),
-        ...(custom.commands.length > 0 ? [style.bold('Custom commands') + style.dim(' (.reika/commands/, ~/.config/reika/commands/)'), ...listed.slice(SLASH_COMMANDS.length).map(line)] : []),
+        ...listed.slice(0, SLASH_COMMANDS.length).flatMap(line),
+        ...(custom.commands.length > 0 ? [style.bold('Custom commands') + style.dim(' (.reika/commands/, ~/.config/reika/commands/)'), ...listed.slice(SLASH_COMMANDS.length).flatMap(line)] : []),
         ...custom.problems.map((problem) => style.yellow(`  ! ${problem}`)),
         style.bold('Keys'),
-        `  ${style.dim('Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history (earlier runs too) · Ctrl+R searches it · Ctrl+A/E line start/end')}`,
-        `  ${style.dim('Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode')}`,
-        `  ${style.dim('Esc or Ctrl+C interrupts a turn · Ctrl+C twice or Ctrl+D exits · Ctrl+Z suspends · Ctrl+L clears')}`,
-        `  ${style.dim('Ctrl+O shows/folds reasoning · Ctrl+V pastes an image · @path attaches a file to the message')}`,
+        ...[
+          'Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history (earlier runs too) · Ctrl+R searches it · Ctrl+A/E line start/end',
+          'Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode',
+          'Esc or Ctrl+C interrupts a turn · Ctrl+C twice or Ctrl+D exits · Ctrl+Z suspends · Ctrl+L clears',
+          'Ctrl+O shows/folds reasoning · Ctrl+V pastes an image · @path attaches a file to the message',
+        ].flatMap((keys) => hanging('  ', keys)),
+        style.dim('Documentation: the README and docs/ of the reika package (reika --help lists the commands)'),
       );
     },
   },
@@ -175,6 +185,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'new',
+    aliases: ['clear'],
     help: 'start a fresh conversation (same index and repo map); the current one stays resumable',
     idleOnly: true,
     async run(context) {
@@ -222,6 +233,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'exit',
+    aliases: ['quit'],
     help: 'leave reika',
     run(context) {
       context.exit();
@@ -239,7 +251,7 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(input.trim());
   const name = (match?.[1] ?? '').toLowerCase();
   const arg = (match?.[2] ?? '').trim();
-  const command = SLASH_COMMANDS.find((c) => c.name === name);
+  const command = findCommand(name);
   if (!command) {
     let custom: CustomCommands;
     try {
@@ -262,13 +274,35 @@ export async function runSlashCommand(input: string, context: SlashContext): Pro
   }
 }
 
-/** Command names starting with `prefix` (for Tab completion), the built-ins first, then `custom`. */
+/** The built-in command called `name`, by its name or one of its aliases. */
+function findCommand(name: string): SlashCommand | undefined {
+  return SLASH_COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+}
+
+/** Command names starting with `prefix` (for Tab completion), the built-ins first (aliases too), then `custom`. */
 export function completeSlash(prefix: string, custom: readonly Pick<CustomCommand, 'name'>[] = []): string[] {
-  const names = [...SLASH_COMMANDS.map((c) => c.name), ...custom.map((c) => c.name).filter((name) => !BUILT_IN.has(name))];
+  const names = [...SLASH_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]), ...custom.map((c) => c.name).filter((name) => !BUILT_IN.has(name))];
   return names.filter((name) => name.startsWith(prefix.toLowerCase()));
 }
 
-const BUILT_IN = new Set(SLASH_COMMANDS.map((c) => c.name));
+/**
+ * The command palette shown while the prompt holds only `/` and part of a name: each matching
+ * command with its one-line help, at most `limit` of them (then how many more).
+ */
+export function slashPalette(prefix: string, custom: readonly Pick<CustomCommand, 'name' | 'description'>[] = [], limit = 8): string[] {
+  const wanted = prefix.toLowerCase();
+  const entries = [
+    ...SLASH_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])].filter((name) => name.startsWith(wanted)).slice(0, 1).map((name) => ({ name, help: name === c.name ? c.help : `${c.help} (/${c.name})` }))),
+    ...custom.filter((c) => !BUILT_IN.has(c.name) && c.name.startsWith(wanted)).map((c) => ({ name: c.name, help: c.description })),
+  ];
+  if (entries.length === 0) return [`no command starts with /${prefix} (/help lists them)`];
+  const width = Math.max(...entries.slice(0, limit).map((e) => e.name.length)) + 1;
+  const lines = entries.slice(0, limit).map((e) => `/${e.name.padEnd(width)} ${e.help}`);
+  if (entries.length > limit) lines.push(`… ${entries.length - limit} more (Tab completes, /help lists all)`);
+  return lines;
+}
+
+const BUILT_IN = new Set(SLASH_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
 
 /**
  * The custom commands (`custom-commands.ts`) as the session reads them now; one that has the

@@ -34,6 +34,8 @@ export interface SlashContext {
 
 export interface SlashCommand {
   name: string;
+  /** Other names it answers to (peers' names: `/clear` for `/new`, `/quit` for `/exit`). */
+  aliases?: readonly string[];
   /** Argument synopsis for /help, e.g. `[safe|off]`. */
   args?: string;
   help: string;

@@ -1,6 +1,6 @@
 import type { Image } from '../../actors/images/image.js';
 import type { ApprovalReply, ApprovalRequest, TodoItem } from '../../actors/tool-executor/protocol.js';
-import { completeSlash, isSlashCommand, runSlashCommand } from '../slash/commands.js';
+import { completeSlash, isSlashCommand, runSlashCommand, slashPalette } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
 import type { CustomCommand } from '../slash/custom-commands.js';
 import type { SummaryFigures } from '../session-summary.js';
@@ -162,9 +162,13 @@ export class InteractiveApp {
     if (this.editor.search && this.searchKey(event)) return this.screen.render();
     if (event.type === 'text' || event.type === 'paste') {
       this.editor.insert(event.type === 'paste' ? event.text : event.text);
+      this.showPalette();
       return this.screen.render();
     }
-    if (editKey(this.editor, event.name)) return this.screen.render();
+    if (editKey(this.editor, event.name)) {
+      this.showPalette();
+      return this.screen.render();
+    }
     switch (event.name) {
       case 'enter':
         return this.enter();
@@ -418,6 +422,12 @@ export class InteractiveApp {
   }
 
   /** The custom commands as the folders hold them now (none before the session exists). */
+  /** While the prompt is `/` and part of a command's name, the matching commands show below it. */
+  private showPalette(): void {
+    const text = this.editor.text;
+    if (/^\/[a-z0-9_-]*$/i.test(text)) this.hint = slashPalette(text.slice(1), this.customCommandsNow());
+  }
+
   private customCommandsNow(): CustomCommand[] {
     try {
       return this.session?.customCommands?.().commands ?? [];

@@ -287,3 +287,48 @@ test('while llama.cpp reads the prompt the spinner says how far: reading prompt 
   await h.until('Read it.');
   t.notRegex(h.vt.text(), /reading prompt/);
 });
+
+test('/clear and /quit are the peers’ names for /new and /exit', async (t) => {
+  const h = await harness(t, []);
+  h.type('/clear\r');
+  await h.until('new conversation');
+  t.deepEqual(h.session.calls, ['reset']);
+  h.type('/help\r');
+  await h.until('(also /quit)');
+  t.regex(h.vt.all(), /\/new +start a fresh conversation/);
+  t.regex(h.vt.all(), /\(also \/clear\)/);
+  h.type('/quit\r');
+  await h.exited;
+  t.is(h.exitCode(), 0);
+});
+
+test('/help at 80 columns wraps each help text at a word under its own column', async (t) => {
+  const h = await harness(t, []);
+  h.type('/help\r');
+  await h.until('Documentation:');
+  const rows = h.vt.all().split('\n');
+  const first = rows.findIndex((row) => row.startsWith('  /cd PATH'));
+  const column = rows[first]!.indexOf('work in another folder');
+  t.true(column > 10);
+  // The continuation row starts under the help column, and no row is cut inside a word.
+  t.is(rows[first + 1]!.search(/\S/), column);
+  t.regex(rows[first + 1]!, /^\s+\(\/cd \. re-indexes this one\)$/);
+  for (const row of rows) t.true(row.length <= 79, row);
+});
+
+test('typing / opens a palette of the commands with their help, narrowed as the name is typed, at 80 columns', async (t) => {
+  const h = await harness(t, []);
+  h.type('/');
+  await h.until('/help');
+  t.regex(h.vt.text(), /^\/help +list commands and keys$/m);
+  t.regex(h.vt.text(), /… \d+ more \(Tab completes, \/help lists all\)/);
+  h.type('to');
+  await h.until('/tokens');
+  t.notRegex(h.vt.text(), /^\/help /m);
+  h.type('\x7f\x7fqu');
+  await h.until('/quit');
+  t.regex(h.vt.text(), /^\/quit +leave reika \(\/exit\)$/m);
+  h.type('\x7f\x7fzz');
+  await h.until('no command starts with /zz');
+  for (const line of h.vt.text().split('\n')) t.true(line.length <= 80, line);
+});
