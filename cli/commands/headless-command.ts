@@ -10,7 +10,7 @@ import { INTERRUPTED_EXIT, interruption } from '../early-interrupt.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
 import { applySessionFlags, sessionFolder } from '../session-flags.js';
 import { AnswerStream } from '../headless/answer-stream.js';
-import { progressLine, toHeadlessResult } from '../headless/output.js';
+import { declinedLine, progressLine, toHeadlessResult } from '../headless/output.js';
 import { sessionSummary, summaryFigures } from '../session-summary.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
 import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
@@ -215,6 +215,8 @@ function report(result: TurnResult | undefined, output: 'text' | 'json' | 'strea
     const wrote = answer.finish({ answered: result.status === 'answered', partial: code === 130 });
     if (!wrote && result.status === 'answered') writeLine(result.answer.trimEnd());
   }
+  const declined = declinedLine(result);
+  if (declined) process.stderr.write(`reika: ${declined}\n`);
   if (result.error) process.stderr.write(`reika: ${result.error.message}\n`);
   else if (code === 130 && output === 'text' && !interrupted) process.stderr.write('reika: the turn was aborted\n');
   // stderr is the progress channel in plain mode: the session's figures close it.

@@ -25,6 +25,8 @@ export interface HeadlessResult {
   model?: string;
   /** How the model wrote its tool calls (`native` or a text dialect's name); absent without calls. */
   dialect?: string;
+  /** The calls that needed a person's approval and were declined (headless has nobody to ask); absent when none. */
+  declined?: TurnResult['toolCalls'];
   /** The model's task list as the task left it; absent when it kept none. */
   todo?: TurnResult['todo'];
   durationMs: number;
@@ -32,6 +34,7 @@ export interface HeadlessResult {
 }
 
 export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number, cache?: CacheTotals): HeadlessResult {
+  const declined = result.toolCalls.filter((call) => call.status === 'declined');
   const figures = cache && cache.requests > 0 ? { prefilledTokens: cache.prefilledTokens, reprefills: cache.reprefills.map((entry) => ({ request: entry.request, prefilledTokens: entry.prefilledTokens, appendedTokens: entry.appendedTokens ?? 0, cause: entry.reprefill!.cause, detail: entry.reprefill!.detail })) } : {};
   return {
     status: result.status,
@@ -42,6 +45,7 @@ export function toHeadlessResult(result: TurnResult, model: string | undefined, 
     compactions: result.compactions,
     ...(model ? { model } : {}),
     ...(result.dialect ? { dialect: result.dialect } : {}),
+    ...(declined.length > 0 ? { declined } : {}),
     ...(result.todo ? { todo: result.todo } : {}),
     durationMs,
     ...(result.error ? { error: result.error } : {}),
@@ -78,6 +82,18 @@ export function progressLine(event: AgentEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The stderr line that says what was declined, so a script's log shows it even when the model
+ * answered anyway: `reika: 1 action was declined (headless: nobody to approve it): bash rm -rf build …`.
+ */
+export function declinedLine(result: TurnResult): string | undefined {
+  const declined = result.toolCalls.filter((call) => call.status === 'declined');
+  if (declined.length === 0) return undefined;
+  const shown = declined.slice(0, 3).map((call) => `${call.name} ${target(call.arguments)}`.trim());
+  const more = declined.length > 3 ? ` and ${declined.length - 3} more` : '';
+  return visible(`${declined.length === 1 ? '1 action was' : `${declined.length} actions were`} declined (headless: nobody to approve ${declined.length === 1 ? 'it' : 'them'}): ${shown.join('; ')}${more} — allow with a permission rule (docs/settings.md) or run interactively`);
 }
 
 function target(args: Record<string, unknown>): string {

@@ -150,6 +150,23 @@ test('headless declines actions that need approval and tells the model', async (
   t.true(existsSync(join(repo, 'build/keep.txt')));
   t.regex(toolMessages(s.chatRequests()[1]!.json)[0]!, /reika runs headless/);
   t.regex(s.chatRequests()[0]!.json.messages[0].content, /You run headless/);
+  // Visible to scripts although the model answered: in --json and on stderr.
+  t.like(result, { status: 'answered', declined: [{ name: 'bash', arguments: { command: 'rm -rf build' }, status: 'declined' }] });
+  t.regex(run.stderr, /^reika: 1 action was declined \(headless: nobody to approve it\): bash rm -rf build — allow with a permission rule \(docs\/settings\.md\) or run interactively$/m);
+});
+
+test('--stream ends with a result that lists the declined calls; a run with none has no declined key', async (t) => {
+  const repo = gitRepo({ 'build/keep.txt': 'keep\n' });
+  const s = await server([{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf build' } }] }, { content: 'It needs approval.' }]);
+  const run = await runReika(['-p', 'delete build', '--stream'], { cwd: repo, env: env(s) });
+  t.is(run.code, 0, run.stderr);
+  const last = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+  t.is(last.type, 'result');
+  t.deepEqual(last.declined.map((c: { name: string }) => c.name), ['bash']);
+  const calm = await server([{ content: 'Nothing to do.' }]);
+  const quiet = await runReika(['-p', 'hello', '--json'], { cwd: repo, env: env(calm) });
+  t.false('declined' in JSON.parse(quiet.stdout));
+  t.notRegex(quiet.stderr, /declined/);
 });
 
 test('user errors print one sentence naming the setting and exit 1', async (t) => {
