@@ -52,7 +52,7 @@ export async function bootstrap(router: Router, options: BootstrapOptions): Prom
     },
   );
   const summary = summarizeProject(options.root, index.paths);
-  const agentsMd = collectAgentsMd(options.root);
+  const agentsMd = collectAgentsMd(options.root, options.userFolder);
   const skills = collectSkills(options.root, options.userFolder);
   const built = await repoMap;
   return Object.freeze({ root: options.root, index, repoMap: built.map, summary, agentsMd, skills, ms: Date.now() - started, ...(built.error ? { repoMapError: built.error } : {}) });

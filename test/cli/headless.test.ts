@@ -2,7 +2,7 @@ import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedServer, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
-import { gitRepo } from '../helpers/temp.js';
+import { gitRepo, tempDir, writeTree } from '../helpers/temp.js';
 import { alive, processesIn, runReika } from './headless-helpers.js';
 
 const servers: ScriptedServer[] = [];
@@ -167,6 +167,19 @@ test('--stream ends with a result that lists the declined calls; a run with none
   const quiet = await runReika(['-p', 'hello', '--json'], { cwd: repo, env: env(calm) });
   t.false('declined' in JSON.parse(quiet.stdout));
   t.notRegex(quiet.stderr, /declined/);
+});
+
+test('the user’s ~/.config/reika/AGENTS.md and a project’s CLAUDE.md reach the system prompt', async (t) => {
+  const repo = gitRepo({ 'CLAUDE.md': 'Run make check before you finish.\n' });
+  const config = tempDir();
+  writeTree(config, { 'reika/AGENTS.md': 'Answer in British English.\n' });
+  const s = await server([{ content: 'ok' }]);
+  const run = await runReika(['-p', 'hi'], { cwd: repo, env: { ...env(s), XDG_CONFIG_HOME: config } });
+  t.is(run.code, 0, run.stderr);
+  const system = String(s.chatRequests()[0]!.json.messages[0].content);
+  t.regex(system, /Answer in British English\./);
+  t.regex(system, /# Instructions from CLAUDE\.md\nRun make check before you finish\./);
+  t.true(system.indexOf('British English') < system.indexOf('make check'), 'the user’s file first, the project’s after it');
 });
 
 test('user errors print one sentence naming the setting and exit 1', async (t) => {

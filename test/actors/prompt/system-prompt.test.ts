@@ -63,3 +63,15 @@ test('AGENTS.md files are collected from the repo root down to the project folde
   writeTree(loose, { 'AGENTS.md': 'alone' });
   t.deepEqual(collectAgentsMd(loose), [{ path: 'AGENTS.md', content: 'alone' }]);
 });
+
+test('a folder without AGENTS.md gives its CLAUDE.md; the user’s own AGENTS.md comes first, for every project', (t) => {
+  const repo = gitRepo({ 'CLAUDE.md': 'claude rules', 'pkg/AGENTS.md': 'pkg rules', 'pkg/CLAUDE.md': 'not read: AGENTS.md wins here' });
+  const user = tempDir();
+  writeTree(user, { 'AGENTS.md': 'always use tabs' });
+  t.deepEqual(collectAgentsMd(join(repo, 'pkg'), user), [
+    { path: join(user, 'AGENTS.md'), content: 'always use tabs' },
+    { path: 'CLAUDE.md', content: 'claude rules' },
+    { path: 'pkg/AGENTS.md', content: 'pkg rules' },
+  ]);
+  t.deepEqual(collectAgentsMd(join(repo, 'pkg'), tempDir()).length, 2, 'no user file, nothing added');
+});
