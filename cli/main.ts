@@ -35,7 +35,10 @@ Usage:
                               (docs/settings.md lists every key)
   reika engine [install]      whether the embedded engine (--model FILE.gguf) is installed;
                               install: node-llama-cpp with this platform's llama.cpp build
+  reika completion bash|zsh|fish  a shell completion script (reika completion bash >> ~/.bashrc)
   reika --help | --version
+
+Documentation: README.md and docs/ in reika's package folder (npm root -g)/reika
 
 Flags (they win over the configuration):
   -m, --model NAME|FILE.gguf  the model for this run (REIKA_MODEL); a .gguf file runs inside reika
@@ -66,6 +69,7 @@ const COMMANDS: Record<Exclude<Subcommand, 'acp'>, () => Promise<{ run(argv: str
   doctor: () => import('./commands/doctor-command.js'),
   config: () => import('./commands/config-command.js'),
   engine: () => import('./commands/engine-command.js'),
+  completion: () => import('./commands/completion-command.js'),
 };
 
 async function main(input: string[]): Promise<number> {

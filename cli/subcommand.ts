@@ -5,7 +5,7 @@
  */
 
 /** The subcommands `reika` knows, each run by its own module. */
-export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor', 'engine', 'config', 'acp'] as const;
+export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor', 'engine', 'config', 'acp', 'completion'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** Session flags that take a value: their value is never the subcommand. */

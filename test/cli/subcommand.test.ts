@@ -1,5 +1,5 @@
 import test from 'ava';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { locateSubcommand } from '../../cli/subcommand.js';
 import { reikaBin } from '../helpers/binary.js';
@@ -61,4 +61,27 @@ test('a mistyped subcommand is exit 2 with one line, and nothing is sent', async
   const run = await reika(['mpa']);
   t.is(run.code, 2);
   t.is(run.stderr, 'reika: "mpa" is not a command; did you mean reika map? (to give it as a task: reika -p "mpa")\n');
+});
+
+test('reika completion bash gives a script bash completes subcommands, flags and their values with', async (t) => {
+  const run = await reika(['completion', 'bash']);
+  t.is(run.code, 0, run.stderr);
+  const complete = (line: string): string[] => {
+    const words = line.split(' ');
+    const probe = `${run.stdout}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _reika; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-c', probe], { encoding: 'utf8' }).split('\n').filter(Boolean).sort();
+  };
+  t.deepEqual(complete('reika ma'), ['map']);
+  t.deepEqual(complete('reika --cwd x d'), ['doctor']);
+  t.deepEqual(complete('reika --mode '), ['agent', 'plan']);
+  t.true(complete('reika --js').includes('--json'));
+  t.deepEqual(complete('reika completion z'), ['zsh']);
+});
+
+test('reika completion zsh and fish print their scripts; another shell is exit 2 with one line', async (t) => {
+  t.regex((await reika(['completion', 'zsh'])).stdout, /^#compdef reika$/m);
+  t.regex((await reika(['completion', 'fish'])).stdout, /^complete -c reika -n __fish_use_subcommand -a map$/m);
+  const bad = await reika(['completion', 'tcsh']);
+  t.is(bad.code, 2);
+  t.is(bad.stderr, 'reika: completion takes one of bash, zsh, fish (e.g. reika completion bash >> ~/.bashrc)\n');
 });
