@@ -294,9 +294,9 @@ test('/clear and /quit are the peers’ names for /new and /exit', async (t) => 
   await h.until('new conversation');
   t.deepEqual(h.session.calls, ['reset']);
   h.type('/help\r');
-  await h.until('(also /quit)');
+  await h.until('Documentation:');
   t.regex(h.vt.all(), /\/new +start a fresh conversation/);
-  t.regex(h.vt.all(), /\(also \/clear\)/);
+  t.regex(h.vt.all().replace(/\s+/g, ' '), /\(also \/clear\)/);
   h.type('/quit\r');
   await h.exited;
   t.is(h.exitCode(), 0);
@@ -312,7 +312,7 @@ test('/help at 80 columns wraps each help text at a word under its own column', 
   t.true(column > 10);
   // The continuation row starts under the help column, and no row is cut inside a word.
   t.is(rows[first + 1]!.search(/\S/), column);
-  t.regex(rows[first + 1]!, /^\s+\(\/cd \. re-indexes this one\)$/);
+  t.regex(rows[first + 1]!, /^\s+\S.*re-indexes this one\)$/);
   for (const row of rows) t.true(row.length <= 79, row);
 });
 
