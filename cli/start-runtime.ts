@@ -10,6 +10,7 @@ import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 import { startupThreadsEnded } from '../actors/indexer/startup-thread.js';
 import type { McpHub } from '../actors/mcp/hub.js';
+import type { Diagnostics } from '../actors/lsp/diagnostics.js';
 import type { McpServerConfig } from '../actors/mcp/config.js';
 import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-modules.js';
 
@@ -79,6 +80,8 @@ export interface Runtime {
   watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** The MCP servers (one supervised actor each), loaded on first call. */
   mcp(): Promise<McpHub>;
+  /** The language servers for diagnostics after edits (one supervised actor each, started at the first edit of their language), loaded on first call. */
+  diagnostics(waitMs: number): Promise<Diagnostics>;
   /** Ends every actor, thread and process. */
   close(): Promise<void>;
 }
@@ -178,6 +181,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     if (name === TOOL_EXECUTOR) void reapLeftovers();
   });
   let hub: Promise<McpHub> | undefined;
+  let lsp: Promise<Diagnostics> | undefined;
   return {
     supervisor,
     ready,
@@ -189,6 +193,7 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     },
     mcp: () =>
       (hub ??= import('../actors/mcp/hub.js').then((loaded) => new loaded.McpHub({ supervisor, headless: options.headless ?? false, ...(options.env ? { env: options.env } : {}), ...(options.mcpServers ? { extra: options.mcpServers } : {}) }))),
+    diagnostics: (waitMs) => (lsp ??= import('../actors/lsp/diagnostics.js').then((loaded) => new loaded.Diagnostics({ supervisor, waitMs }))),
     close: async () => {
       await supervisor.close();
       await reapLeftovers();

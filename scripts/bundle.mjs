@@ -29,6 +29,7 @@ const entries = [
   'actors/indexer/actor.js',
   'actors/subagent/actor.js',
   'actors/mcp/actor.js',
+  'actors/lsp/actor.js',
   'actors/model-io/template-check/render-worker.js',
   'workers/pool-entry.js',
 ];

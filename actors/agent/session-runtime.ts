@@ -1,4 +1,5 @@
 import type { Router } from '../../runtime/calls.js';
+import type { Diagnostics } from '../lsp/diagnostics.js';
 import type { McpHub } from '../mcp/hub.js';
 
 /** What the session needs from the runtime (see cli/start-runtime.ts). */
@@ -11,6 +12,8 @@ export interface SessionRuntime {
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** The MCP servers, whose ready tools join the tools array when it is frozen (cli/start-runtime.ts). */
   mcp?(): Promise<McpTools>;
+  /** The language servers that check edits (`actors/lsp/`), waiting at most `waitMs` after each. */
+  diagnostics?(waitMs: number): Promise<Pick<Diagnostics, 'before' | 'after' | 'status'>>;
 }
 
 /** What the session needs of the MCP hub (`actors/mcp/hub.ts`). */

@@ -25,6 +25,7 @@ import { FrozenPrompt, toolChange, type Frozen, type SessionMode, type ToolChang
 import { ModelLink } from './model-link.js';
 import { describe, endedEarly, runTurn } from './turn.js';
 import { UsageLedger } from './usage-ledger.js';
+import type { EditDiagnostics } from './edit-diagnostics.js';
 import { EngineFacts, type SessionDoctorFacts } from './engine-facts.js';
 import { SessionConversation } from './session-conversation.js';
 import { sessionInfo, type SessionInfo } from './session-info.js';
@@ -284,6 +285,7 @@ export class Session {
         toolContext: this.toolContext(options.readOnly ? 'plan' : frozen.mode),
         context,
         maxRequests: this.config.maxTurns,
+        ...(options.readOnly ? {} : this.editDiagnostics()),
         wave: this.waves(frozen, connection),
         emit: (event) => {
           // A tool call about to be routed: the executor must exist now (the supervisor queues the call while it boots).
@@ -317,6 +319,30 @@ export class Session {
   private toolContext(mode: ToolContext['mode']): ToolContext {
     const permissions = this.permissions?.inForce() ?? [];
     return { root: this.root, approvals: this.approvals, mode, settings: this.toolSettings, ...(this.editorFiles ? { editorFiles: this.editorFiles } : {}), ...(permissions.length > 0 ? { permissions } : {}) };
+  }
+
+  /** `/doctor`'s lines about the language servers: one per language, or why diagnostics are off. */
+  async languageServers(): Promise<string[]> {
+    if (!this.runtime.diagnostics) return ['not available in this session'];
+    if (!this.config.diagnostics.enabled) return ['off (REIKA_DIAGNOSTICS=off)'];
+    const lsp = await this.runtime.diagnostics(this.config.diagnostics.waitMs);
+    return lsp.status(this.root);
+  }
+
+  /**
+   * Diagnostics after edits for this turn's root (SPEC §19): off with REIKA_DIAGNOSTICS=off; the
+   * wait after an edit is REIKA_DIAGNOSTICS_MS (default 3 s).
+   */
+  private editDiagnostics(): { diagnostics?: EditDiagnostics } {
+    if (!this.runtime.diagnostics || !this.config.diagnostics.enabled) return {};
+    const servers = this.runtime.diagnostics(this.config.diagnostics.waitMs);
+    const root = this.root;
+    return {
+      diagnostics: {
+        before: (path) => servers.then((lsp) => lsp.before(root, path)).catch(() => undefined),
+        after: (path, created) => servers.then((lsp) => lsp.after(root, path, created)).catch(() => undefined),
+      },
+    };
   }
 
   /** A turn's subagent waves: the session's brief, spread over REIKA_SUBAGENT_PROFILES when set. */

@@ -12,6 +12,7 @@ import type { AgentEvent, TodoItem, ToolCallRecord, TurnResult, TurnStatus } fro
 import { agentEventOf } from './map-model-event.js';
 import { emptyTotals, UsageLedger } from './usage-ledger.js';
 import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
+import { editedPath, withDiagnostics, type EditDiagnostics } from './edit-diagnostics.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 import type { Hooks } from '../hooks/hooks.js';
 import { afterCall, atCompaction, atStop, beforeCall, type TurnHookContext } from './turn-hooks.js';
@@ -54,6 +55,8 @@ export interface TurnOptions {
   watchApprovals?(listener: (phase: 'ask' | 'answered') => void): () => void;
   /** Images sent natively with the prompt, for this turn only (their notes stay afterwards). */
   images?: TurnImage[];
+  /** Language servers: an edit's or write's result carries the errors it introduced (SPEC §19). */
+  diagnostics?: EditDiagnostics;
   /** Called once a request has gone to model-io, with what it carried (the template check renders it then). */
   sent?(messages: ChatMessage[], tools: ToolSchema[]): void;
   /** The session's hooks (SPEC §17): PreToolUse, PostToolUse, PreCompact, and the stop event when the model has answered. */
@@ -273,6 +276,9 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     result = pre.blocked;
     unwatch?.();
   } else {
+    // An edit or write: its language server reads the file first, and says afterwards what broke.
+    const edited = options.diagnostics && !send && options.route?.(call.name) === undefined ? editedPath(call, options.toolContext.root) : undefined;
+    if (edited) await options.diagnostics!.before(edited);
     try {
       const context: ToolContext = pre.approved !== undefined ? { ...options.toolContext, hookApproved: pre.approved } : options.toolContext;
       const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context };
@@ -285,6 +291,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
         },
       };
       result = await (send ? send(requestOptions) : client(options.router, options.route?.(call.name) ?? TOOL_EXECUTOR).request(request, requestOptions));
+      if (edited) result = await withDiagnostics(result, call, edited, options.diagnostics!, options.signal);
     } catch (error) {
       result =
         options.signal.aborted || isCancelled(error)

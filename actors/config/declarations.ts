@@ -82,6 +82,8 @@ export const SETTINGS = [
   { env: 'REIKA_BASH_TIMEOUT_MS', key: 'bashTimeoutMs', type: duration, default: '1800000', from: 'anywhere', doc: "a command's total time (0: the default)" },
   { env: 'REIKA_PASS_ENV', key: 'passEnv', type: list, from: 'user', doc: 'variables commands get although their names look secret (e.g. GITHUB_TOKEN for gh); REIKA_* never' },
   { env: 'REIKA_SEARCH_URL', key: 'search.url', type: url, from: 'anywhere', guard: 'redirects', doc: 'a SearXNG-compatible endpoint (with or without /search): the search tool is offered only with it' },
+  { env: 'REIKA_DIAGNOSTICS', key: 'diagnostics.enabled', type: onOff, default: 'on', from: 'anywhere', doc: 'off: no language server checks edits and writes' },
+  { env: 'REIKA_DIAGNOSTICS_MS', key: 'diagnostics.waitMs', type: duration, default: '3000', from: 'anywhere', doc: "how long an edit's or write's result waits for its language server's errors" },
   { env: 'REIKA_BASH_IDLE_MS', key: 'bashIdleMs', type: duration, default: '300000', from: 'anywhere', doc: "a command's time without output (0: the default)" },
   // Subagents.
   { env: 'REIKA_SUBAGENT_MAX_TURNS', key: 'subagent.maxTurns', type: count, default: '8', from: 'anywhere', doc: "a subagent's request budget (its last is forced to report)" },

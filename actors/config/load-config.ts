@@ -70,6 +70,13 @@ export interface Config {
     waitMs?: number;
     reasoningHistory: ReasoningHistorySetting;
   };
+  /** Language servers after edits (SPEC §19). */
+  diagnostics: {
+    /** REIKA_DIAGNOSTICS. */
+    enabled: boolean;
+    /** REIKA_DIAGNOSTICS_MS: how long an edit's result waits for its server. */
+    waitMs: number;
+  };
   mcp: {
     /** The project is trusted (REIKA_TRUST_PROJECT, or the user said so): its `.mcp.json` servers start without asking. */
     trustProject: boolean;
@@ -266,6 +273,7 @@ function buildConfig(values: Values, where: { cwd: string; home: string; userFol
     },
     bootstrapCache: values.flag('REIKA_BOOTSTRAP_CACHE'),
     mcp: { trustProject: false, waitMs: values.number('REIKA_MCP_WAIT_MS')! },
+    diagnostics: { enabled: values.flag('REIKA_DIAGNOSTICS'), waitMs: values.number('REIKA_DIAGNOSTICS_MS')! },
     secrets: [...new Set([...Object.entries(values.raw).filter(([key]) => key.endsWith('API_KEY')).map(([, value]) => value), ...secretValues(values.raw)])],
     userFolder: where.userFolder,
   };

@@ -58,6 +58,8 @@ export async function sessionDoctor(session: Session, config: Config, mcp?: () =
   const report = await sessionDoctorReport(session, config, mcp);
   const lines = describeDoctor(report);
   const facts = session.doctorFacts();
+  const servers = await session.languageServers().catch((error: unknown) => [`could not be listed: ${error instanceof Error ? error.message : String(error)}`]);
+  lines.push(...servers.map((line, i) => `${i === 0 ? 'lsp:' : ''}`.padEnd(12) + line));
   lines.splice(lines.findIndex((line) => line.startsWith('cache:')) + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.engine.reasoningHistory}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
   return lines;
 }

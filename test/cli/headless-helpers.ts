@@ -36,7 +36,8 @@ export interface RunOptions {
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('REIKA_')) env[key] = value;
-  return { ...env, HOME: tempDir('reika-home-'), ...extra };
+  // No language servers unless a test asks for them (see helpers/temp.ts).
+  return { ...env, HOME: tempDir('reika-home-'), REIKA_DIAGNOSTICS: 'off', ...extra };
 }
 
 /**

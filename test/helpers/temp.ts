@@ -16,6 +16,9 @@ process.on('exit', () => {
 const stateHome = realpathSync(mkdtempSync(join(tmpdir(), 'reika-state-')));
 made.push(stateHome);
 process.env.XDG_STATE_HOME = stateHome;
+// Language servers check edits only in the tests about them (test/actors/lsp, the headless
+// diagnostics test): elsewhere an edit of a .ts file would start one and wait for it.
+process.env.REIKA_DIAGNOSTICS ??= 'off';
 
 /** A fresh empty folder (realpath'd, so comparisons with resolved paths hold). */
 export function tempDir(prefix = 'reika-test-'): string {

@@ -74,4 +74,5 @@ test('a template probe that ends after the first request is adopted once, from t
   t.true(lines.some((line) => /^history: +reasoning sent back .*; system prompt in the first user message$/.test(line)), lines.join('\n'));
   t.true(lines.some((line) => line === 'template:   moved'));
   t.true(lines.some((line) => line === 'window:     32768 tokens, from the server, at connect'), lines.join('\n'));
+  t.true(lines.includes('lsp:        not available in this session'), 'the language servers have their line');
 });

@@ -62,6 +62,8 @@ export async function startReika(t: ExecutionContext, terminal: Terminal, script
       REIKA_BASE_URL: server.url,
       REIKA_MODEL: 'scripted-model',
       REIKA_CONTEXT_WINDOW: '32000',
+      // No language servers unless a test asks for them (see helpers/temp.ts).
+      REIKA_DIAGNOSTICS: 'off',
       ...(terminal.noColor ? { NO_COLOR: '1' } : {}),
       ...options.env,
     },

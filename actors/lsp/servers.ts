@@ -1,0 +1,75 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, extname, join } from 'node:path';
+import type { LspLanguage } from './protocol.js';
+
+/**
+ * Which language server serves a file, and where it is: the project's own install first
+ * (`node_modules/.bin`), then PATH, then the one installed beside reika (its development
+ * dependencies). TypeScript's server uses the project's `typescript` when it has one and reika's
+ * otherwise (typescript-language-server looks in the workspace first, then beside itself).
+ */
+
+export interface ServerCommand {
+  language: LspLanguage;
+  /** What `/doctor` calls it. */
+  name: string;
+  command: string;
+  args: string[];
+  /** Where it was found: `project`, `PATH` or `reika`. */
+  from: 'project' | 'PATH' | 'reika';
+}
+
+const EXTENSIONS: Record<string, LspLanguage> = {
+  '.ts': 'typescript', '.tsx': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
+  '.js': 'typescript', '.jsx': 'typescript', '.mjs': 'typescript', '.cjs': 'typescript',
+  '.py': 'python', '.pyi': 'python',
+  '.go': 'go',
+  '.rs': 'rust',
+};
+
+export const LANGUAGES: readonly LspLanguage[] = ['typescript', 'python', 'go', 'rust'];
+
+/** The language of a file reika has a server for, by its extension. */
+export function languageOf(path: string): LspLanguage | undefined {
+  return EXTENSIONS[extname(path).toLowerCase()];
+}
+
+/** What each language's server is called, and how reika's own copy is found. */
+const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; bundled?: { pkg: string; file: string } }> = {
+  typescript: { name: 'typescript-language-server', bin: 'typescript-language-server', args: ['--stdio'], bundled: { pkg: 'typescript-language-server', file: 'lib/cli.mjs' } },
+  python: { name: 'pyright', bin: 'pyright-langserver', args: ['--stdio'], bundled: { pkg: 'pyright', file: 'langserver.index.js' } },
+  go: { name: 'gopls', bin: 'gopls', args: [] },
+  rust: { name: 'rust-analyzer', bin: 'rust-analyzer', args: [] },
+};
+
+/** The server for `language` in the project at `root`, or undefined when none is at hand. */
+export function findServer(language: LspLanguage, root: string, env: NodeJS.ProcessEnv = process.env): ServerCommand | undefined {
+  const server = SERVERS[language];
+  const local = join(root, 'node_modules', '.bin', server.bin);
+  if (executable(local)) return { language, name: server.name, command: local, args: server.args, from: 'project' };
+  for (const folder of (env.PATH ?? '').split(delimiter)) {
+    if (folder === '') continue;
+    const candidate = join(folder, server.bin);
+    if (executable(candidate)) return { language, name: server.name, command: candidate, args: server.args, from: 'PATH' };
+  }
+  if (server.bundled) {
+    try {
+      const packageJson = createRequire(import.meta.url).resolve(`${server.bundled.pkg}/package.json`);
+      const file = join(dirname(packageJson), server.bundled.file);
+      if (existsSync(file)) return { language, name: server.name, command: process.execPath, args: [file, ...server.args], from: 'reika' };
+    } catch {
+      // not installed beside reika
+    }
+  }
+  return undefined;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
