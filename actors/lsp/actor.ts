@@ -93,7 +93,7 @@ export default defineActor<LspProtocol, LspOptions>({
       },
       initializationOptions: options.initialization ?? {},
     });
-    connection.sendNotification(lsp.InitializedNotification.type, {});
+    void connection.sendNotification(lsp.InitializedNotification.type, {});
   },
 
   async handle(request: LspRequest): Promise<LspCheck | null> {
@@ -148,11 +148,11 @@ function sync(path: string, text: string): Doc {
   if (!doc) {
     doc = { uri, version: 1, text, publishes: 0, waiters: new Set() };
     docs.set(uri, doc);
-    connection!.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: languageId(path), version: 1, text } });
+    void connection!.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: languageId(path), version: 1, text } });
   } else if (doc.text !== text) {
     doc.version++;
     doc.text = text;
-    connection!.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
+    void connection!.sendNotification(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri, version: doc.version }, contentChanges: [{ text }] });
   }
   return doc;
 }

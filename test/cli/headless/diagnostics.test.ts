@@ -19,8 +19,8 @@ const tree = {
 };
 const script = [{ toolCalls: [{ name: 'edit', arguments: { path: 'src/main.ts', old_string: 'add(1, 2)', new_string: 'add("1", 2)' } }] }, { content: 'edited' }];
 
-function toolMessage(json: any): string {
-  return json.messages.find((message: { role: string }) => message.role === 'tool').content;
+function toolMessage(json: unknown): string {
+  return (json as { messages: { role: string; content: string }[] }).messages.find((message) => message.role === 'tool')!.content;
 }
 
 test.serial('an edit that breaks the types is told so in its result; the error that was there is not', async (t) => {
