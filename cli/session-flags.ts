@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findProfile, type Config } from '../actors/config/load-config.js';
 import { ConfigError } from '../actors/config/parse.js';
+import { VALUED } from './flag-names.js';
 
 /** A command line the user can fix: one sentence, exit 2 (interactive) or 1 (headless). */
 export class UsageError extends Error {
@@ -25,7 +26,6 @@ export interface SessionFlags {
   resume?: string | true;
 }
 
-const VALUED: Record<string, 'profile' | 'mode' | 'approvals' | 'cwd'> = { '--profile': 'profile', '--mode': 'mode', '--approvals': 'approvals', '--cwd': 'cwd', '-C': 'cwd' };
 
 /**
  * Reads the session flag at `argv[i]` into `flags`; returns how many arguments it took (0 when

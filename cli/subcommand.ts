@@ -4,12 +4,13 @@
  * and looks like a mistyped one is refused rather than sent to the model as a task.
  */
 
+import { VALUED } from './flag-names.js';
+import { closest } from './slash/suggest.js';
+
 /** The subcommands `reika` knows, each run by its own module. */
 export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor', 'engine', 'config', 'acp', 'completion'] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
-/** Session flags that take a value: their value is never the subcommand. */
-const VALUED = new Set(['--profile', '--mode', '--approvals', '--cwd', '-C', '--resume']);
 
 export type Located =
   | { kind: 'subcommand'; name: Subcommand; args: string[]; cwd?: string }
@@ -26,9 +27,9 @@ export function locateSubcommand(argv: readonly string[]): Located {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-p' || arg === '--prompt' || arg.startsWith('--prompt=') || arg === '--') return { kind: 'session' };
-    if (VALUED.has(arg)) {
-      if (arg !== '--resume') i++;
-      else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) i++;
+    // A flag's value is never the subcommand.
+    if (arg in VALUED || (arg === '--resume' && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-'))) {
+      i++;
       continue;
     }
     if (arg.startsWith('-')) continue;
@@ -53,22 +54,7 @@ function subcommand(name: Subcommand, others: string[]): Located {
   return { kind: 'subcommand', name, args, ...(cwd !== undefined ? { cwd } : {}) };
 }
 
-/** A subcommand within two edits of a lone lowercase word (`mpa`, `doctr`, `sesions`), if any. */
+/** The subcommand a lone lowercase word (`mpa`, `doctr`, `sesions`) most likely meant, if any. */
 function closeTo(word: string): Subcommand | undefined {
-  if (!/^[a-z]{2,12}$/.test(word)) return undefined;
-  return SUBCOMMANDS.find((name) => editDistance(word, name) <= Math.min(2, name.length - 2));
-}
-
-/** Edits between two words, a swap of neighbours counting as one (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = best;
-    }
-  }
-  return d[a.length]![b.length]!;
+  return /^[a-z]{2,12}$/.test(word) ? (closest(word, SUBCOMMANDS) as Subcommand | undefined) : undefined;
 }

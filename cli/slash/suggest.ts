@@ -1,15 +1,15 @@
-/** Levenshtein distance (insert, delete, substitute each cost 1). */
+/** Edit distance: insert, delete, substitute, or swap two neighbours (`mpa` → `map`), each cost 1. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
     }
-    previous = current;
   }
-  return previous[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /**

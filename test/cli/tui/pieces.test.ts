@@ -14,10 +14,12 @@ import { tempDir, writeTree } from '../../helpers/temp.js';
 
 test('an unknown command suggests the closest one, and nothing for gibberish', (t) => {
   t.is(editDistance('kitten', 'sitting'), 3);
+  t.is(editDistance('mpa', 'map'), 1, 'a swap of neighbours is one edit');
   const names = ['help', 'cd', 'approvals', 'model', 'mode', 'compact', 'tokens', 'new', 'exit'];
   t.is(closest('tokns', names), 'tokens');
   t.is(closest('aprovals', names), 'approvals');
   t.is(closest('mod', names), 'mode');
+  t.is(closest('mdoe', names), 'mode');
   t.is(closest('ext', names), 'exit');
   t.is(closest('zzzzzzzz', names), undefined);
   t.is(closest('init', names), undefined, 'init is not a slip for exit (half of it differs)');
