@@ -1,9 +1,10 @@
 import test from 'ava';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedServer, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
+import { processesRunning } from '../helpers/processes.js';
 import { gitRepo, tempDir, writeTree } from '../helpers/temp.js';
-import { alive, processesIn, runReika } from './headless-helpers.js';
+import { processesIn, runReika } from './headless-helpers.js';
 
 const servers: ScriptedServer[] = [];
 test.after.always(() => Promise.all(servers.map((s) => s.close())));
@@ -115,7 +116,7 @@ test('SIGINT during a long bash exits 130 and leaves no process', async (t) => {
   t.is(last.status, 'aborted');
   for (const file of ['bg.pid', 'sh.pid']) t.true(Number(readFileSync(join(repo, file), 'utf8')) > 0, `${file} was written`);
   // Found by command line: inside the sandbox's PID namespace `$!` and `$$` are not the pids seen out here.
-  t.deepEqual(commandsRunning('sleep\u000061\u0000'), [], 'the background sleep is gone');
+  t.deepEqual(processesRunning('sleep', '61'), [], 'the background sleep is gone');
   t.deepEqual(processesIn(repo), [], 'no actor or command process is left in the project folder');
 });
 
@@ -213,14 +214,3 @@ test('user errors print one sentence naming the setting and exit 1', async (t) =
     t.is(run.stdout, '');
   }
 });
-
-/** Live processes whose command line is exactly `cmdline` (NUL-separated, as /proc gives it). */
-function commandsRunning(cmdline: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && alive(Number(entry))).filter((entry) => {
-    try {
-      return readFileSync(`/proc/${entry}/cmdline`, 'latin1') === cmdline;
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}

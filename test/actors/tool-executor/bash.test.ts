@@ -1,19 +1,11 @@
 import test from 'ava';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolDelta } from '../../../actors/tool-executor/protocol.js';
 import { sandboxState } from '../../../actors/tool-executor/safety/sandbox.js';
+import { processesRunning } from '../../helpers/processes.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { call } from './harness.js';
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 test.serial('a command that prints nothing for the idle limit is killed', async (t) => {
   process.env.REIKA_BASH_IDLE_MS = '300';
@@ -90,21 +82,10 @@ test('background processes a command leaves behind are stopped when it exits', a
   const result = await call(tempDir(), 'bash', { command: 'sleep 307 & echo $!' });
   t.true(Number(result.payload.trim()) > 0);
   // Found by command line: in the sandbox's PID namespace `$!` is not the pid seen out here.
-  t.deepEqual(sleepers('307'), []);
+  t.deepEqual(processesRunning('sleep', '307'), []);
   // There the namespace ends with the command and takes its processes along; without one reika stops them.
   if ((await sandboxState(process.env.REIKA_SANDBOX)).pidNamespace !== true) t.regex(result.summary, /background processes it left running were stopped/);
 });
-
-/** Live `sleep <seconds>` processes. */
-function sleepers(seconds: string): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && alive(Number(entry))).filter((entry) => {
-    try {
-      return readFileSync(`/proc/${entry}/cmdline`, 'latin1') === `sleep\0${seconds}\0`;
-    } catch {
-      return false;
-    }
-  }).map(Number);
-}
 
 test('plan mode runs read-only commands and refuses the rest', async (t) => {
   const root = gitRepo({ 'a.txt': 'x\n' });
