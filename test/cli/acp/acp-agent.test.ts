@@ -3,34 +3,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
+import { type WireJson } from '../../helpers/scripted-server.js';
 import { reikaBin } from '../../helpers/binary.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { testSite, watchChild } from '../../helpers/watchdog.js';
 import { cleanEnv, processesIn } from '../headless-helpers.js';
-import { answerText, startEditor, updatesOf, type Editor } from './acp-harness.js';
+import { acpEnv as env, acpFixtures, answerText, updatesOf } from './acp-harness.js';
 
-const servers: ScriptedServer[] = [];
-const editors: Editor[] = [];
-test.after.always(async () => {
-  for (const editor of editors) editor.close();
-  await Promise.all(editors.map((editor) => editor.exited));
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
-  const s = await startScriptedServer(...args);
-  servers.push(s);
-  return s;
-}
-
-function editor(options: Parameters<typeof startEditor>[0]): Editor {
-  const started = startEditor(options);
-  editors.push(started);
-  return started;
-}
-
-const env = (s: ScriptedServer, extra: Record<string, string> = {}) => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', ...extra });
+const { server, editor } = acpFixtures((fn) => test.after.always(fn));
 
 function toolMessages(body: WireJson): string[] {
   return body.messages.filter((m: WireJson) => m.role === 'tool').map((m: WireJson) => m.content as string);

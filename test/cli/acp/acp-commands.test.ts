@@ -1,29 +1,11 @@
 import test from 'ava';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
+import { type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { everythingEntry } from '../../actors/mcp/servers.js';
-import { answerText, startEditor, type Editor } from './acp-harness.js';
+import { acpFixtures, answerText } from './acp-harness.js';
 
-const servers: ScriptedServer[] = [];
-const editors: Editor[] = [];
-test.after.always(async () => {
-  for (const editor of editors) editor.close();
-  await Promise.all(editors.map((editor) => editor.exited));
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
-  const s = await startScriptedServer(...args);
-  servers.push(s);
-  return s;
-}
-
-function editor(options: Parameters<typeof startEditor>[0]): Editor {
-  const started = startEditor(options);
-  editors.push(started);
-  return started;
-}
+const { server, editor } = acpFixtures((fn) => test.after.always(fn));
 
 test('the editor is told the commands a prompt may start with, and a custom command expands to its prompt', async (t) => {
   const repo = gitRepo({ '.reika/commands/review.md': '---\ndescription: review a folder\nargument-hint: FOLDER\n---\nReview the code in $ARGUMENTS.\n', 'src/a.js': 'x\n' });

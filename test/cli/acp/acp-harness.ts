@@ -14,6 +14,7 @@ import {
   type SessionNotification,
   type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
+import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { reikaBin } from '../../helpers/binary.js';
 import { testSite, watchChild } from '../../helpers/watchdog.js';
 import { cleanEnv } from '../headless-helpers.js';
@@ -115,3 +116,32 @@ export function answerText(editor: Editor): string {
     .map((u) => (u.content.type === 'text' ? u.content.text : ''))
     .join('');
 }
+
+/**
+ * A test file's scripted servers and editors, closed after its last test: `server()` and
+ * `editor()` start one and keep it for the teardown.
+ */
+export function acpFixtures(after: (fn: () => Promise<void>) => void): { server: typeof startScriptedServer; editor: typeof startEditor } {
+  const servers: ScriptedServer[] = [];
+  const editors: Editor[] = [];
+  after(async () => {
+    for (const editor of editors) editor.close();
+    await Promise.all(editors.map((editor) => editor.exited));
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  return {
+    async server(...args) {
+      const s = await startScriptedServer(...args);
+      servers.push(s);
+      return s;
+    },
+    editor(options) {
+      const started = startEditor(options);
+      editors.push(started);
+      return started;
+    },
+  };
+}
+
+/** The session settings every ACP test runs reika with, against scripted server `s`. */
+export const acpEnv = (s: ScriptedServer, extra: Record<string, string> = {}): Record<string, string> => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', ...extra });

@@ -2,31 +2,11 @@ import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods } from '@agentclientprotocol/sdk';
-import { startScriptedServer, type ScriptedRequest, type ScriptedServer, type WireJson } from '../../helpers/scripted-server.js';
+import { type ScriptedRequest, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../../helpers/temp.js';
-import { answerText, startEditor, updatesOf, type Editor } from './acp-harness.js';
+import { acpEnv as env, acpFixtures, answerText, updatesOf } from './acp-harness.js';
 
-const servers: ScriptedServer[] = [];
-const editors: Editor[] = [];
-test.after.always(async () => {
-  for (const editor of editors) editor.close();
-  await Promise.all(editors.map((editor) => editor.exited));
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
-  const s = await startScriptedServer(...args);
-  servers.push(s);
-  return s;
-}
-
-function editor(options: Parameters<typeof startEditor>[0]): Editor {
-  const started = startEditor(options);
-  editors.push(started);
-  return started;
-}
-
-const env = (s: ScriptedServer, extra: Record<string, string> = {}) => ({ REIKA_BASE_URL: s.url, REIKA_MODEL: 'scripted-model', REIKA_CONTEXT_WINDOW: '32768', ...extra });
+const { server, editor } = acpFixtures((fn) => test.after.always(fn));
 
 /** The earlier body up to the end of its last message: what a warm engine has cached, as it went on the wire. */
 function messagesPrefix(request: ScriptedRequest): string {
