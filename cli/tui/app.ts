@@ -423,9 +423,20 @@ export class InteractiveApp {
 
   /** The custom commands as the folders hold them now (none before the session exists). */
   /** While the prompt is `/` and part of a command's name, the matching commands show below it. */
+  /**
+   * The custom commands the open palette lists: read from disk once when it opens, not at every
+   * key typed into it (reading them is synchronous, on the thread that echoes keys).
+   */
+  private paletteCustom: CustomCommand[] | undefined;
+
   private showPalette(): void {
     const text = this.editor.text;
-    if (/^\/[a-z0-9_-]*$/i.test(text)) this.hint = slashPalette(text.slice(1), this.customCommandsNow());
+    if (!/^\/[a-z0-9_-]*$/i.test(text)) {
+      this.paletteCustom = undefined;
+      return;
+    }
+    this.paletteCustom ??= this.customCommandsNow();
+    this.hint = slashPalette(text.slice(1), this.paletteCustom);
   }
 
   private customCommandsNow(): CustomCommand[] {

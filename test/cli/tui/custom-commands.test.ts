@@ -106,3 +106,19 @@ test('/init with an interrupted or empty turn writes nothing', async (t) => {
   await h.until('/init: the model gave no draft; nothing was written');
   t.false(existsSync(join(h.session.state.root, 'AGENTS.md')));
 });
+
+test('the / palette lists custom commands with their descriptions, read once while it is open', async (t) => {
+  let reads = 0;
+  const setup = withCommands(commands);
+  const h = await appHarness(t, [], (session) => {
+    setup(session);
+    const load = session.customCommands!;
+    session.customCommands = () => (reads++, load());
+  });
+  h.type('/');
+  h.type('r');
+  h.type('e');
+  await h.until('Review the staged changes');
+  t.regex(h.vt.text(), /^\/review +Review the staged changes$/m);
+  t.is(reads, 1, 'the commands folder is read when the palette opens, not per key');
+});
