@@ -65,7 +65,7 @@ export class EditorSession {
     this.id = options.id;
     const send = (update: SessionUpdate) => options.editor.update(this.id, update);
     // The settings' permission rules and hooks, as in the terminal (a project's loosening parts once it is trusted).
-    const permissions = sessionPermissions(options.config, options.root);
+    const permissions = sessionPermissions(options.config);
     for (const note of permissions.notes) options.log(note);
     this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal), (rules) => permissions.book.add('local', 'allow', rules), options.log);
     this.updates = new TurnUpdates(send, () => this.session.info().root);

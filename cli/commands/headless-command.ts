@@ -127,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
     traceStartup('headless: session loaded');
     const { Session } = sessionModule;
     // The settings' permission rules and hooks; what an untrusted project may not use is one line.
-    const { book, notes: settingsNotes } = (await import('../session-permissions.js')).sessionPermissions(config, cwd);
+    const { book, notes: settingsNotes } = (await import('../session-permissions.js')).sessionPermissions(config);
     for (const note of settingsNotes) process.stderr.write(`reika: ${note}\n`);
     session = new Session({ runtime, config, cwd, headless: true, permissions: book, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
     session.subscribe((event) => {

@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   return new Promise<number>((resolveExit) => {
     let approvals: SessionApprovals | undefined;
     // The settings' permission rules and hooks; "Always" in the approval menu writes to their files.
-    const permissions = sessionPermissions(config, cwd);
+    const permissions = sessionPermissions(config);
     notes.push(...permissions.notes);
     const app: InteractiveApp = new InteractiveApp({
       rememberRules: (scope, rules) => permissions.book.add(scope, 'allow', rules),

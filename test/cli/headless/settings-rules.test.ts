@@ -82,7 +82,7 @@ test('an untrusted project’s allow rules and hooks have no effect, its ask rul
   t.true(existsSync(join(root, 'build/out.o')), 'rm -rf asked (safe mode) and was declined headless');
   t.regex(untrusted.told[1]!, /declined: .*headless/, 'the ask rule made read ask, and headless declines');
   t.false(existsSync(join(root, 'hook-ran.json')), 'the hook did not run');
-  const trusted = await run(t, root, home, calls, { REIKA_MCP_TRUST_PROJECT: '1' });
+  const trusted = await run(t, root, home, calls, { REIKA_TRUST_PROJECT: '1' });
   t.is(trusted.code, 0, trusted.stderr);
   t.notRegex(trusted.stderr, /is not trusted/);
   t.false(existsSync(join(root, 'build')), 'the allow rule ran rm -rf unasked');
