@@ -7,6 +7,7 @@ import { findSession, listSessions, type StoredSession } from '../actors/transcr
 import { SessionRecorder } from '../actors/transcript/session-recorder.js';
 import { TranscriptWriter, type WriterOptions } from '../actors/transcript/transcript-writer.js';
 import { sessionLine } from './describe-sessions.js';
+import { SESSION_VARIABLE } from '../actors/tool-executor/safety/session-id.js';
 import { version } from './version.js';
 
 /**
@@ -79,7 +80,9 @@ export interface OpenedSession {
  * holds it); without one, a recorder that starts a new transcript at the first turn.
  */
 export function openSession(located: LocatedSession | undefined, config: Config, options: WriterOptions = {}): OpenedSession {
-  const writerOptions: WriterOptions = { ...options, secrets: secretsOf(config) };
+  // The run's checkpoint session (main.ts made it): `reika undo --list` names the stored session by it.
+  const checkpoints = process.env[SESSION_VARIABLE];
+  const writerOptions: WriterOptions = { ...options, secrets: secretsOf(config), ...(checkpoints ? { checkpoints } : {}) };
   const reika = version();
   if (!located) return { recorder: new SessionRecorder(reika, writerOptions), notes: [] };
   const { stored, root } = located;

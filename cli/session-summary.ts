@@ -33,6 +33,11 @@ export function sessionSummary(figures: SummaryFigures): string {
   return parts.join(' · ');
 }
 
+/** The exit line that names the stored session and how to go on with it (`reika --resume` works from any folder). */
+export function resumeHint(id: string): string {
+  return `session ${id} · go on with it: reika --resume ${id}`;
+}
+
 function duration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   const seconds = Math.round(ms / 1000);

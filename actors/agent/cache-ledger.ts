@@ -63,6 +63,8 @@ export class CacheLedger {
   private readonly facts = new Map<number, RequestFacts>();
   private previousPrompt: number | undefined;
   private requests = 0;
+  /** Entries before this one belong to an earlier conversation: {@link last} does not show them. */
+  private conversationStart = 0;
 
   /** A request goes out: returns its number (1-based over the session). */
   begin(facts: RequestFacts = {}): number {
@@ -99,6 +101,12 @@ export class CacheLedger {
     this.previousPrompt = undefined;
   }
 
+  /** `/new`, `/cd`, `/resume`: the prefix starts over, and the last request is no longer this conversation's. */
+  newConversation(): void {
+    this.restart();
+    this.conversationStart = this.entries.length;
+  }
+
   /** Attaches the template's cause, found after the figures came in (or before: kept for them). */
   explain(request: number, template: string): void {
     const pending = this.facts.get(request);
@@ -107,8 +115,9 @@ export class CacheLedger {
     if (entry?.reprefill && entry.reprefill.cause === 'engine') entry.reprefill = { tokens: entry.reprefill.tokens, cause: 'template', detail: template };
   }
 
+  /** The current conversation's last request (none yet after `/new`); the totals keep every request. */
   last(): RequestCache | undefined {
-    const last = this.entries.at(-1);
+    const last = this.entries.length > this.conversationStart ? this.entries.at(-1) : undefined;
     return last ? { ...last } : undefined;
   }
 

@@ -132,6 +132,12 @@ export class EngineFacts {
     }, () => {});
   }
 
+  /** `/new`, `/cd`, `/resume`: the prefix starts over and the old conversation's last request is not shown as this one's. */
+  newConversation(): void {
+    this.ledger.newConversation();
+    this.templates?.forget('main');
+  }
+
   /** The system prompt or tools changed on purpose: the next request starts the prefix over, unflagged. */
   restartPrefix(): void {
     this.ledger.restart();

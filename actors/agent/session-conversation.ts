@@ -27,6 +27,8 @@ export class SessionConversation {
   private context: ContextManager | undefined;
   /** A stored session whose conversation the next turn replays (then it is let go). */
   private resume: ResumedSession | undefined;
+  /** The stored conversation replayed once for its figures (the status line's `ctx` before the first turn). */
+  private preview: ContextManager | undefined;
 
   constructor(private readonly options: SessionConversationOptions) {}
 
@@ -35,15 +37,34 @@ export class SessionConversation {
     return this.context;
   }
 
+  /**
+   * The conversation whose figures the status line and `/tokens` show: the one under way, or a
+   * resumed one before its first turn (replayed once, without a journal, for its size only).
+   */
+  get shown(): ContextManager | undefined {
+    if (this.context || !this.resume) return this.context;
+    if (!this.preview) {
+      try {
+        this.preview = ContextManager.replay(this.resume.contextOps);
+      } catch {
+        return undefined; // the first turn's replay says what is wrong
+      }
+      this.preview.setWindow(this.options.window);
+    }
+    return this.preview;
+  }
+
   /** The next turn goes on with a stored session's conversation. */
   resumeWith(resumed: ResumedSession): void {
     this.context = undefined;
+    this.preview = undefined;
     this.resume = resumed;
   }
 
   /** `/new`, `/cd`: the next turn starts a new conversation, with a transcript of its own. */
   startOver(): void {
     this.context = undefined;
+    this.preview = undefined;
     this.resume = undefined;
     this.options.recorder?.end();
   }
@@ -71,6 +92,7 @@ export class SessionConversation {
     const journal = recorder ? (op: ContextOp) => recorder.context(op) : undefined;
     const resume = this.resume;
     this.resume = undefined;
+    this.preview = undefined;
     if (!resume) {
       recorder?.begin(prompt.record(frozen, root));
       // Where the system prompt goes and whether reasoning goes back are fixed here for the

@@ -23,8 +23,13 @@ export interface SessionInfo {
   cacheHitRate: number;
   /** Fixed charge of the images sent natively in the current turn (IMAGE_TOKENS each). */
   imageTokens: number;
-  /** Chat requests of the current conversation (`/new` and `/cd` start it over). */
+  /** Chat requests of the session, counted with {@link usage} (`/new` and `/cd` keep both). */
   requests: number;
+  /**
+   * What this run of reika asked and was told, across `/new`, `/cd` and `/resume` (which takes
+   * the resumed session's figures into {@link usage}): the exit line's figures.
+   */
+  run: { requests: number; usage: UsageTotals };
   /** The current conversation's last reported usage (its prompt tokens as the server counted them). */
   lastUsage?: Usage;
   /**
@@ -40,7 +45,7 @@ export interface SessionInfo {
 }
 
 /** The figures, each asked of its owner. */
-export function sessionInfo(from: { root: string; link: ModelLink; mode: AgentMode; approvals: ApprovalMode; context: ContextManager | undefined; usage: UsageLedger; facts: EngineFacts; busy: boolean }): SessionInfo {
+export function sessionInfo(from: { root: string; link: ModelLink; mode: AgentMode; approvals: ApprovalMode; context: ContextManager | undefined; usage: UsageLedger; run: UsageLedger; facts: EngineFacts; busy: boolean }): SessionInfo {
   const { link, usage, facts } = from;
   const stats = from.context?.stats();
   const profile = link.profile;
@@ -58,6 +63,7 @@ export function sessionInfo(from: { root: string; link: ModelLink; mode: AgentMo
     usage: usage.totals,
     cacheHitRate: usage.cacheHitRate,
     requests: usage.requests,
+    run: { requests: from.run.requests, usage: from.run.totals },
     lastUsage: usage.last,
     ...(dialect ? { dialect } : {}),
     cache: facts.cache,

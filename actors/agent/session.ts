@@ -89,6 +89,8 @@ export class Session {
   private readonly prompt: FrozenPrompt;
   /** Usage over the whole session, summed as each reply reports it. */
   private usage = new UsageLedger();
+  /** This run's requests and usage: never restored from a transcript, never started over. */
+  private readonly runUsage = new UsageLedger();
   /** The engine's record put to use: system placement, reasoning, llama.cpp fields, template check, cache figures. */
   private readonly facts: EngineFacts;
   /** The conversation under way, and where it begins and ends in the transcript. */
@@ -187,6 +189,11 @@ export class Session {
     return this.recorder?.id;
   }
 
+  /** The id of the transcript being written when it is kept (it holds a reply): what `reika --resume` takes. */
+  get resumableId(): string | undefined {
+    return this.recorder?.kept?.id;
+  }
+
   /** The transcript file being written, if any (`/save` reads it). */
   get transcriptPath(): string | undefined {
     return this.recorder?.transcriptPath;
@@ -206,6 +213,7 @@ export class Session {
   private adopt(resumed: ResumedSession): void {
     this.conversation.resumeWith(resumed);
     this.usage = UsageLedger.restore(resumed.usage);
+    this.facts.newConversation();
   }
 
   private settings(): SessionSettings {
@@ -406,6 +414,7 @@ export class Session {
     this.assertIdle();
     this.conversation.startOver();
     this.usage.newConversation();
+    this.facts.newConversation();
   }
 
   /**
@@ -424,6 +433,7 @@ export class Session {
     this.toolSettings = toolSettings;
     this.conversation.startOver();
     this.usage.newConversation();
+    this.facts.newConversation();
     const frozen = await this.prompt.boot(root, this.link.repoMapBudget(this.config.repoMapBudget));
     return { boot: frozen.boot, ...(before ? toolChange(before, frozen.tools) : { added: [], removed: [] }) };
   }
@@ -478,7 +488,7 @@ export class Session {
 
 
   info(): SessionInfo {
-    return sessionInfo({ root: this.root, link: this.link, mode: this.prompt.mode, approvals: this.approvals, context: this.conversation.current, usage: this.usage, facts: this.facts, busy: this.busy });
+    return sessionInfo({ root: this.root, link: this.link, mode: this.prompt.mode, approvals: this.approvals, context: this.conversation.shown, usage: this.usage, run: this.runUsage, facts: this.facts, busy: this.busy });
   }
 
   /** Settles when what the session asks the server besides its turns (after a warm start) is answered; a headless run waits for it before it ends. */
@@ -494,10 +504,14 @@ export class Session {
   /** Every event passes here: the usage ledger counts requests and sums usage as they happen. */
   private emit(input: AgentEvent): void {
     const event = this.facts.track(input);
-    if (event.type === 'request') this.usage.countRequest();
+    if (event.type === 'request') {
+      this.usage.countRequest();
+      this.runUsage.countRequest();
+    }
     else if (event.type === 'prefill' || event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call') this.link.answering();
     else if (event.type === 'usage') {
       this.usage.record(event.usage);
+      this.runUsage.record(event.usage);
       this.link.replied();
     }
     for (const listener of this.listeners) listener(event);

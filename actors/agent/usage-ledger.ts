@@ -4,7 +4,7 @@ import type { UsageTotals } from './events.js';
 /** A ledger as plain data: what a transcript stores and {@link UsageLedger.restore} takes back. */
 export interface UsageLedgerState {
   totals: UsageTotals;
-  /** Chat requests of the current conversation (`/new` and `/cd` start it over). */
+  /** Chat requests of the session (`/new` and `/cd` keep counting, as they keep the sums). */
   requests: number;
   /** The usage of the conversation's last request that reported any. */
   last?: Usage;
@@ -60,9 +60,11 @@ export class UsageLedger {
     return this.sums.promptTokens > 0 ? this.sums.cachedTokens / this.sums.promptTokens : 0;
   }
 
-  /** A new conversation (`/new`, `/cd`): its request count and last usage start over; the sums stay. */
+  /**
+   * A new conversation (`/new`, `/cd`): its last usage goes; the request count and the sums stay,
+   * so `/tokens`, `/doctor` and the exit line count the same requests.
+   */
   newConversation(): void {
-    this.requestCount = 0;
     this.lastUsage = undefined;
   }
 

@@ -2,6 +2,7 @@ import { UsageLedger, type UsageLedgerState } from '../agent/usage-ledger.js';
 import type { ContextOp } from '../context/context-op.js';
 import { ReikaError } from '../../runtime/errors.js';
 import type { Transcript } from './read-transcript.js';
+import { RecentTurns, type RecentTurn } from './recent-turns.js';
 import type { FrozenRecord, SessionHeader, SessionSettings } from './transcript-event.js';
 
 /**
@@ -23,6 +24,8 @@ export interface ResumedSession {
   /** The last turn's prompt and the last answer, to show on resuming. */
   lastPrompt?: string;
   lastAnswer?: string;
+  /** The last turns as the terminal showed them, to show again on resuming. */
+  recent: RecentTurn[];
 }
 
 export function resumedSession(transcript: Transcript): ResumedSession {
@@ -35,7 +38,9 @@ export function resumedSession(transcript: Transcript): ResumedSession {
   let openTurn: string | undefined;
   let lastPrompt: string | undefined;
   let lastAnswer: string | undefined;
+  const recent = new RecentTurns();
   for (const event of transcript.events) {
+    recent.add(event);
     switch (event.type) {
       case 'frozen':
         frozen = event;
@@ -66,5 +71,5 @@ export function resumedSession(transcript: Transcript): ResumedSession {
     }
   }
   if (!frozen || contextOps[0]?.op !== 'init') throw new ReikaError('REIKA_ERR_TRANSCRIPT', `session ${transcript.header.id} is damaged (its transcript lacks the frozen system prompt)`);
-  return { header: transcript.header, frozen, contextOps, usage: usage.snapshot(), ...(settings ? { settings } : {}), turns, ...(openTurn ? { openTurn } : {}), ...(lastPrompt !== undefined ? { lastPrompt } : {}), ...(lastAnswer !== undefined ? { lastAnswer } : {}) };
+  return { header: transcript.header, frozen, contextOps, usage: usage.snapshot(), recent: recent.list, ...(settings ? { settings } : {}), turns, ...(openTurn ? { openTurn } : {}), ...(lastPrompt !== undefined ? { lastPrompt } : {}), ...(lastAnswer !== undefined ? { lastAnswer } : {}) };
 }

@@ -7,12 +7,17 @@ import { TranscriptWriter, type WriterOptions } from './transcript-writer.js';
  * The session's side of the transcript: the session tells it when a conversation begins (a new
  * file, with the frozen bootstrap), every context change, and its events; it writes them. One
  * conversation, one file: `/new` and `/cd` end the file (it stays resumable) and the next turn
- * begins another. A resumed session starts attached to the file it resumed.
+ * begins another. A resumed session starts attached to the file it resumed. A conversation the
+ * model never answered (no server, a key refused, aborted before a reply) is not kept: its file
+ * goes when it ends, so failed runs do not fill `reika sessions` and `/resume` (the prompt stays in
+ * the ↑ history).
  */
 export class SessionRecorder {
   private writer: TranscriptWriter | undefined;
   private settings = '';
   private readonly started = new Map<string, string>();
+  /** The open transcript holds a reply of the model (or was resumed): it is kept when it ends. */
+  private replied = true;
 
   constructor(
     private readonly reika: string,
@@ -35,6 +40,7 @@ export class SessionRecorder {
   attach(writer: TranscriptWriter): void {
     this.end();
     this.writer = writer;
+    this.replied = true;
   }
 
   /** A conversation begins: a transcript of its own (the one before, if any, is closed). */
@@ -48,6 +54,8 @@ export class SessionRecorder {
       return;
     }
     this.writer.append(frozen);
+    // An editor named the session before its first turn (ACP): that name stays loadable.
+    this.replied = this.options.id !== undefined;
   }
 
   /** The frozen state changed within the conversation (a mode switch, `/mcp reload`). */
@@ -56,7 +64,14 @@ export class SessionRecorder {
   }
 
   context(op: ContextOp): void {
+    if (op.op === 'assistant') this.replied = true;
     this.writer?.append({ type: 'ctx', ...op });
+  }
+
+  /** The open transcript, when it will be kept (it holds a reply of the model). */
+  get kept(): { id: string; path: string } | undefined {
+    const writer = this.writer;
+    return writer && this.replied ? { id: writer.id, path: writer.files.transcript } : undefined;
   }
 
   /** A turn cut off by a crash: closed as interrupted in the transcript it was resumed from. */
@@ -100,8 +115,10 @@ export class SessionRecorder {
 
   /** Ends the current transcript (it stays on disk, resumable); nothing is written until the next {@link begin}. */
   end(): void {
-    this.writer?.close();
+    if (this.replied) this.writer?.close();
+    else this.writer?.discard();
     this.writer = undefined;
+    this.replied = true;
     this.started.clear();
     this.settings = '';
   }

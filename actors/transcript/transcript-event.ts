@@ -85,5 +85,7 @@ export interface SessionMeta {
   cachedTokens: number;
   completionTokens: number;
   model?: string;
+  /** The checkpoint sessions (`reika undo`, REIKA_SESSION_ID) of the runs that worked in it: `reika undo --list` names the session by them. */
+  checkpoints?: string[];
   v: number;
 }

@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { acquireLock } from './session-lock.js';
 import { newSessionId, projectDir, sessionFiles, type SessionFiles } from './store-paths.js';
 import { TRANSCRIPT_VERSION, type SessionHeader, type SessionMeta, type TranscriptEvent } from './transcript-event.js';
@@ -22,6 +22,8 @@ export interface WriterOptions {
    * an ACP session before its first turn, and loads it by that name later); others draw one.
    */
   id?: string;
+  /** This run's checkpoint session (REIKA_SESSION_ID), noted in the meta so `reika undo --list` can name the session. */
+  checkpoints?: string;
 }
 
 export class TranscriptWriter {
@@ -67,6 +69,7 @@ export class TranscriptWriter {
       const meta: SessionMeta = { id, root, created, updated: created, turns: 0, firstPrompt: '', promptTokens: 0, cachedTokens: 0, completionTokens: 0, v: TRANSCRIPT_VERSION, ...options.meta };
       meta.id = id;
       meta.root = root;
+      meta.checkpoints = withRun(meta.checkpoints, options.checkpoints);
       const writer = new TranscriptWriter(id, files, fd, meta, lock.release, options);
       const header: SessionHeader = { type: 'session', v: TRANSCRIPT_VERSION, id, root, created, reika, ...(options.forkedFrom ? { forkedFrom: options.forkedFrom } : {}) };
       writer.append(header);
@@ -93,7 +96,9 @@ export class TranscriptWriter {
       lock.release();
       throw error;
     }
-    return new TranscriptWriter(id, files, fd, meta, lock.release, options);
+    const writer = new TranscriptWriter(id, files, fd, meta, lock.release, options);
+    if (options.checkpoints && !meta.checkpoints?.includes(options.checkpoints)) writer.updateMeta({ checkpoints: withRun(meta.checkpoints, options.checkpoints) });
+    return writer;
   }
 
   get metaSnapshot(): SessionMeta {
@@ -120,6 +125,12 @@ export class TranscriptWriter {
     }
     this.fd = undefined;
     this.release();
+  }
+
+  /** Closes the transcript and removes it with its meta: a conversation the model never answered (a run with no server). */
+  discard(): void {
+    for (const path of [this.files.transcript, this.files.meta]) rmSync(path, { force: true });
+    this.close();
   }
 
   private write(text: string): void {
@@ -152,4 +163,10 @@ export class TranscriptWriter {
     this.close();
     this.options.onProblem?.(`the session transcript stopped recording: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The runs' checkpoint sessions with this run's added (the last few: a session resumed a hundred times lists its latest runs). */
+function withRun(runs: readonly string[] | undefined, run: string | undefined): string[] | undefined {
+  if (!run) return runs ? [...runs] : undefined;
+  return [...(runs ?? []).filter((r) => r !== run), run].slice(-20);
 }

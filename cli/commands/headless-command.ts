@@ -168,13 +168,14 @@ export async function run(argv: string[]): Promise<number> {
     // After a warm start the server is asked once the first reply came; its answers renew what the next start knows.
     if (!interrupted) await raceTimeout(session.settled(), WIND_DOWN_MS);
     const info = session.info();
-    const id = session.transcriptId;
+    // A session the model never answered in is not kept (session-recorder.ts): nothing to name.
+    const id = session.resumableId;
     // SessionEnd hooks run before the actors go (each within its own timeout).
     await session.end(interrupted ? 'interrupted' : 'exit');
     await runtime.close();
     opened.recorder.close();
     traceStartup('headless: runtime closed');
-    const code = report(result, args.output, info.model, Date.now() - started, interrupted, answer, id, info.cache);
+    const code = report(result, args.output, info.model, Date.now() - started, interrupted, answer, id, info.cache, opened.resume?.turns ?? 0);
     // What was written goes out first: a pipe takes a large answer (a 10 MB `--json` result) in
     // pieces as its reader reads, and an exit before then cut it off. Then a stray handle gets the
     // grace (none once interrupted).
@@ -199,7 +200,7 @@ function exitSoon(): number {
   return INTERRUPTED_EXIT;
 }
 
-function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined, cache?: CacheTotals): number {
+function report(result: TurnResult | undefined, output: 'text' | 'json' | 'stream', model: string | undefined, durationMs: number, interrupted: boolean, answer: AnswerStream, session: string | undefined, cache?: CacheTotals, earlierTurns = 0): number {
   if (!result) {
     // The turn did not wind down in time after an interrupt; the runtime is closed regardless.
     if (output !== 'text') writeLine(JSON.stringify({ type: 'result', status: 'aborted', answer: '', durationMs }));
@@ -207,7 +208,7 @@ function report(result: TurnResult | undefined, output: 'text' | 'json' | 'strea
     return 130;
   }
   const code = interrupted || result.status === 'aborted' ? 130 : result.status === 'answered' ? 0 : 1;
-  const summary = { ...toHeadlessResult(result, model, durationMs, cache), ...(session ? { session } : {}) };
+  const summary = { ...toHeadlessResult(result, model, durationMs, cache, earlierTurns), ...(session ? { session } : {}) };
   if (output === 'json') writeLine(JSON.stringify(summary));
   else if (output === 'stream') writeLine(JSON.stringify({ type: 'result', ...summary }));
   else {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
 import { applySessionFlags, parseInteractiveArgs, sessionFolder, UsageError, type SessionFlags } from '../session-flags.js';
-import { sessionSummary } from '../session-summary.js';
+import { resumeHint, sessionSummary } from '../session-summary.js';
 import { InteractiveApp } from '../tui/app.js';
 import { SessionApprovals } from '../tui/approver.js';
 import { BackgroundPriority } from '../tui/background-priority.js';
@@ -80,11 +80,12 @@ export async function run(argv: string[]): Promise<number> {
     mode: flags.mode ?? resumed?.settings?.mode ?? resumed?.frozen.mode ?? 'agent',
     approvals: config.approvals,
     contextWindow: config.active.contextWindow,
-    contextTokens: 0,
-    promptTokens: 0,
-    cachedTokens: 0,
-    completionTokens: 0,
-    requests: 0,
+    // A resumed session's figures as recorded until the session is up (its last prompt as the server counted it).
+    contextTokens: resumed?.usage.last?.promptTokens ?? 0,
+    promptTokens: resumed?.usage.totals.promptTokens ?? 0,
+    cachedTokens: resumed?.usage.totals.cachedTokens ?? 0,
+    completionTokens: resumed?.usage.totals.completionTokens ?? 0,
+    requests: resumed?.usage.requests ?? 0,
   };
 
   let resolveSession!: (session: SessionPort) => void;
@@ -118,6 +119,8 @@ export async function run(argv: string[]): Promise<number> {
         // The session's figures, once, on stderr (the terminal is the user's again).
         const figures = app.summaryFigures();
         if (figures.turns! > 0) process.stderr.write(`reika: ${sessionSummary(figures)}\n`);
+        const stored = app.resumableSession();
+        if (stored) process.stderr.write(`reika: ${resumeHint(stored)}\n`);
         for (const signal of SIGNALS) process.off(signal, onSignal);
         process.stdout.off('resize', onResize);
         opened.recorder.close();
@@ -147,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
     notify = (message) => app.note(`reika: ${message}`, style.yellow);
     if (resumed && opened.writer) {
       app.note(`${resumeLine(opened.writer.id, resumed)} — index and repo map as recorded (/cd . re-indexes)`, style.dim);
-      if (resumed.lastAnswer) app.note(lastLines(resumed.lastAnswer), style.dim);
+      app.replay(resumed.recent);
     }
 
     // Only now load and start the runtime: the prompt is already on screen and reading keys.
@@ -161,13 +164,6 @@ export async function run(argv: string[]): Promise<number> {
 
 /** Lets pending keys be handled between two pieces of start-up work. */
 const yieldToKeys = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** The end of the last answer, as a reminder of where the resumed session was. */
-function lastLines(answer: string): string {
-  const lines = answer.trim().split('\n');
-  const kept = lines.slice(-4).join('\n');
-  return `${lines.length > 4 ? '… ' : ''}${kept.length > 600 ? `…${kept.slice(-600)}` : kept}`;
-}
 
 async function startSession(config: Config, configFor: (root: string) => Config, cwd: string, approvals: SessionApprovals, app: InteractiveApp, mode: () => SessionFacts['mode'], opened: OpenedSession, notify: (message: string) => void, permissions: PermissionBook): Promise<SessionPort> {
   // libuv's thread pool starts on first use: start it now so it counts as a UI-side thread.

@@ -37,9 +37,12 @@ export interface DoctorInput {
 }
 
 export interface DoctorSession {
+  /** The session's chat requests: the count `/tokens` shows. */
   requests: number;
   promptTokens: number;
   cachedTokens: number;
+  /** Requests whose usage the server reported in this run (what the cache figures below cover); `requests` when absent. */
+  measured?: number;
   /** Prompt tokens the engine evaluated, where it said so. */
   prefilledTokens?: number;
   /** Requests whose server reported no cache figures (hosted APIs often do not). */
@@ -259,7 +262,7 @@ function cacheLine(input: DoctorInput, problems: DoctorProblem[]): string {
   if (!session) return 'no requests yet (run /doctor inside a session to see this session’s figures)';
   if (session.requests === 0) return 'no requests yet';
   if (session.promptTokens === 0) return `${session.requests} requests, the server reported no token counts`;
-  if (session.unreported === session.requests) return `${session.requests} requests · ${session.promptTokens} prompt tokens; the server does not report cached tokens (common on hosted APIs), so what came from the cache is not known`;
+  if (session.unreported !== undefined && session.unreported > 0 && session.unreported === (session.measured ?? session.requests)) return `${session.requests} requests · ${session.promptTokens} prompt tokens; the server does not report cached tokens (common on hosted APIs), so what came from the cache is not known`;
   const hit = Math.round((session.cachedTokens / session.promptTokens) * 100);
   const prefilled = session.prefilledTokens ?? session.promptTokens - session.cachedTokens;
   let line = `${session.requests} requests · ${session.promptTokens} prompt tokens, ${hit}% from the cache, ${prefilled} prefilled`;

@@ -37,9 +37,11 @@ export async function sessionDoctorReport(session: Session, config: Config, mcp?
     ...(engine ? { engine } : {}),
     ...(info.window ? { discoveredWindow: info.window } : {}),
     session: {
-      requests: info.cache.requests,
-      promptTokens: info.cache.promptTokens,
-      cachedTokens: info.cache.cachedTokens,
+      // The counts /tokens shows (the session's usage ledger); the cache ledger adds what the engine prefilled.
+      requests: info.requests,
+      promptTokens: info.usage.promptTokens,
+      cachedTokens: info.usage.cachedTokens,
+      measured: info.cache.requests,
       prefilledTokens: info.cache.prefilledTokens,
       unreported: info.cache.unreported,
       breaks: info.cache.reprefills.map((entry) => ({ request: entry.request, prefilled: entry.prefilledTokens, appended: entry.appendedTokens ?? 0, ...(entry.reprefill ? { cause: entry.reprefill.detail } : {}) })),

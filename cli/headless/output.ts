@@ -8,8 +8,10 @@ import { shownSummary } from '../tool-summary.js';
 export interface HeadlessResult {
   status: TurnResult['status'];
   answer: string;
-  /** Chat requests made. */
+  /** The session's turns, this one included (1 for a fresh run; `--continue` counts on from the stored ones). */
   turns: number;
+  /** Chat requests this turn made. */
+  requests: number;
   toolCalls: TurnResult['toolCalls'];
   usage: {
     promptTokens: number;
@@ -33,13 +35,15 @@ export interface HeadlessResult {
   error?: { code: string; message: string };
 }
 
-export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number, cache?: CacheTotals): HeadlessResult {
+/** `earlierTurns`: the stored session's turns before this one (`--continue`), 0 for a fresh run. */
+export function toHeadlessResult(result: TurnResult, model: string | undefined, durationMs: number, cache?: CacheTotals, earlierTurns = 0): HeadlessResult {
   const declined = result.toolCalls.filter((call) => call.status === 'declined');
   const figures = cache && cache.requests > 0 ? { prefilledTokens: cache.prefilledTokens, reprefills: cache.reprefills.map((entry) => ({ request: entry.request, prefilledTokens: entry.prefilledTokens, appendedTokens: entry.appendedTokens ?? 0, cause: entry.reprefill!.cause, detail: entry.reprefill!.detail })) } : {};
   return {
     status: result.status,
     answer: result.answer,
-    turns: result.requests,
+    turns: earlierTurns + 1,
+    requests: result.requests,
     toolCalls: result.toolCalls,
     usage: { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, cachedTokens: result.usage.cachedTokens, ...figures, requests: result.requestUsage },
     compactions: result.compactions,

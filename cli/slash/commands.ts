@@ -209,7 +209,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       }
       const n = /^\d+$/.test(arg) && arg.length < 4 ? Number(arg) : undefined;
       if (n !== undefined && (n < 1 || n > stored.ids.length)) return context.error(`/resume ${arg}: there ${stored.ids.length === 1 ? 'is 1 stored session' : `are ${stored.ids.length} stored sessions`} (/resume lists them)`);
-      context.print(...(await session.resume(n !== undefined ? stored.ids[n - 1]! : arg)));
+      const resumed = await session.resume(n !== undefined ? stored.ids[n - 1]! : arg);
+      context.print(...resumed.lines);
+      context.replay?.(resumed.recent);
     },
   },
   {

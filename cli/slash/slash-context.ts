@@ -2,6 +2,7 @@ import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/
 import type { SessionPort, TurnOutcome } from '../tui/session-port.js';
 import type { Style } from '../tui/style.js';
 import type { ToolView } from '../tui/tool-line.js';
+import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 
 /** What a slash command may do: talk to the session and print to the transcript. */
 export interface SlashContext {
@@ -28,6 +29,8 @@ export interface SlashContext {
    * transcript shows `shown`. `readOnly`: only plan mode's tools may act in that turn.
    */
   send?(text: string, options: { shown: string; readOnly?: boolean }): Promise<TurnOutcome>;
+  /** Shows a resumed session's last turns as they were (`/resume`). */
+  replay?(turns: readonly RecentTurn[]): void;
   /** Asks the person at the terminal (the approval menu). */
   ask?(request: ApprovalRequest): Promise<ApprovalReply>;
 }

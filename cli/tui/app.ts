@@ -4,6 +4,7 @@ import { completeSlash, isSlashCommand, runSlashCommand, slashPalette } from '..
 import type { SlashContext } from '../slash/slash-context.js';
 import type { CustomCommand } from '../slash/custom-commands.js';
 import type { SummaryFigures } from '../session-summary.js';
+import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 import { ApprovalQueue } from './approval-queue.js';
 import { attachFiles } from './attachments.js';
 import { completePath } from './completion.js';
@@ -40,6 +41,8 @@ const MODES: SessionMode[] = ['agent', 'plan'];
 const CLOSE_WAIT_MS = 3_000;
 /** Finished tool calls `/last N` can reach back to. */
 const KEEP_FINISHED = 50;
+/** Lines of one recorded answer shown again on resuming. */
+const REPLAY_LINES = 40;
 
 export interface AppOptions {
   output: TerminalOutput;
@@ -93,6 +96,8 @@ export class InteractiveApp {
   private todo: TodoItem[] = [];
   /** Messages sent this session, for the summary at exit. */
   private turns = 0;
+  /** The last stored session this run worked in (`/new` ends one, `/resume` takes another): the exit line names it. */
+  private resumable: string | undefined;
 
   constructor(private readonly options: AppOptions) {
     this.now = options.now ?? Date.now;
@@ -226,7 +231,10 @@ export class InteractiveApp {
       this.screen.render();
       // A command typed while the runtime starts waits for it (a failed start was already reported).
       void this.options.session.then(
-        () => runSlashCommand(text, this.slashContext()).then(() => this.screen.render()),
+        () => runSlashCommand(text, this.slashContext()).then(() => {
+          this.noteResumable();
+          this.screen.render();
+        }),
         () => undefined,
       );
       return;
@@ -310,6 +318,7 @@ export class InteractiveApp {
     }
     turn.finish(outcome);
     this.turn = undefined;
+    this.noteResumable();
     this.stopSpinner();
     this.screen.render();
     message.done?.(outcome);
@@ -408,6 +417,7 @@ export class InteractiveApp {
       pendingImages: () => this.images.length,
       finishedTool: (back) => this.finished.at(-back),
       columns: () => this.screen.columns,
+      replay: (turns) => this.replay(turns),
       // A message of its own (a custom command, /init): queued behind a running turn like a typed one.
       send: (text, options) =>
         new Promise<TurnOutcome>((resolve) => {
@@ -456,10 +466,45 @@ export class InteractiveApp {
     this.spinner = undefined;
   }
 
-  /** What the session did, for the line printed on leaving. */
+  /**
+   * A resumed session's last turns, shown as they were: the prompt, the answer, one line per tool
+   * call, through the views a live turn uses. A long answer shows its last {@link REPLAY_LINES} lines.
+   */
+  replay(turns: readonly RecentTurn[]): void {
+    const { style } = this.options;
+    for (const recorded of turns) {
+      this.screen.commit(...recorded.prompt.split('\n').map((line, i) => `${style.bold(i === 0 ? '› ' : '  ')}${line}`), '');
+      const view = new TurnView(this.screen, this.stream, style, this.now, false);
+      for (const step of recorded.steps) {
+        if (step.type === 'text') {
+          const lines = step.text.split('\n');
+          if (lines.length > REPLAY_LINES) this.screen.commit(style.dim(`… ${lines.length - REPLAY_LINES} lines above (/save writes the whole session)`));
+          view.handle({ type: 'text', text: lines.slice(-REPLAY_LINES).join('\n') });
+          continue;
+        }
+        view.handle({ type: 'tool-start', id: step.id, name: step.name, args: step.args });
+        view.handle({ type: 'tool-end', id: step.id, name: step.name, status: step.status ?? 'cancelled', summary: step.summary ?? '' });
+      }
+      const status = recorded.status;
+      view.finish(status === 'interrupted' || status === 'aborted' ? { status: 'aborted' } : status === 'error' ? { status: 'error', ...(recorded.error ? { error: recorded.error } : {}) } : { status: 'done' });
+    }
+    this.screen.render();
+  }
+
+  /** What this run did (every conversation of it: `/new`, `/cd` and `/resume` do not start the count over), for the line printed on leaving. */
   summaryFigures(): SummaryFigures {
     const facts = this.facts;
-    return { turns: this.turns, requests: facts.requests, promptTokens: facts.promptTokens, cachedTokens: facts.cachedTokens, completionTokens: facts.completionTokens, durationMs: this.now() - this.startedAt };
+    const run = facts.run ?? facts;
+    return { turns: this.turns, requests: run.requests, promptTokens: run.promptTokens, cachedTokens: run.cachedTokens, completionTokens: run.completionTokens, durationMs: this.now() - this.startedAt };
+  }
+
+  /** The stored session to name on leaving (`reika --resume ID`), if this run left one. */
+  resumableSession(): string | undefined {
+    return this.resumable;
+  }
+
+  private noteResumable(): void {
+    this.resumable = this.session?.resumableId?.() ?? this.resumable;
   }
 
   /** Leaves: aborts a running turn, clears the live area, closes the session. */
@@ -467,6 +512,7 @@ export class InteractiveApp {
     if (this.exiting) return;
     this.exiting = true;
     if (this.turn) this.abortTurn();
+    else this.noteResumable();
     this.stopSpinner();
     this.decoder.dispose();
     this.screen.dispose();

@@ -13,6 +13,7 @@ import { listSessions } from '../../actors/transcript/session-catalog.js';
 import { sessionLine } from '../describe-sessions.js';
 import { locateSession, openSession, resumeLine } from '../open-session.js';
 import { loadCustomCommands, type CustomCommands } from '../slash/custom-commands.js';
+import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 
 /**
  * The agent's {@link Session} as the terminal UI sees it: agent events become UI events
@@ -36,24 +37,28 @@ export class SessionAdapter implements SessionPort {
     return id && path ? { id, path } : undefined;
   }
 
+  resumableId(): string | undefined {
+    return this.session.resumableId;
+  }
+
   storedSessions(): { lines: string[]; ids: string[] } {
     const sessions = listSessions(this.session.info().root);
     const current = this.session.transcriptId;
     return { ids: sessions.map((s) => s.id), lines: sessions.map((s, i) => `${String(i + 1).padStart(2)}. ${sessionLine(s, 96)}${s.id === current ? ' (this one)' : ''}`) };
   }
 
-  async resume(id: string): Promise<string[]> {
+  async resume(id: string): Promise<{ lines: string[]; recent: RecentTurn[] }> {
     const root = this.session.info().root;
     const located = locateSession({ resume: id }, root);
-    if (!located) return [];
+    if (!located) return { lines: [], recent: [] };
     const stored = located.stored;
-    if (stored.id === this.session.transcriptId) return [`session ${stored.id} is the one going on`];
+    if (stored.id === this.session.transcriptId) return { lines: [`session ${stored.id} is the one going on`], recent: [] };
     if (located.root !== root) throw new Error(`session ${stored.id} ran in ${located.root}: resume it there (reika --resume ${stored.id})`);
     const opened = openSession(located, this.config, { onProblem: (message) => this.notify?.(message) });
     const { resume, writer } = opened;
-    if (!resume || !writer) return [];
+    if (!resume || !writer) return { lines: [], recent: [] };
     await this.session.resumeFrom(resume, (recorder) => recorder.attach(writer));
-    return [...opened.notes, resumeLine(writer.id, resume)];
+    return { lines: [...opened.notes, resumeLine(writer.id, resume)], recent: resume.recent };
   }
 
   facts(): SessionFacts {
@@ -72,6 +77,7 @@ export class SessionAdapter implements SessionPort {
       cachedTokens: info.usage.cachedTokens,
       completionTokens: info.usage.completionTokens,
       requests: info.requests,
+      run: { requests: info.run.requests, promptTokens: info.run.usage.promptTokens, cachedTokens: info.run.usage.cachedTokens, completionTokens: info.run.usage.completionTokens },
       lastUsage: info.lastUsage,
       ...(info.dialect ? { dialect: info.dialect } : {}),
       ...(info.lastRequest ? { lastRequest: info.lastRequest } : {}),

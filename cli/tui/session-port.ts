@@ -4,6 +4,7 @@ import type { RequestCache } from '../../actors/agent/cache-ledger.js';
 import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-executor/protocol.js';
 import type { CustomCommands } from '../slash/custom-commands.js';
+import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 
 /**
  * What the terminal UI needs from a session, and nothing more. The interactive command adapts the
@@ -53,6 +54,8 @@ export interface SessionFacts {
   cachedTokens: number;
   completionTokens: number;
   requests: number;
+  /** What this run did, across `/new`, `/cd` and `/resume` (the exit line); the sums above are the conversation's session's. */
+  run?: { requests: number; promptTokens: number; cachedTokens: number; completionTokens: number };
   /** The last request's usage. */
   lastUsage?: Usage;
   /** Fixed charge of images sent natively in the running turn (IMAGE_TOKENS each). */
@@ -98,10 +101,12 @@ export interface SessionPort {
   setApprovals(mode: 'safe' | 'off'): void;
   /** The transcript being written (none before the first turn): `/save` reads it. */
   transcript?(): { id: string; path: string } | undefined;
+  /** The stored session `reika --resume ID` goes on with: the current conversation's, once the model answered in it. */
+  resumableId?(): string | undefined;
   /** `/resume`: this folder's stored sessions, newest first, as lines, with their ids. */
   storedSessions?(): { lines: string[]; ids: string[] };
-  /** `/resume ID`: goes on with that session (the current one stays resumable); lines to show. */
-  resume?(id: string): Promise<string[]>;
+  /** `/resume ID`: goes on with that session (the current one stays resumable); lines to show, and its last turns to show as they were. */
+  resume?(id: string): Promise<{ lines: string[]; recent: RecentTurn[] }>;
   /** `/doctor`: what reika knows of the engine, the model and this session, with each fix, as lines. */
   doctor?(): Promise<string[]>;
   /** `/mcp`: the MCP servers, their state and tools, as lines. */

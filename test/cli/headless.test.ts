@@ -39,7 +39,8 @@ test('a multi-step task reads, edits, runs the tests and answers; the file is ch
   const result = JSON.parse(run.stdout);
   t.is(result.status, 'answered');
   t.is(result.answer, 'Fixed add(): it subtracted. The test passes.');
-  t.is(result.turns, 4);
+  t.is(result.turns, 1, 'one task is one turn');
+  t.is(result.requests, 4, 'of four chat requests');
   t.deepEqual(result.toolCalls.map((c: { name: string; status: string }) => [c.name, c.status]), [['read', 'done'], ['edit', 'done'], ['bash', 'done']]);
   t.true(result.usage.promptTokens > 0);
   t.true(result.usage.cachedTokens > 0, 'append-only requests hit the prefix cache');

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startScriptedServer, type ScriptedRequest, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
@@ -80,8 +80,10 @@ test('three headless calls chained with --continue carry the context; reika sess
   const s = await server([{ content: 'one' }, { content: 'two' }, { content: 'three' }]);
   const env = envFor(s);
   for (const [i, prompt] of ['first', 'second', 'third'].entries()) {
-    const run = await runReika(['-p', prompt, ...(i > 0 ? ['-c'] : [])], { cwd: repo, env });
+    const run = await runReika(['-p', prompt, '--json', ...(i > 0 ? ['-c'] : [])], { cwd: repo, env });
     t.is(run.code, 0, run.stderr);
+    // --json counts the session's turns (this one included) and this turn's requests apart.
+    t.like(JSON.parse(run.stdout), { turns: i + 1, requests: 1 });
   }
   const last = s.chatRequests()[2]!.json.messages.map((m: WireJson) => [m.role, m.content]);
   t.deepEqual(last.slice(1), [['user', 'first'], ['assistant', 'one'], ['user', 'second'], ['assistant', 'two'], ['user', 'third']]);
@@ -92,6 +94,24 @@ test('three headless calls chained with --continue carry the context; reika sess
   t.like(sessions[0], { root: repo, turns: 3, firstPrompt: 'first' });
   const plain = await runReika(['sessions'], { cwd: repo, env });
   t.regex(plain.stdout, new RegExp(`^${sessions[0].id} .* 3 turns .* first$`, 'm'));
+});
+
+test('a run nothing answered (no server) stores no session; reika sessions lists only the one that has content', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'x\n' });
+  const s = await server([{ content: 'an answer' }]);
+  const env = envFor(s);
+  const answered = await runReika(['-p', 'the one that worked', '--json'], { cwd: repo, env });
+  t.is(answered.code, 0, answered.stderr);
+  const kept = JSON.parse(answered.stdout).session as string;
+  for (const output of [[], ['--json']]) {
+    // Port 9 (discard): nothing listens, the connection is refused.
+    const failed = await runReika(['-p', 'nobody answers this', ...output], { cwd: repo, env: { ...env, REIKA_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    t.is(failed.code, 1, failed.stderr);
+    if (output.length > 0) t.is(JSON.parse(failed.stdout).session, undefined, 'no stored session is named');
+  }
+  const listed = await runReika(['sessions', '--json'], { cwd: repo, env });
+  t.deepEqual(JSON.parse(listed.stdout).map((session: { id: string }) => session.id), [kept]);
+  t.deepEqual(readdirSync(dirname(storedFiles(env).find((file) => file.path.endsWith(`${kept}.jsonl`))!.path)).filter((name) => !name.startsWith('history')).sort(), [`${kept}.jsonl`, `${kept}.meta.json`], 'no file of the failed runs is left');
 });
 
 test('no API key or Authorization header is written to any stored file; the files are 0600', async (t) => {

@@ -9,6 +9,8 @@ import { createStyle } from '../../cli/tui/style.js';
 import { git, gitRepo, tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
 import { testSite, watchChild } from '../helpers/watchdog.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
+import { runReika } from './headless-helpers.js';
 
 // Checkpoints go to a state folder of this test file's own.
 const stateHome = tempDir('reika-xdg-state-');
@@ -37,7 +39,7 @@ test('reika undo lists and undoes the last session’s steps in this folder, hea
 
   const listed = await reika(['undo', '--list'], root);
   t.is(listed.code, 0, listed.stderr);
-  t.regex(listed.stdout, /^session headless-session\n2 steps to undo/);
+  t.regex(listed.stdout, /^the last session that changed files here stored no transcript \(its checkpoints: headless-session\)\n2 steps to undo/);
   t.regex(listed.stdout, /1 {2}\d\d:\d\d:\d\d {2}bash {3}rm -rf src {2}reika undo 2\n/);
   t.regex(listed.stdout, /2 {2}\d\d:\d\d:\d\d {2}write {2}notes\.txt {2}reika undo 1\n/);
 
@@ -53,6 +55,25 @@ test('reika undo lists and undoes the last session’s steps in this folder, hea
   t.is((await reika(['undo', 'x'], root)).stderr, 'reika undo: unknown argument x (usage: reika undo [--list] [N])\n');
   const elsewhere = tempDir();
   t.is((await reika(['undo'], elsewhere)).stderr, `reika undo: no checkpoints for ${elsewhere}: nothing to undo\n`);
+});
+
+test('reika undo --list names the session as reika sessions does: its id, date, turns and first prompt', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'one\n' });
+  const server = await startScriptedServer([{ toolCalls: [{ name: 'edit', arguments: { path: 'src/a.ts', old_string: 'one', new_string: 'two' } }] }, { content: 'Edited.' }], { models: ['scripted-model'] });
+  t.teardown(() => server.close());
+  const env = { REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model', XDG_STATE_HOME: stateHome, REIKA_CHECKPOINTS: 'on' };
+  const ran = await runReika(['-p', 'make it two', '--json'], { cwd: root, env });
+  t.is(ran.code, 0, ran.stderr);
+  const id = JSON.parse(ran.stdout).session as string;
+  t.regex(id, /^[0-9a-z]{10}$/);
+  const sessions = await runReika(['sessions'], { cwd: root, env });
+  const line = sessions.stdout.split('\n').find((row) => row.startsWith(`${id} `));
+  t.truthy(line, sessions.stdout);
+  const listed = await runReika(['undo', '--list'], { cwd: root, env });
+  t.is(listed.code, 0, listed.stderr);
+  t.is(listed.stdout.split('\n')[0], 'the last session that changed files here:');
+  t.is(listed.stdout.split('\n')[1], line!, 'the same line as reika sessions prints');
+  t.regex(listed.stdout, /\n {4}1 {2}\d\d:\d\d:\d\d {2}edit {3}\S*src\/a\.ts {2}reika undo 1\n/);
 });
 
 test('reika undo passes over a step that changed no file, undoes the edit before it and names the step it passed', async (t) => {

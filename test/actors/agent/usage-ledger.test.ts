@@ -1,7 +1,7 @@
 import test from 'ava';
 import { UsageLedger } from '../../../actors/agent/usage-ledger.js';
 
-test('the ledger sums usage, counts requests of the conversation and keeps the last usage', (t) => {
+test('the ledger sums usage and counts requests over the session; a new conversation forgets only the last usage', (t) => {
   const ledger = new UsageLedger();
   ledger.countRequest();
   ledger.record({ promptTokens: 100, completionTokens: 10, cachedTokens: 60 });
@@ -12,7 +12,7 @@ test('the ledger sums usage, counts requests of the conversation and keeps the l
   t.is(ledger.cacheHitRate, 160 / 220);
   t.deepEqual(ledger.last, { promptTokens: 120, completionTokens: 5, cachedTokens: 100 });
   ledger.newConversation();
-  t.is(ledger.requests, 0);
+  t.is(ledger.requests, 2, '/tokens, /doctor and the exit line count every request of the session');
   t.is(ledger.last, undefined);
   t.is(ledger.totals.promptTokens, 220, 'a new conversation keeps the session sums');
 });
