@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import type { TurnImage } from '../context/context-manager.js';
-import { mentions } from '../prompt/mentions.js';
+import { findMentionedFile } from '../prompt/mentioned-file.js';
+import { mentions, parseMentions } from '../prompt/mentions.js';
 import { isImagePath, toDataUrl, toImage, type Image } from './image.js';
 import { attachImage, type ImageContext } from './recognize.js';
 
@@ -39,9 +39,10 @@ export async function prepareImages(prompt: string, pasted: readonly Image[], co
     }
   };
   for (const image of pasted) await attach(async () => image, 'pasted image', true);
-  for (const path of imageMentions(prompt)) {
-    const full = isAbsolute(path) ? path : resolve(context.root, path);
-    await attach(async () => toImage(await readFile(full), path), `@${path}`, false);
+  for (const mention of parseMentions(prompt)) {
+    if (mention.unclosed || !isImagePath(mention.path)) continue;
+    const path = mention.path;
+    await attach(async () => toImage(await readFile(await findMentionedFile(path, context.root)), path), mention.raw, false);
   }
   const notes = problems.map((problem) => `[image not attached — ${problem}]`);
   return { prompt: [prompt, ...texts, ...notes].join('\n\n'), images, problems };

@@ -93,6 +93,10 @@ export async function run(argv: string[]): Promise<number> {
     let prompt = args.prompt ?? (await Promise.race([readStdin(), interruptedPromise.then(() => '')]));
     if (interrupted) return exitSoon();
     if (prompt.trim() === '') return fail('no prompt: pass -p "PROMPT" or pipe the prompt on stdin');
+    // `@path` in the prompt attaches the file, as in the terminal (not mentions in piped stdin).
+    const attached = prompt.includes('@') ? await (await import('../tui/attachments.js')).attachFiles(prompt, process.cwd()) : undefined;
+    for (const problem of attached?.problems ?? []) process.stderr.write(`reika: ${problem}\n`);
+    if (attached && attached.attached.length > 0 && args.output === 'text') process.stderr.write(`reika: attached ${attached.attached.join(', ')}\n`);
     // `git diff | reika -p "review this"`: what is piped in goes after the prompt as attached context.
     const piped = args.prompt === undefined ? undefined : await Promise.race([readPipedStdin(), interruptedPromise.then(() => undefined)]);
     if (interrupted) return exitSoon();
@@ -159,6 +163,7 @@ export async function run(argv: string[]): Promise<number> {
       return fail(command.error);
     }
     if (command) prompt = command.prompt;
+    if (attached?.files) prompt = `${prompt}\n\n${attached.files}`;
     const turn = session.run(prompt);
     // Interrupted, the turn winds down first (its abort stops the stream, an embedded model's
     // generation and the commands): ending the model-io thread while llama.cpp generates in it

@@ -38,7 +38,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
           'Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history (earlier runs too) · Ctrl+R searches it · Ctrl+A/E line start/end',
           'Ctrl+W/U delete word/line · Tab completes @path and /commands · Shift+Tab cycles mode',
           'Esc or Ctrl+C interrupts a turn · Ctrl+C twice or Ctrl+D exits · Ctrl+Z suspends · Ctrl+L clears',
-          'Ctrl+O shows/folds reasoning · Ctrl+V pastes an image · @path attaches a file to the message',
+          'Ctrl+O shows/folds reasoning · Ctrl+V pastes an image · @path attaches a file to the message (@"my notes/a.md" for spaces)',
+          'A paste over 10 lines or 1,000 characters shows as [pasted N lines #1] and is sent in full: Tab just after it (or pasting it again) expands it, Backspace deletes it',
         ].flatMap((keys) => hanging('  ', keys)),
         style.dim('Documentation: the README and docs/ of the reika package (reika --help lists the commands)'),
       );

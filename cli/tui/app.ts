@@ -7,6 +7,7 @@ import type { SummaryFigures } from '../session-summary.js';
 import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 import { ApprovalQueue } from './approval-queue.js';
 import { attachFiles } from './attachments.js';
+import { mentionBeforeCursor } from '../../actors/prompt/mentions.js';
 import { completePath } from './completion.js';
 import { KeyDecoder, type KeyEvent } from './keys.js';
 import { editKey } from './editor-keys.js';
@@ -165,8 +166,14 @@ export class InteractiveApp {
     }
     if (event.type !== 'key' || event.name !== 'tab') this.hint = [];
     if (this.editor.search && this.searchKey(event)) return this.screen.render();
-    if (event.type === 'text' || event.type === 'paste') {
-      this.editor.insert(event.type === 'paste' ? event.text : event.text);
+    if (event.type === 'paste') {
+      const pasted = this.editor.paste(event.text);
+      if (pasted && pasted !== 'expanded') this.hint = ['long paste collapsed, sent in full · Tab expands it · Backspace deletes it'];
+      this.showPalette();
+      return this.screen.render();
+    }
+    if (event.type === 'text') {
+      this.editor.insert(event.text);
       this.showPalette();
       return this.screen.render();
     }
@@ -222,12 +229,14 @@ export class InteractiveApp {
   }
 
   private enter(): void {
-    const text = this.editor.submit();
-    if (text === undefined) return this.screen.render();
-    if (text.trim() === '') return this.screen.render();
+    const typed = this.editor.submit();
+    if (typed === undefined) return this.screen.render();
+    if (typed.trim() === '') return this.screen.render();
+    // Long pastes went in as tokens: the message, the history and the session have their full text.
+    const text = this.editor.expand(typed);
     this.options.history?.add(text);
     if (isSlashCommand(text)) {
-      this.screen.commit(this.options.style.dim(`› ${text.trim()}`));
+      this.screen.commit(this.options.style.dim(`› ${typed.trim()}`));
       this.screen.render();
       // A command typed while the runtime starts waits for it (a failed start was already reported).
       void this.options.session.then(
@@ -241,11 +250,12 @@ export class InteractiveApp {
     }
     const images = this.images;
     this.images = [];
+    const message: QueuedMessage = { text, images, ...(typed !== text ? { shown: typed } : {}) };
     if (this.turn) {
-      this.queue.push({ text, images });
+      this.queue.push(message);
       return this.screen.render();
     }
-    void this.runTurn({ text, images });
+    void this.runTurn(message);
   }
 
   /**
@@ -350,6 +360,7 @@ export class InteractiveApp {
   }
 
   private complete(): void {
+    if (this.editor.expandPaste()) return;
     const { word, start } = this.editor.wordAtCursor();
     const atLineStart = this.editor.text.slice(0, start).trim() === '';
     if (word.startsWith('/') && atLineStart) {
@@ -358,14 +369,16 @@ export class InteractiveApp {
       else this.hint = names.length > 0 ? [names.map((n) => `/${n}`).join('  ')] : [];
       return;
     }
-    if (!word.startsWith('@')) return;
+    // The mention may hold spaces (`@"my notes/ré`, `@my\ no`): it is found from its `@`, not the word.
+    const mention = mentionBeforeCursor(this.editor.text, this.editor.cursor);
+    if (!mention) return;
     const paths = this.session?.filePaths();
     if (!paths) {
       this.hint = ['the file index is still being built…'];
       return;
     }
-    const completion = completePath(word, paths);
-    if (completion.replacement) this.editor.replaceBeforeCursor(start, completion.replacement);
+    const completion = completePath(this.editor.text.slice(mention.start, this.editor.cursor), paths);
+    if (completion.replacement) this.editor.replaceBeforeCursor(mention.start, completion.replacement);
     this.hint = completion.candidates.length > 0 ? completion.candidates.map((c) => `  ${c}`) : completion.replacement ? [] : ['no matching file'];
   }
 

@@ -1,7 +1,8 @@
 import { open, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { extname, isAbsolute, relative } from 'node:path';
 import { IMAGE_EXTENSIONS } from '../../actors/images/image.js';
-import { mentions } from '../../actors/prompt/mentions.js';
+import { findMentionedFile } from '../../actors/prompt/mentioned-file.js';
+import { parseMentions } from '../../actors/prompt/mentions.js';
 
 /** Largest file `@path` attaches whole; bigger files are cut with a note. */
 export const ATTACH_MAX_BYTES = 100_000;
@@ -9,6 +10,8 @@ export const ATTACH_MAX_BYTES = 100_000;
 export interface Attached {
   /** The message as sent: the typed text, then each attached file in a fenced block. */
   message: string;
+  /** The attached files' blocks alone (empty when none), for a message that adds other parts. */
+  files: string;
   attached: string[];
   /** One line per `@path` that could not be attached, for the user. */
   problems: string[];
@@ -17,15 +20,24 @@ export interface Attached {
 /** One file attached: the block sent with the message, or why it could not be. */
 export type AttachedFile = { block: string; shown: string } | { problem: string } | undefined;
 
-/** Reads every `@path` that names a readable text file under or outside `root` and appends it. */
+/**
+ * Reads every `@path` that names a readable text file under or outside `root` and appends it.
+ * A mention in quotes or with escapes always names a file, so a missing one is reported; a bare
+ * word is only when it looks like a path (`@someone` is no attachment).
+ */
 export async function attachFiles(text: string, root: string): Promise<Attached> {
   const attached: string[] = [];
   const problems: string[] = [];
   const blocks: string[] = [];
-  for (const path of mentions(text)) {
+  for (const mention of parseMentions(text)) {
+    if (mention.unclosed) {
+      problems.push(`${mention.raw.trimEnd()}: the quote is not closed; nothing attached`);
+      continue;
+    }
+    const path = mention.path;
     // `@file.png` goes to the session's image recognition instead.
     if ((IMAGE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase())) continue;
-    const file = await attachFile(path, root, `@${path}`);
+    const file = await attachFile(path, root, mention.raw, mention.quoted);
     if (!file) continue;
     if ('problem' in file) problems.push(file.problem);
     else {
@@ -33,18 +45,20 @@ export async function attachFiles(text: string, root: string): Promise<Attached>
       attached.push(file.shown);
     }
   }
-  const message = blocks.length > 0 ? `${text}\n\n${blocks.join('\n\n')}` : text;
-  return { message, attached, problems };
+  const files = blocks.join('\n\n');
+  const message = blocks.length > 0 ? `${text}\n\n${files}` : text;
+  return { message, files, attached, problems };
 }
 
 /**
  * Reads one text file (`path` relative to `root` or absolute) into a `<file path="…">` block, cut
  * at {@link ATTACH_MAX_BYTES}; `named` is how a problem names it. Undefined: a missing name that
- * does not look like a path (`@someone`), which is no attachment.
+ * does not look like a path (`@someone`) and was not `surely` meant as one, which is no attachment.
+ * A name in the other Unicode normalisation than the file's is found (`findMentionedFile`).
  */
-export async function attachFile(path: string, root: string, named = path): Promise<AttachedFile> {
-  const full = isAbsolute(path) ? path : resolve(root, path);
-  const shown = isAbsolute(path) ? path : relative(root, full).split('\\').join('/');
+export async function attachFile(path: string, root: string, named = path, surely = false): Promise<AttachedFile> {
+  const full = await findMentionedFile(path, root);
+  const shown = isAbsolute(path) ? full : relative(root, full).split('\\').join('/');
   try {
     const info = await stat(full);
     if (!info.isFile()) return info.isDirectory() ? { problem: `${named} is a folder; only files are attached` } : undefined;
@@ -62,7 +76,7 @@ export async function attachFile(path: string, root: string, named = path): Prom
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return /[./]/.test(path) ? { problem: `${named}: no such file` } : undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return surely || /[./]/.test(path) ? { problem: `${named}: no such file` } : undefined;
     return { problem: `${named}: ${code === 'EACCES' ? 'permission denied' : (error as Error).message}` };
   }
 }

@@ -1,11 +1,16 @@
+import { formatMention, mentionBeforeCursor } from '../../actors/prompt/mentions.js';
+
 /**
  * Tab completion for `@path` from the file index, one path segment at a time like a shell:
  * `@sr` → `@src/`, then `@src/` lists what is inside. When no path starts with the text, paths
- * containing it anywhere are offered instead.
+ * containing it anywhere are offered instead. A path with a space or a quote is inserted quoted
+ * (`@"my notes/résumé.md"`), and a mention typed quoted (`@"my no`, `@'my no`) or with escapes
+ * (`@my\ no`) is completed the same way. Names are matched in NFC, so a name typed composed finds
+ * a file stored decomposed and the other way round.
  */
 
 export interface Completion {
-  /** Replacement for the word (including the `@`), or undefined when nothing changes. */
+  /** Replacement for the mention (including the `@`), or undefined when nothing changes. */
   replacement?: string;
   /** Candidates to show when the choice is ambiguous. */
   candidates: string[];
@@ -13,10 +18,14 @@ export interface Completion {
 
 const MAX_SHOWN = 8;
 
+/** Completes `word`, the mention from its `@` to the cursor. */
 export function completePath(word: string, paths: readonly string[]): Completion {
-  const prefix = word.startsWith('@') ? word.slice(1) : word;
+  const typed = mentionBeforeCursor(word, word.length);
+  const prefix = (typed?.typed ?? word.replace(/^@/, '')).normalize('NFC');
+  const quote = typed?.quote;
+  const names = paths.map((path) => path.normalize('NFC'));
   const next = new Set<string>();
-  for (const path of paths) {
+  for (const path of names) {
     if (!path.startsWith(prefix)) continue;
     const slash = path.indexOf('/', prefix.length);
     next.add(slash < 0 ? path : path.slice(0, slash + 1));
@@ -24,16 +33,17 @@ export function completePath(word: string, paths: readonly string[]): Completion
   let options = [...next].sort();
   if (options.length === 0 && prefix !== '') {
     const needle = prefix.toLowerCase();
-    options = paths.filter((p) => p.toLowerCase().includes(needle)).slice(0, 200).sort((a, b) => a.length - b.length || a.localeCompare(b));
+    options = names.filter((p) => p.toLowerCase().includes(needle)).slice(0, 200).sort((a, b) => a.length - b.length || a.localeCompare(b));
   }
   if (options.length === 0) return { candidates: [] };
   if (options.length === 1) {
     const only = options[0]!;
-    return { replacement: `@${only}${only.endsWith('/') ? '' : ' '}`, candidates: [] };
+    const folder = only.endsWith('/');
+    return { replacement: `${formatMention(only, { open: folder, ...(quote ? { quote } : {}) })}${folder ? '' : ' '}`, candidates: [] };
   }
   const common = commonPrefix(options);
   return {
-    replacement: common.length > prefix.length ? `@${common}` : undefined,
+    replacement: common.length > prefix.length ? formatMention(common, { open: true, ...(quote ? { quote } : {}) }) : undefined,
     candidates: options.slice(0, MAX_SHOWN).concat(options.length > MAX_SHOWN ? [`… ${options.length - MAX_SHOWN} more`] : []),
   };
 }
@@ -45,5 +55,7 @@ function commonPrefix(values: string[]): string {
     while (i < prefix.length && i < value.length && prefix[i] === value[i]) i++;
     prefix = prefix.slice(0, i);
   }
-  return prefix;
+  // Never half a surrogate pair.
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? prefix.slice(0, -1) : prefix;
 }

@@ -1,7 +1,12 @@
+import { PastedTexts, type Span } from './pasted-texts.js';
+
 /**
  * The prompt's text and cursor, with the editing operations the keys map to. Pure state, no
  * terminal: the renderer draws it. Text may hold several lines (`\n`); Ctrl+A/Ctrl+E work on the
  * cursor's line. History is newest last; earlier runs' come in through {@link LineEditor.load}.
+ * A long paste stands in the text as one token (`pasted-texts.ts`): the cursor steps over it and
+ * Backspace, Delete, Ctrl+W and Ctrl+U delete it whole; {@link LineEditor.expand} gives the text
+ * with every token replaced by what it stands for.
  */
 export class LineEditor {
   text = '';
@@ -13,6 +18,7 @@ export class LineEditor {
   private draft = '';
   /** Ctrl+R: the query, the history entry it matched (or -1), and the text from before the search. */
   private searching: { query: string; at: number; before: string } | undefined;
+  private readonly pasted = new PastedTexts();
 
   constructor(private readonly historyLimit = 500) {}
 
@@ -31,24 +37,66 @@ export class LineEditor {
     this.browsing = this.history.length;
   }
 
+  /**
+   * A bracketed paste: a long one goes in as a token (see {@link PastedTexts}), unless the same text
+   * is collapsed in the prompt already, whose token is then expanded in place (pasting it twice
+   * shows it, as other agents' prompts do). Says which happened.
+   */
+  paste(text: string): { collapsed: string } | 'expanded' | undefined {
+    if (!PastedTexts.long(text)) {
+      this.insert(text);
+      return undefined;
+    }
+    const twice = this.pasted.tokenFor(text, this.text);
+    if (twice) {
+      this.replace(twice, text);
+      return 'expanded';
+    }
+    const token = this.pasted.collapse(text);
+    this.insert(token);
+    return { collapsed: token };
+  }
+
+  /** Expands the paste token at (or just before) the cursor into its text; false when there is none. */
+  expandPaste(): boolean {
+    const span = this.token((s) => s.start < this.cursor && this.cursor <= s.end) ?? this.token((s) => s.start <= this.cursor && this.cursor < s.end);
+    if (!span) return false;
+    this.replace(span, this.pasted.text(this.text.slice(span.start, span.end))!);
+    return true;
+  }
+
+  /** `text` (the editor's, by default) with each paste token replaced by the text it stands for. */
+  expand(text = this.text): string {
+    return this.pasted.expand(text);
+  }
+
   backspace(): void {
     if (this.cursor === 0) return;
-    const start = previousBoundary(this.text, this.cursor);
-    this.text = this.text.slice(0, start) + this.text.slice(this.cursor);
+    const span = this.token((s) => s.start < this.cursor && this.cursor <= s.end);
+    const start = span ? span.start : previousBoundary(this.text, this.cursor);
+    this.text = this.text.slice(0, start) + this.text.slice(span ? span.end : this.cursor);
     this.cursor = start;
   }
 
   deleteForward(): void {
     if (this.cursor >= this.text.length) return;
+    const span = this.token((s) => s.start <= this.cursor && this.cursor < s.end);
+    if (span) {
+      this.text = this.text.slice(0, span.start) + this.text.slice(span.end);
+      this.cursor = span.start;
+      return;
+    }
     this.text = this.text.slice(0, this.cursor) + this.text.slice(nextBoundary(this.text, this.cursor));
   }
 
   left(): void {
-    if (this.cursor > 0) this.cursor = previousBoundary(this.text, this.cursor);
+    if (this.cursor === 0) return;
+    this.cursor = this.token((s) => s.start < this.cursor && this.cursor <= s.end)?.start ?? previousBoundary(this.text, this.cursor);
   }
 
   right(): void {
-    if (this.cursor < this.text.length) this.cursor = nextBoundary(this.text, this.cursor);
+    if (this.cursor >= this.text.length) return;
+    this.cursor = this.token((s) => s.start <= this.cursor && this.cursor < s.end)?.end ?? nextBoundary(this.text, this.cursor);
   }
 
   /** Ctrl+A: start of the cursor's line. */
@@ -63,33 +111,35 @@ export class LineEditor {
   }
 
   wordLeft(): void {
-    this.cursor = wordStart(this.text, this.cursor);
+    this.cursor = this.wordStart();
   }
 
   wordRight(): void {
     let i = this.cursor;
     while (i < this.text.length && /\s/.test(this.text[i]!)) i++;
     while (i < this.text.length && !/\s/.test(this.text[i]!)) i++;
-    this.cursor = i;
+    this.cursor = this.token((s) => s.start < i && i < s.end)?.end ?? i;
   }
 
-  /** Ctrl+W: deletes the word before the cursor (and the spaces after it). */
+  /** Ctrl+W: deletes the word before the cursor (and the spaces after it); a paste token is one word. */
   deleteWordBack(): void {
-    const start = wordStart(this.text, this.cursor);
+    const start = this.wordStart();
     this.text = this.text.slice(0, start) + this.text.slice(this.cursor);
     this.cursor = start;
   }
 
-  /** Ctrl+U: deletes from the start of the line to the cursor. */
+  /** Ctrl+U: deletes from the start of the line to the cursor (all of a paste token it is in). */
   deleteToLineStart(): void {
+    this.cursor = this.token((s) => s.start < this.cursor && this.cursor < s.end)?.end ?? this.cursor;
     const start = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
     const from = start === this.cursor && start > 0 ? start - 1 : start;
     this.text = this.text.slice(0, from) + this.text.slice(this.cursor);
     this.cursor = from;
   }
 
-  /** Ctrl+K: deletes from the cursor to the end of the line. */
+  /** Ctrl+K: deletes from the cursor to the end of the line (all of a paste token it is in). */
   deleteToLineEnd(): void {
+    this.cursor = this.token((s) => s.start < this.cursor && this.cursor < s.end)?.start ?? this.cursor;
     const end = this.text.indexOf('\n', this.cursor);
     const to = end < 0 ? this.text.length : end === this.cursor ? end + 1 : end;
     this.text = this.text.slice(0, this.cursor) + this.text.slice(to);
@@ -102,6 +152,7 @@ export class LineEditor {
       const column = this.cursor - lineStart;
       const previousStart = this.text.lastIndexOf('\n', lineStart - 2) + 1;
       this.cursor = Math.min(previousStart + column, lineStart - 1);
+      this.outOfToken();
       return;
     }
     if (this.browsing === 0) return;
@@ -117,6 +168,7 @@ export class LineEditor {
       const column = this.cursor - (this.text.lastIndexOf('\n', this.cursor - 1) + 1);
       const nextEnd = this.text.indexOf('\n', lineEnd + 1);
       this.cursor = Math.min(lineEnd + 1 + column, nextEnd < 0 ? this.text.length : nextEnd);
+      this.outOfToken();
       return;
     }
     if (this.browsing >= this.history.length) return;
@@ -232,6 +284,30 @@ export class LineEditor {
       searching.at = -1;
       this.set(searching.before);
     }
+  }
+
+  /** The paste token in the text that `where` picks, if any. */
+  private token(where: (span: Span) => boolean): Span | undefined {
+    return this.pasted.spans(this.text).find(where);
+  }
+
+  /** Moves a cursor that landed inside a paste token to its end. */
+  private outOfToken(): void {
+    this.cursor = this.token((s) => s.start < this.cursor && this.cursor < s.end)?.end ?? this.cursor;
+  }
+
+  private replace(span: Span, text: string): void {
+    this.text = this.text.slice(0, span.start) + text + this.text.slice(span.end);
+    this.cursor = span.start + text.length;
+    this.browsing = this.history.length;
+  }
+
+  /** Where the word before the cursor starts (a paste token counts as one word). */
+  private wordStart(): number {
+    let i = this.cursor;
+    while (i > 0 && /\s/.test(this.text[i - 1]!)) i--;
+    const span = this.token((s) => s.start < i && i <= s.end);
+    return span ? span.start : wordStart(this.text, this.cursor);
   }
 
   private recall(): void {

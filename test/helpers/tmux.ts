@@ -77,6 +77,18 @@ export class Tmux {
     this.tmux('send-keys', '-t', this.name, '-l', text);
   }
 
+  /**
+   * Pastes text as a terminal does: bracketed (`ESC[200~ … ESC[201~`) when the program asked for
+   * bracketed paste, line breaks kept as LF.
+   */
+  paste(text: string): void {
+    const file = join(tempDir('reika-paste-'), 'paste.txt');
+    writeFileSync(file, text);
+    const buffer = `paste-${this.name}`;
+    this.tmux('load-buffer', '-b', buffer, file);
+    this.tmux('paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.name);
+  }
+
   /** Sends named keys: `Enter`, `Escape`, `C-a`, `BTab`, `Up`, `M-Enter`… */
   keys(...keys: string[]): void {
     this.tmux('send-keys', '-t', this.name, ...keys);

@@ -111,3 +111,65 @@ test('earlier runs\' history loads before this run\'s, and Ctrl+R searches it ba
   for (let i = 0; i < 5; i++) editor.up();
   t.is(editor.text, 'run the tests', 'capped at the limit (4): the oldest went');
 });
+
+const LONG = Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n');
+
+test('a long paste stands as one token that the cursor steps over and Backspace deletes whole', (t) => {
+  const editor = new LineEditor();
+  editor.insert('see ');
+  t.deepEqual(editor.paste(LONG), { collapsed: '[pasted 500 lines #1]' });
+  t.is(editor.text, 'see [pasted 500 lines #1]');
+  t.is(editor.expand(), `see ${LONG}`);
+  editor.left();
+  t.is(editor.cursor, 4, 'left jumps over the token');
+  editor.right();
+  t.is(editor.cursor, editor.text.length);
+  editor.insert(' ok');
+  editor.backspace();
+  editor.backspace();
+  editor.backspace();
+  editor.backspace();
+  t.is(editor.text, 'see ');
+  t.is(editor.paste('short\npaste'), undefined, 'a short paste goes in as it is');
+  t.is(editor.text, 'see short\npaste');
+});
+
+test('Ctrl+W and Ctrl+U delete a paste token whole; a long single line is counted in characters', (t) => {
+  const editor = new LineEditor();
+  editor.paste('x'.repeat(1_500));
+  t.is(editor.text, '[pasted 1,500 chars #1]');
+  editor.deleteWordBack();
+  t.is(editor.text, '');
+  editor.insert('a ');
+  editor.paste(LONG);
+  editor.deleteToLineStart();
+  t.is(editor.text, '');
+  editor.paste(LONG);
+  editor.lineStart();
+  editor.deleteForward();
+  t.is(editor.text, '');
+});
+
+test('Tab-style expansion and pasting the same text again show the paste in full', (t) => {
+  const editor = new LineEditor();
+  editor.paste(LONG);
+  t.true(editor.expandPaste());
+  t.is(editor.text, LONG);
+  t.false(editor.expandPaste());
+  editor.clear();
+  editor.paste(LONG);
+  t.is(editor.paste(LONG), 'expanded');
+  t.is(editor.text, LONG);
+});
+
+test('the history of this run keeps the token and still sends the full paste', (t) => {
+  const editor = new LineEditor();
+  editor.paste(LONG);
+  const typed = editor.submit()!;
+  t.is(typed, '[pasted 500 lines #1]');
+  t.is(editor.expand(typed), LONG);
+  editor.up();
+  t.is(editor.text, '[pasted 500 lines #1]');
+  t.is(editor.expand(), LONG);
+  t.is(editor.expand('[pasted 500 lines #9] typed by hand'), '[pasted 500 lines #9] typed by hand', 'an unknown token is plain text');
+});

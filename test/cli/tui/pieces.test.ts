@@ -42,6 +42,27 @@ test('@path completion goes one segment at a time and falls back to substrings',
   t.deepEqual(completePath('@nothing', paths), { candidates: [] });
 });
 
+test('@path completion quotes a path with spaces and keeps the quote the user opened', (t) => {
+  const paths = ['my notes/résumé.md', 'my notes/plan.md', 'src/a.ts', 'say "hi".txt'];
+  t.deepEqual(completePath('@my', paths), { replacement: '@"my notes/', candidates: [] });
+  t.deepEqual(completePath('@"my notes/', paths).candidates, ['my notes/plan.md', 'my notes/résumé.md']);
+  t.is(completePath('@"my notes/r', paths).replacement, '@"my notes/résumé.md" ');
+  t.is(completePath("@'my notes/r", paths).replacement, "@'my notes/résumé.md' ");
+  t.is(completePath('@my\\ notes/p', paths).replacement, '@"my notes/plan.md" ');
+  t.is(completePath('@say', paths).replacement, `@'say "hi".txt' `);
+  // Typed composed, stored decomposed: still found, and inserted as typed.
+  t.is(completePath('@"my notes/ré', ['my notes/re\u0301sume\u0301.md']).replacement, '@"my notes/r\u00e9sum\u00e9.md" ');
+});
+
+test('quoted and escaped mentions attach their file; a missing one is said in one line, however it is written', async (t) => {
+  const root = writeTree(tempDir(), { 'my notes/résumé.md': 'hired\n', 'my notes/plan.md': 'step one\n' });
+  const result = await attachFiles('read @"my notes/résumé.md" and @my\\ notes/plan.md, then @"my notes/gone.md" and @\'nope\' and @"half', root);
+  t.deepEqual(result.attached, ['my notes/résumé.md', 'my notes/plan.md']);
+  t.regex(result.message, /<file path="my notes\/résumé\.md">\nhired\n<\/file>/);
+  t.deepEqual(result.problems, ['@"my notes/gone.md": no such file', "@'nope': no such file", '@"half: the quote is not closed; nothing attached']);
+  t.deepEqual((await attachFiles('ask @someone', root)).problems, [], 'a bare word that is no path is no mention of a file');
+});
+
 test('@path attaches text files, leaves images to the session and reports what is missing', async (t) => {
   const root = writeTree(tempDir(), { 'src/a.ts': 'export const a = 1;\n', 'pic.png': '\x89PNG\r\n\x1a\n\0\0', 'bin.dat': 'a\0b' });
   t.deepEqual(mentions('see @src/a.ts, @pic.png and me@example.com'), ['src/a.ts', 'pic.png']);
