@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ProcessGroups } from '../actors/tool-executor/process/process-groups.js';
 import type { ToolResult } from '../actors/tool-executor/protocol.js';
 import { runTool } from '../actors/tool-executor/run-tool.js';
+import { grepWith } from '../actors/tool-executor/tools/grep.js';
+import { closeSearchPool } from '../actors/tool-executor/files/search/search-pool.js';
 import { SpillStore } from '../actors/tool-executor/files/spill.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
@@ -58,11 +60,15 @@ async function rows(label: string, root: string, needle: string, twoFiles: strin
   };
   await compare('grep, a needle in no file', call('grep', { pattern: needle }), () => run('rg', ['-n', ...RG_TREE, '-e', needle], root), 'rg', '≤ 2');
   await compare('grep, a needle in no file', call('grep', { pattern: needle }), () => run('git', ['grep', '-n', '--untracked', '--exclude-standard', '-e', needle], root), 'git grep');
+  // The fallback without rg and outside git: the walk, its files read in the indexer threads.
+  const walkPath = () => grepWith({ pattern: needle }, { root, settings: toolSettings(root), signal: new AbortController().signal, emit: () => {}, spill, groups: new ProcessGroups() }, { engine: 'js' });
+  await compare('grep walk path (no rg, no git), a needle in no file', walkPath, () => run('rg', ['-n', ...RG_TREE, '-e', needle], root), 'rg', '≤ 2');
   await compare('grep, a pattern in two files', call('grep', { pattern: twoFiles }), () => run('rg', ['-n', ...RG_TREE, '-e', twoFiles], root), 'rg', '≤ 2');
   await compare('grep, \\w+ a class without a literal', call('grep', { pattern: 'zq\\d+x|y\\d{9}z' }), () => run('rg', ['-n', ...RG_TREE, '-e', 'zq\\d+x|y\\d{9}z'], root), 'rg', '≤ 2');
   await compare('glob **/*.md', call('glob', { pattern: '**/*.md' }), () => run('rg', ['--files', ...RG_TREE, '--type-add', 'x:*.md', '-t', 'x'], root), 'rg', '≤ 2');
   await compare('list depth 3', call('list', { depth: 3 }), () => run('rg', ['--files', ...RG_TREE, '--max-depth', '3'], root), 'rg', '≤ 2');
   spill.dispose();
+  await closeSearchPool();
 }
 
 export default async function (): Promise<void> {

@@ -4,6 +4,7 @@ import type { FileIndex, RepoMapFile } from '../actors/indexer/protocol.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 import { scanAndMap } from '../actors/indexer/scan-and-map.js';
 import { scan } from '../actors/indexer/scan.js';
+import type { FileResult, GrepFilesTask } from '../actors/tool-executor/files/search/search-file.js';
 
 /**
  * The indexer pool's worker file: each named export is one piscina task (`run(task, { name })`).
@@ -37,6 +38,22 @@ function scanAndMapTask(task: ScanAndMapTask): RepoMapFile[] {
   }
 }
 
-export { scanTask as scan, scanAndMapTask as scanAndMap };
+/**
+ * The `grepFiles` task: one batch of the files grep's walk found, each searched as grep searches
+ * (`files/search/search-file.ts`), results in the files' order. The search code loads on the
+ * first batch, so an indexer thread that never greps does not hold it.
+ */
+async function grepFilesTask(task: GrepFilesTask): Promise<FileResult[]> {
+  const { searchFileInThread, regexFor } = await searchCode();
+  const regex = regexFor(task.pattern, task.ignoreCase);
+  const results: FileResult[] = [];
+  for (const file of task.files) results.push(await searchFileInThread(file, regex));
+  return results;
+}
+
+let loading: Promise<typeof import('../actors/tool-executor/files/search/thread-search.js')> | undefined;
+const searchCode = () => (loading ??= import('../actors/tool-executor/files/search/thread-search.js'));
+
+export { scanTask as scan, scanAndMapTask as scanAndMap, grepFilesTask as grepFiles };
 export { extractSymbols } from '../actors/indexer/map/extract.js';
 export { rankFiles } from '../actors/indexer/map/rank.js';

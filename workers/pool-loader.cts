@@ -14,5 +14,6 @@ export const scan = entry.then((loaded) => loaded.scan);
 export const scanAndMap = entry.then((loaded) => loaded.scanAndMap);
 export const extractSymbols = entry.then((loaded) => loaded.extractSymbols);
 export const rankFiles = entry.then((loaded) => loaded.rankFiles);
+export const grepFiles = entry.then((loaded) => loaded.grepFiles);
 // A failed load fails each task that awaits it, not the thread.
-for (const task of [scan, scanAndMap, extractSymbols, rankFiles]) task.catch(() => {});
+for (const task of [scan, scanAndMap, extractSymbols, rankFiles, grepFiles]) task.catch(() => {});

@@ -33,6 +33,8 @@ export interface IndexerPoolOptions {
    * once, so a scan asked for soon after finds it booted.
    */
   lazy?: boolean;
+  /** Threads kept when idle (default 1: one stays for `/cd`); 0 lets every thread end. */
+  minThreads?: number;
 }
 
 /**
@@ -52,14 +54,14 @@ export class IndexerPool {
   private get piscina(): PiscinaClass {
     if (this.piscinaInstance) return this.piscinaInstance;
     const options = this.options;
-    const maxThreads = options.maxThreads ?? Math.max(1, Math.min(MAX_INDEXER_THREADS, availableParallelism()));
+    const maxThreads = this.maxThreads;
     const Piscina = requirePiscina();
     const env = traceEnv();
     const piscina = new Piscina({
       filename: (options.filename ?? POOL_ENTRY).href,
       // The task a thread loads before it says it is ready: pool-loader's exports resolve together.
       name: 'scan',
-      minThreads: 1,
+      minThreads: Math.min(options.minThreads ?? 1, maxThreads),
       maxThreads,
       idleTimeout: IDLE_TIMEOUT_MS,
       ...(env ? { env } : {}),
@@ -121,6 +123,11 @@ export class IndexerPool {
       if (this.closed) throw new ReikaError('REIKA_ERR_CLOSED', 'reika is shutting down');
       throw new ReikaError('REIKA_ERR_INDEXER', error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** The most threads this pool runs at once. */
+  get maxThreads(): number {
+    return this.options.maxThreads ?? Math.max(1, Math.min(MAX_INDEXER_THREADS, availableParallelism()));
   }
 
   /** Threads currently alive (for tests and diagnostics). */

@@ -5,6 +5,7 @@ import { APPROVER, EDITOR_FILES, type ToolExecutorProtocol, type ToolResult } fr
 import { editorFiles } from './files/editor-files.js';
 import { runTool } from './run-tool.js';
 import { SpillStore } from './files/spill.js';
+import { closeSearchPool } from './files/search/search-pool.js';
 
 /**
  * The tool-executor actor. It runs in a child process (`supervisor.spawn({ name: 'tool-executor',
@@ -31,7 +32,7 @@ export default defineActor<ToolExecutorProtocol>({
   },
 
   async dispose() {
-    await groups.killAll();
+    await Promise.all([groups.killAll(), closeSearchPool()]);
     spill.dispose();
   },
 });

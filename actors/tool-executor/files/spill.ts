@@ -33,8 +33,44 @@ export class SpillStore {
     return { path, stream: createWriteStream(path) };
   }
 
+  /** Lines written to a fresh file as they come (buffered in chunks of 16 KB). */
+  lines(kind: string): SpillLines {
+    return new SpillLines(this.stream(kind));
+  }
+
   dispose(): void {
     if (this.folder) rmSync(this.folder, { recursive: true, force: true });
     this.folder = undefined;
+  }
+}
+
+const CHUNK_CHARS = 16 * 1024;
+
+/** A spill file filled line by line while a tool still runs (`SpillStore.lines`). */
+export class SpillLines {
+  readonly path: string;
+  private readonly stream: WriteStream;
+  private pending = '';
+
+  constructor(opened: { path: string; stream: WriteStream }) {
+    this.path = opened.path;
+    this.stream = opened.stream;
+  }
+
+  line(text: string): void {
+    this.pending += text + '\n';
+    if (this.pending.length >= CHUNK_CHARS) this.flush();
+  }
+
+  /** Writes what is pending and closes the file; resolves once it is on disk. */
+  close(): Promise<void> {
+    this.flush();
+    return new Promise((resolve) => this.stream.end(() => resolve()));
+  }
+
+  private flush(): void {
+    if (this.pending === '') return;
+    this.stream.write(this.pending);
+    this.pending = '';
   }
 }

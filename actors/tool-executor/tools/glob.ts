@@ -8,6 +8,7 @@ import { displayPath, resolveToolPath } from '../files/paths.js';
 import { credentialAction, credentialsSkipped } from '../safety/credential-paths.js';
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
+import type { SpillLines } from '../files/spill.js';
 
 export const GLOB_PAGE = 200;
 /** The walk stops after this many entries (a home folder must not take minutes). */
@@ -24,7 +25,9 @@ const params = {
 /**
  * `glob{pattern, path?}`: files whose path (relative to `path`, default the project root) matches
  * the pattern, ignored paths skipped. Up to 200 are listed; past that a sample spread across the
- * top-level folders is shown with a count per folder, and the full list is spilled to a file.
+ * top-level folders is shown with a count per folder, and the full list is spilled to a file:
+ * written as the walk finds the paths (in its order: breadth-first, names sorted in a folder), so
+ * a cancelled glob leaves what it found.
  */
 export const globTool = defineTool({
   name: 'glob',
@@ -45,10 +48,21 @@ async function glob(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   if (!info.isDirectory()) throw new ToolError('NOT_A_DIRECTORY', `${shownStart} is not a folder`);
   const matches = compileGlob(pattern);
   const found: { rel: string; shown: string }[] = [];
+  // Past the first page the paths go to the spill file as the walk finds them (in its order).
+  let spill: SpillLines | undefined;
   const { walk } = await crawler();
   const stats = await walk({ root: env.root, start, maxEntries: GLOB_MAX_ENTRIES, signal: env.signal }, (entry) => {
-    if (entry.kind !== 'directory' && matches(entry.rel)) found.push({ rel: entry.rel, shown: displayPath(env.root, entry.absolute) });
+    if (entry.kind === 'directory' || !matches(entry.rel)) return;
+    const path = { rel: entry.rel, shown: displayPath(env.root, entry.absolute) };
+    found.push(path);
+    if (spill) spill.line(path.shown);
+    else if (found.length > GLOB_PAGE) {
+      spill = env.spill.lines('glob');
+      for (const earlier of found) spill.line(earlier.shown);
+    }
   });
+  await spill?.close();
+  const spillPath = spill?.path;
   found.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
   const where = args.path ? ` in ${shownStart}` : '';
   const notes: string[] = [];
@@ -56,7 +70,10 @@ async function glob(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
   if (stats.unfiltered) notes.push(`${shownStart} is ignored by the project's rules but searched because it was named`);
   if (stats.credentials > 0) notes.push(credentialsSkipped(stats.credentials));
   const tail = notes.length > 0 ? `; ${notes.join('; ')}` : '';
-  if (stats.aborted) return { status: 'cancelled', summary: `glob "${args.pattern}" was cancelled`, payload: found.map((f) => f.shown).join('\n') };
+  if (stats.aborted) {
+    const spilled = spillPath ? `; the ${plural(found.length, 'path')} found so far are in ${spillPath}` : '';
+    return { status: 'cancelled', summary: `glob "${args.pattern}" was cancelled${spilled}`, payload: found.slice(0, GLOB_PAGE).map((f) => f.shown).join('\n'), ...(spillPath ? { meta: { spillPath } } : {}) };
+  }
 
   if (found.length === 0) {
     const hidden = stats.hidden > 0 ? ` (${plural(stats.hidden, 'ignored entry', 'ignored entries')} not searched)` : '';
@@ -85,13 +102,13 @@ async function glob(args: ArgsOf<typeof params>, env: ToolEnv): Promise<ToolOutc
     }
     if (!added) break;
   }
-  const spillPath = await env.spill.write('glob', found.map((f) => f.shown).join('\n') + '\n');
+  const spilled = spillPath ?? '';
   const counts = [...groups].map(([top, group]) => `  ${top === '.' ? '(top level)' : `${top}/`}: ${group.length.toLocaleString('en-US')}`);
-  const payload = [...[...sample].sort(), '', `${plural(found.length, 'path')} by top-level folder:`, ...counts, `The full list is in ${spillPath}.`].join('\n');
+  const payload = [...[...sample].sort(), '', `${plural(found.length, 'path')} by top-level folder:`, ...counts, `The full list is in ${spilled}.`].join('\n');
   return {
-    summary: `glob "${args.pattern}"${where}: ${plural(found.length, 'path')}; showing a sample of ${sample.size} across ${plural(groups.size, 'top-level folder')}; full list in ${spillPath}${tail}`,
+    summary: `glob "${args.pattern}"${where}: ${plural(found.length, 'path')}; showing a sample of ${sample.size} across ${plural(groups.size, 'top-level folder')}; full list in ${spilled}${tail}`,
     payload,
-    meta: { spillPath },
+    meta: { spillPath: spilled },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { WriteStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { defineTool, EVERY_MODE } from './define-tool.js';
 import { compileGlob } from '../files/glob-match.js';
@@ -7,26 +7,22 @@ import { lazy } from '../lazy.js';
 import { boolean, path, string, type ArgsOf } from './params.js';
 import { displayPath, resolveToolPath } from '../files/paths.js';
 import { credentialAction, credentialsSkipped, credentialsUnder } from '../safety/credential-paths.js';
-import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../files/text-file.js';
+import { GREP_MAX_MATCHES, searchFile, type FileResult } from '../files/search/search-file.js';
 import { fsError, ToolError } from './tool-error.js';
 import { plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
-import type { UserRegex } from '../files/user-regex.js';
+import type { IndexerPool } from '../../indexer/pool.js';
 import type { SearchEngine } from '../files/search/candidates.js';
 
+export { GREP_MAX_MATCHES };
 export const GREP_INLINE = 100;
-/** Matches kept at most (inline plus spill file); the search stops there. */
-export const GREP_MAX_MATCHES = 20_000;
 const GREP_MAX_ENTRIES = 300_000;
-/** Bigger files are streamed line by line instead of read whole. */
-const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
-/** Only this much of a line is searched and shown (minified files, catastrophic patterns). */
-const LINE_SEARCH_CHARS = 10_000;
-const LINE_SHOW_CHARS = 300;
+/** Files read at once on this thread (the files a native searcher picked). */
 const PARALLEL_FILES = 16;
 
-/** The crawler, the native searchers and the regex engine are loaded on the first call (see lazy.ts). */
+/** The crawler, the native searchers, the threaded reader and the regex engine are loaded on the first call (see lazy.ts). */
 const crawler = lazy(() => import('../files/walk.js'));
 const searchers = lazy(() => import('../files/search/candidates.js'));
+const threads = lazy(() => Promise.all([import('../files/search/threaded-search.js'), import('../files/search/search-pool.js')]));
 const engine = lazy(() => import('../files/user-regex.js'));
 
 const params = {
@@ -43,14 +39,17 @@ export interface GrepOptions {
   /** PATH to look for `rg` and `git` on (default: the process's). */
   path?: string;
   onSpawn?: (pid: number) => void;
+  /** The indexer threads that read the walk's files (default: the executor's, `search-pool.ts`). */
+  pool?: IndexerPool;
 }
 
 /**
  * `grep{pattern, path?, glob?, ignore_case?}`: a JavaScript regular expression over the project's
  * non-ignored text files (or one named file, e.g. a spill file). Binary files are skipped. The
  * first 100 matches are inline; all of them stream to a file that read and grep can open.
- * ripgrep or git grep picks the files that can match (`files/search/candidates.ts`); the result is
- * the walk's, only sooner.
+ * ripgrep or git grep picks the files that can match (`files/search/candidates.ts`); without them
+ * the walk finds the files and the indexer threads read them (`files/search/threaded-search.ts`).
+ * The result is the same either way, only sooner or later.
  */
 export const grepTool = defineTool({
   name: 'grep',
@@ -74,57 +73,78 @@ export async function grepWith(args: ArgsOf<typeof params>, env: ToolEnv, option
   let searched: number | undefined;
   let walkNote = '';
   let aborted = false;
-  if (info.isDirectory()) {
-    const picked = await (await searchers()).findCandidates({
-      root: env.root,
-      start,
-      pattern: args.pattern,
-      ignoreCase: args.ignore_case ?? false,
-      glob: args.glob,
-      signal: env.signal,
-      engine: options.engine,
-      path: options.path,
-      onSpawn: options.onSpawn,
-    });
-    if (picked) {
-      // The searchers list hidden files too: credential paths below the start stay out, as in the walk.
-      const credentials = credentialsUnder(start);
-      files = credentials.length === 0 ? picked.files : picked.files.filter((file) => !credentials.some((path) => file.startsWith(path + sep) || file === path));
-      if (files.length < picked.files.length) walkNote += `; ${credentialsSkipped(picked.files.length - files.length)}`;
-      searched = picked.searched;
-      aborted = picked.aborted;
-    } else {
-      const wanted = args.glob ? compileGlob(args.glob) : () => true;
-      const { walk } = await crawler();
-      const stats = await walk({ root: env.root, start, maxEntries: GREP_MAX_ENTRIES, signal: env.signal }, (entry) => {
-        if (entry.kind === 'file' && wanted(entry.rel)) files.push(entry.absolute);
-      });
-      searched = files.length;
-      aborted = stats.aborted;
-      if (stats.stopped) walkNote = `; the file walk stopped after ${GREP_MAX_ENTRIES.toLocaleString('en-US')} entries, give a narrower path`;
-      if (stats.unfiltered) walkNote += `; ${shownStart} is ignored by the project's rules but searched because it was named`;
-      if (stats.credentials > 0) walkNote += `; ${credentialsSkipped(stats.credentials)}`;
-    }
-  } else if (info.isFile()) {
-    files.push(start);
-    searched = 1;
-  } else {
-    throw new ToolError('NOT_A_FILE', `${shownStart} is neither a file nor a folder`);
-  }
-
   const sink = new MatchSink(env);
   let binary = 0;
   let unreadable = 0;
+  const take = (file: string, result: FileResult) => {
+    if (result === 'binary') binary++;
+    else if (result === 'unreadable') unreadable++;
+    else if (result.length > 0) sink.file(displayPath(env.root, file), result);
+  };
   try {
-    for (let i = 0; i < files.length && !sink.full && !aborted; i += PARALLEL_FILES) {
+    let walked = false;
+    if (info.isDirectory()) {
+      const picked = await (await searchers()).findCandidates({
+        root: env.root,
+        start,
+        pattern: args.pattern,
+        ignoreCase: args.ignore_case ?? false,
+        glob: args.glob,
+        signal: env.signal,
+        engine: options.engine,
+        path: options.path,
+        onSpawn: options.onSpawn,
+      });
+      if (picked) {
+        // The searchers list hidden files too: credential paths below the start stay out, as in the walk.
+        const credentials = credentialsUnder(start);
+        files = credentials.length === 0 ? picked.files : picked.files.filter((file) => !credentials.some((path) => file.startsWith(path + sep) || file === path));
+        if (files.length < picked.files.length) walkNote += `; ${credentialsSkipped(picked.files.length - files.length)}`;
+        searched = picked.searched;
+        aborted = picked.aborted;
+      } else {
+        walked = true;
+        const wanted = args.glob ? compileGlob(args.glob) : () => true;
+        const [{ walk }, [{ ThreadedSearch }, { searchPool }]] = await Promise.all([crawler(), threads()]);
+        const threaded = new ThreadedSearch(options.pool ?? (await searchPool()), { pattern: args.pattern, ignoreCase: args.ignore_case ?? false, regex }, env.signal);
+        let count = 0;
+        // The threads read while the walk goes on; the walk is not cut short when the matches are
+        // capped, so its counts and notes are those of the whole tree, as on the other paths.
+        const walking = walk({ root: env.root, start, maxEntries: GREP_MAX_ENTRIES, signal: env.signal }, (entry) => {
+          if (entry.kind === 'file' && wanted(entry.rel)) {
+            count++;
+            threaded.add(entry.absolute);
+          }
+        }).finally(() => threaded.end());
+        walking.catch(() => {});
+        try {
+          for await (const [file, result] of threaded.results()) {
+            if (sink.full) break;
+            take(file, result);
+          }
+        } catch (error) {
+          if (!env.signal.aborted) throw error;
+          aborted = true;
+        } finally {
+          threaded.close();
+        }
+        const stats = await walking;
+        searched = count;
+        aborted ||= stats.aborted;
+        if (stats.stopped) walkNote = `; the file walk stopped after ${GREP_MAX_ENTRIES.toLocaleString('en-US')} entries, give a narrower path`;
+        if (stats.unfiltered) walkNote += `; ${shownStart} is ignored by the project's rules but searched because it was named`;
+        if (stats.credentials > 0) walkNote += `; ${credentialsSkipped(stats.credentials)}`;
+      }
+    } else if (info.isFile()) {
+      files.push(start);
+      searched = 1;
+    } else {
+      throw new ToolError('NOT_A_FILE', `${shownStart} is neither a file nor a folder`);
+    }
+    for (let i = 0; !walked && i < files.length && !sink.full && !aborted; i += PARALLEL_FILES) {
       const batch = files.slice(i, i + PARALLEL_FILES);
       const results = await Promise.all(batch.map((file) => searchFile(file, regex, env.signal)));
-      for (let j = 0; j < batch.length && !sink.full; j++) {
-        const result = results[j]!;
-        if (result === 'binary') binary++;
-        else if (result === 'unreadable') unreadable++;
-        else if (result.length > 0) sink.file(displayPath(env.root, batch[j]!), result);
-      }
+      for (let j = 0; j < batch.length && !sink.full; j++) take(batch[j]!, results[j]!);
       if (env.signal.aborted) aborted = true;
     }
   } finally {
@@ -139,7 +159,10 @@ export async function grepWith(args: ArgsOf<typeof params>, env: ToolEnv, option
     unreadable > 0 ? `${plural(unreadable, 'unreadable file')} skipped` : '',
   ].filter(Boolean);
   const skippedNote = skipped.length > 0 ? `; ${skipped.join(', ')}` : '';
-  if (aborted) return { status: 'cancelled', summary: `${label} was cancelled after ${plural(sink.count, 'match', 'matches')}`, payload: sink.inline.join('\n') };
+  if (aborted) {
+    const spilled = sink.spillPath === undefined ? '' : `; all of them are in ${sink.spillPath}`;
+    return { status: 'cancelled', summary: `${label} was cancelled after ${plural(sink.count, 'match', 'matches')}${spilled}`, payload: sink.inline.join('\n'), ...(sink.spillPath ? { meta: { spillPath: sink.spillPath } } : {}) };
+  }
   if (sink.count === 0) {
     const where = searched === undefined ? '' : ` in ${plural(searched, 'file')}`;
     return { summary: `${label}: no matches${where}${skippedNote}${walkNote}`, payload: '' };
@@ -201,41 +224,5 @@ class MatchSink {
     const stream = this.stream;
     if (!stream) return Promise.resolve();
     return new Promise((resolve) => stream.end(() => resolve()));
-  }
-}
-
-type FileResult = [line: number, text: string][] | 'binary' | 'unreadable';
-
-async function searchFile(path: string, regex: UserRegex, signal: AbortSignal): Promise<FileResult> {
-  const found: [number, string][] = [];
-  const test = (raw: string, number: number) => {
-    const line = stripCr(raw.length > LINE_SEARCH_CHARS ? raw.slice(0, LINE_SEARCH_CHARS) : raw);
-    if (regex.test(line)) found.push([number, line.length > LINE_SHOW_CHARS ? `${line.slice(0, LINE_SHOW_CHARS)}…` : line]);
-  };
-  try {
-    const info = await stat(path);
-    if (info.size <= WHOLE_FILE_BYTES) {
-      const bytes = await readFile(path, { signal });
-      if (looksBinary(bytes)) return 'binary';
-      const text = decodeText(bytes).text;
-      // Most files lack the literal every match needs: one native search rejects them.
-      if (!regex.mayMatch(text)) return found;
-      const lines = text.split('\n');
-      if (lines.at(-1) === '') lines.pop();
-      lines.forEach((line, i) => test(line, i + 1));
-      return found;
-    }
-    if (await sniffBinary(path)) return 'binary';
-    await forEachLine(
-      path,
-      (bytes, number) => {
-        if (found.length >= GREP_MAX_MATCHES) return false;
-        test(decodeText(bytes).text, number);
-      },
-      { signal, maxLineBytes: LINE_SEARCH_CHARS * 4 },
-    );
-    return found;
-  } catch {
-    return 'unreadable';
   }
 }

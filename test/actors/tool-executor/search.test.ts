@@ -1,9 +1,13 @@
 import test from 'ava';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';
 import { call } from './harness.js';
+import { ProcessGroups } from '../../../actors/tool-executor/process/process-groups.js';
+import { runTool } from '../../../actors/tool-executor/run-tool.js';
+import { SpillStore } from '../../../actors/tool-executor/files/spill.js';
+import { toolSettings } from '../../helpers/tool-settings.js';
 
 function project(): string {
   return gitRepo({
@@ -100,6 +104,32 @@ test('glob past 200 paths shows a sample across top-level folders and spills the
   t.regex(result.payload, / {2}alpha\/: 150\n {2}beta\/: 150\n {2}gamma\/: 150\n {2}\(top level\): 1/);
   const full = await call(root, 'read', { path: result.meta!.spillPath!, limit: 1000 });
   t.regex(full.summary, /all 451 lines/);
+});
+
+test('glob writes its spill file as the walk finds the paths: a glob cancelled midway leaves them there', async (t) => {
+  const tree: Record<string, string> = {};
+  for (let d = 0; d < 5; d++) for (let f = 0; f < 100; f++) tree[`d${d}/f${String(f).padStart(3, '0')}.txt`] = '';
+  const root = writeTree(tempDir(), tree);
+  const controller = new AbortController();
+  // The spill file is opened at the 201st path (in d2/); the walk sees the abort before the next folder.
+  const store = new (class extends SpillStore {
+    override lines(kind: string) {
+      controller.abort();
+      return super.lines(kind);
+    }
+  })();
+  t.teardown(() => store.dispose());
+  const result = await runTool(
+    { type: 'run', callId: 'call_glob', name: 'glob', args: { pattern: '*.txt' }, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root) } },
+    { root, settings: toolSettings(root), signal: controller.signal, emit: () => {}, spill: store, groups: new ProcessGroups() },
+    async () => ({ decision: 'approve' }),
+  );
+  t.is(result.status, 'cancelled');
+  t.regex(result.summary, /^glob "\*\.txt" was cancelled; the 300 paths found so far are in \/\S+glob-\d+\.txt$/);
+  const spilled = readFileSync(result.meta!.spillPath!, 'utf8').trimEnd().split('\n');
+  t.is(spilled.length, 300);
+  t.deepEqual([spilled[0], spilled[100], spilled[299]], ['d0/f000.txt', 'd1/f000.txt', 'd2/f099.txt'], 'in the walk order');
+  t.is(result.payload.split('\n').length, 200);
 });
 
 test('grep finds regex matches in non-ignored text files as path:line: text', async (t) => {
