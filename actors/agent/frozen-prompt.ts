@@ -34,6 +34,8 @@ export interface FrozenPromptOptions {
   mode: SessionMode;
   /** Nobody answers approval prompts: the system prompt says so. */
   headless: boolean;
+  /** `reika -p`: the first bootstrap waits for the MCP servers up to their startup timeouts (nobody can /mcp reload later). */
+  waitForMcp?: boolean;
   /** A bootstrap finished (before it is frozen). */
   onBootstrap(boot: Bootstrap): void;
   /** A stored session's freeze to take as recorded instead of bootstrapping (see {@link FrozenPrompt.thaw}). */
@@ -211,7 +213,10 @@ export class FrozenPrompt {
     if (!mcp) return registry;
     const { config } = this.options;
     await mcp.start(root, { userFolder: config.userFolder, trustProject: config.mcp.trustProject });
-    await mcp.settled(config.mcp.waitMs);
+    // `reika -p` waits for the servers up to each one's startup timeout (nobody can /mcp reload
+    // later); otherwise only REIKA_MCP_WAIT_MS waits: late servers join at /mcp reload or /cd.
+    if (this.options.waitForMcp && config.mcp.waitMs === 0) await mcp.startup();
+    else await mcp.settled(config.mcp.waitMs);
     for (const tool of mcp.readyTools()) registry.register(tool);
     return registry;
   }

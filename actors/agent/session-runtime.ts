@@ -17,4 +17,4 @@ export interface SessionRuntime {
 }
 
 /** What the session needs of the MCP hub (`actors/mcp/hub.ts`). */
-export type McpTools = Pick<McpHub, 'start' | 'reload' | 'settled' | 'readyTools'>;
+export type McpTools = Pick<McpHub, 'start' | 'reload' | 'settled' | 'startup' | 'readyTools'>;

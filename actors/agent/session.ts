@@ -71,6 +71,8 @@ export interface SessionOptions {
    * (a project's allow rules and hooks once it is trusted); none when absent.
    */
   permissions?: PermissionBook;
+  /** `reika -p`: the bootstrap waits for the configured MCP servers up to their startup timeouts. */
+  waitForMcp?: boolean;
 }
 
 export class Session {
@@ -133,6 +135,7 @@ export class Session {
         config: this.config,
         mode: options.mode ?? resume?.settings?.mode ?? resume?.frozen.mode ?? 'agent',
         headless: options.headless ?? false,
+        ...(options.waitForMcp ? { waitForMcp: true } : {}),
         ...(resume ? { resume: resume.frozen } : {}),
         onBootstrap: (boot) => this.emit({ type: 'bootstrap', root: boot.root, files: boot.index.paths.length, repoMapFiles: boot.repoMap.files.length - boot.repoMap.omitted, capped: boot.index.capped.length > 0, ms: boot.ms, ...(boot.repoMapError ? { repoMapError: boot.repoMapError } : {}), ...(boot.skills.problems.length > 0 ? { problems: boot.skills.problems } : {}) }),
       },

@@ -22,6 +22,8 @@ interface ServerCommon {
   approveAlways: boolean;
   /** A tool call's time without an answer or progress, in ms (`"timeout"`, default 10 minutes). */
   timeoutMs: number;
+  /** How long `reika -p` waits for it to be ready before its first request (`"startup_timeout_ms"`, default 10 s). */
+  startupTimeoutMs: number;
 }
 
 export interface StdioServerConfig extends ServerCommon {
@@ -49,6 +51,8 @@ export interface McpConfig {
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+/** How long a headless run waits for a server to be ready before its first request. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 
 /** Reads `userFolder/mcp.json` (the config's `userFolder`) and `root/.mcp.json`; `${VAR}` from `env`. */
 export function loadMcpConfig(root: string, userFolder: string, env: NodeJS.ProcessEnv = process.env): McpConfig {
@@ -120,7 +124,9 @@ function readServer(name: string, entry: unknown, at: { file: string; source: Mc
   if (entry.approve !== undefined && entry.approve !== 'always' && entry.approve !== 'ask') throw new Error('"approve" is "always" or "ask"');
   const timeout = entry.timeout ?? DEFAULT_TOOL_TIMEOUT_MS;
   if (typeof timeout !== 'number' || !(timeout > 0)) throw new Error('"timeout" is a number of milliseconds');
-  const common = { name, source: at.source, file: at.file, approveAlways: entry.approve === 'always', timeoutMs: timeout };
+  const startup = entry.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  if (typeof startup !== 'number' || !(startup >= 0)) throw new Error('"startup_timeout_ms" is a number of milliseconds');
+  const common = { name, source: at.source, file: at.file, approveAlways: entry.approve === 'always', timeoutMs: timeout, startupTimeoutMs: startup };
   const type = entry.type ?? (entry.url !== undefined ? 'http' : 'stdio');
   if (type === 'http' || type === 'sse' || type === 'streamable-http') {
     const url = expand(entry.url, 'url');

@@ -35,6 +35,6 @@ export function describeChange(change: McpChange, joined: boolean): string | und
     return joined ? `MCP server ${change.server} ready: ${tools}` : `MCP server ${change.server} ready: ${tools}, offered from /mcp reload or /cd . (the tools array is fixed per session for the prefix cache)`;
   }
   if (change.state === 'failed' || change.state === 'declined') return `MCP server ${change.server} ${change.state}: ${change.reason ?? ''}`.trimEnd();
-  if (change.reason?.startsWith('restarting')) return `MCP server ${change.server} ${change.reason}`;
+  if (change.reason?.startsWith('restarting') || change.reason?.startsWith('not ready within')) return `MCP server ${change.server} ${change.reason}`;
   return undefined;
 }

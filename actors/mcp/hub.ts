@@ -151,6 +151,28 @@ export class McpHub {
     clearTimeout(timer);
   }
 
+  /**
+   * `reika -p`: waits for each server being started up to its own startup timeout
+   * (`startup_timeout_ms`, default 10 s), all at once; a server not ready by then is left to come
+   * late (its tools are not in this run's tools array) and said as a change. Returns their names.
+   */
+  async startup(): Promise<string[]> {
+    await this.starting;
+    const late: string[] = [];
+    await Promise.all(
+      [...this.entries.values()].map(async (entry) => {
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = await Promise.race([entry.settled.then(() => false, () => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), entry.config.startupTimeoutMs)))]);
+        clearTimeout(timer);
+        if (!timedOut || entry.status.state !== 'starting') return;
+        late.push(entry.config.name);
+        const seconds = entry.config.startupTimeoutMs / 1000;
+        for (const listener of this.listeners) listener({ server: entry.config.name, state: 'starting', reason: `not ready within ${seconds} s: this run goes on without its tools (startup_timeout_ms raises the wait)`, tools: 0 });
+      }),
+    );
+    return late.sort();
+  }
+
   onChange(listener: (change: McpChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,5 +1,5 @@
 import { RequestError, type McpServer } from '@agentclientprotocol/sdk';
-import { DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from '../../actors/mcp/config.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from '../../actors/mcp/config.js';
 
 /**
  * The MCP servers an editor passes with `session/new` / `session/load`, as reika's own server
@@ -14,7 +14,7 @@ export const EDITOR_FILE = 'the editor (ACP session)';
 export function editorMcpServers(servers: readonly McpServer[], root: string): McpServerConfig[] {
   return servers.map((server) => {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(server.name)) throw RequestError.invalidParams(undefined, `MCP server "${server.name}": a name is letters, digits, ".", "_" or "-" (at most 64)`);
-    const common = { name: server.name, source: 'user' as const, file: EDITOR_FILE, approveAlways: false, timeoutMs: DEFAULT_TOOL_TIMEOUT_MS };
+    const common = { name: server.name, source: 'user' as const, file: EDITOR_FILE, approveAlways: false, timeoutMs: DEFAULT_TOOL_TIMEOUT_MS, startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS };
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       return { ...common, type: server.type, url: server.url, headers: Object.fromEntries(server.headers.map((header) => [header.name, header.value])) };
     }

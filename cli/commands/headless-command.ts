@@ -133,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
     // The settings' permission rules and hooks; what an untrusted project may not use is one line.
     const { book, notes: settingsNotes } = (await import('../session-permissions.js')).sessionPermissions(config);
     for (const note of settingsNotes) process.stderr.write(`reika: ${note}\n`);
-    session = new Session({ runtime, config, cwd, headless: true, permissions: book, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
+    session = new Session({ runtime, config, cwd, headless: true, waitForMcp: true, permissions: book, ...(args.flags.mode ? { mode: args.flags.mode } : {}), transcript: opened.recorder, ...(opened.resume ? { resume: opened.resume } : {}) });
     session.subscribe((event) => {
       if (event.type === 'bootstrap' || event.type === 'request') traceStartup(`session: ${event.type}`);
       if (args.output === 'stream') writeLine(JSON.stringify(event));
@@ -234,7 +234,7 @@ async function tellMcp(runtime: { mcp(): Promise<import('../../actors/mcp/hub.js
   const [hub, { describeChange }] = await Promise.all([runtime.mcp(), import('../../actors/mcp/describe-status.js')]);
   for (const problem of hub.configProblems()) process.stderr.write(`reika: MCP config ${problem}\n`);
   hub.onChange((change) => {
-    if (change.state !== 'failed' && change.state !== 'declined') return;
+    if (change.state !== 'failed' && change.state !== 'declined' && !change.reason?.startsWith('not ready within')) return;
     const line = describeChange(change, false);
     if (line) process.stderr.write(`reika: ${line}\n`);
   });
