@@ -1,4 +1,5 @@
 import type { Router } from '../../runtime/calls.js';
+import { profilePrefix } from '../config/declarations.js';
 import type { Config, Profile } from '../config/load-config.js';
 import type { Endpoint } from '../model-io/protocol.js';
 import { describeImage } from './describe.js';
@@ -30,6 +31,8 @@ export function visionEndpoint(context: Pick<ImageContext, 'config' | 'profile'>
   return {
     baseUrl: vision.baseUrl ?? context.profile.baseUrl,
     apiKey: vision.apiKey ?? context.profile.apiKey,
+    // A refused key names the setting it came from.
+    ...(vision.apiKey !== undefined ? { keyVariable: 'REIKA_VISION_API_KEY' } : context.profile.name !== 'default' ? { keyVariable: `${profilePrefix(context.profile.name)}API_KEY` } : {}),
     model: vision.model,
     requestTimeoutMs: context.config.requestTimeoutMs,
   };

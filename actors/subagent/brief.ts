@@ -1,3 +1,4 @@
+import { profilePrefix } from '../config/declarations.js';
 import type { Config } from '../config/load-config.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolSettings } from '../tool-executor/protocol.js';
@@ -39,6 +40,8 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     model: own.model ?? (sameServer ? input.endpoint.model : ''),
     requestTimeoutMs: input.endpoint.requestTimeoutMs,
     ...((own.apiKey ?? input.endpoint.apiKey) !== undefined ? { apiKey: own.apiKey ?? input.endpoint.apiKey } : {}),
+    // A refused key names the setting it came from.
+    ...(own.apiKey !== undefined ? { keyVariable: 'REIKA_SUBAGENT_API_KEY' } : input.endpoint.keyVariable ? { keyVariable: input.endpoint.keyVariable } : {}),
     // The session's llama-server: prefill progress too (the wave gives each subagent its slot).
     ...(sameServer && input.endpoint.llamaCpp?.progress ? { llamaCpp: { progress: true } } : {}),
   };
@@ -76,6 +79,7 @@ export function spreadBriefs(input: BriefInput): SubagentBrief[] {
       model: profile.model ?? (profile.baseUrl === input.endpoint.baseUrl ? input.endpoint.model : ''),
       requestTimeoutMs: input.endpoint.requestTimeoutMs,
       ...(profile.apiKey !== undefined ? { apiKey: profile.apiKey } : {}),
+      ...(profile.name !== 'default' ? { keyVariable: `${profilePrefix(profile.name)}API_KEY` } : {}),
     };
     const { window: _ignored, ...rest } = base;
     return [{ ...rest, endpoint, ...(window !== undefined ? { window } : {}), discover: endpoint.model === '' || window === undefined }];

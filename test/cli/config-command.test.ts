@@ -67,3 +67,15 @@ test('a key refused on a profile names that profile’s key variable', async (t)
   t.is(run.code, 1);
   t.regex(run.stderr, /refused the API key \(HTTP 401\) — set REIKA_CLOUD_API_KEY/);
 });
+
+test('a key refused while the profile’s model is discovered names that profile’s key variable too', async (t) => {
+  const user = home();
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const s = await startScriptedServer([], { modelsStatus: 401 });
+  servers.push(s);
+  const run = await runReika(['-p', 'hi', '--profile', 'cloud'], { cwd: repo, env: { ...user.env, REIKA_PROFILES: 'cloud', REIKA_CLOUD_BASE_URL: s.url } });
+  t.is(run.code, 1);
+  t.regex(run.stderr, /refused the API key \(HTTP 401\) — set REIKA_CLOUD_API_KEY/);
+  t.notRegex(run.stderr, /REIKA_API_KEY/);
+  t.is(s.chatRequests().length, 0);
+});

@@ -77,7 +77,7 @@ export async function discover(endpoint: Endpoint, configuredWindow: number | un
     const failure = connectionFailure(error, endpoint.baseUrl, false);
     throw failure.error.code === 'REIKA_ERR_SERVER_UNREACHABLE' ? failure.error : serverUnreachable(endpoint.baseUrl, failure.error.message);
   }
-  if (response.status === 401 || response.status === 403) throw authError(endpoint.baseUrl, response.status);
+  if (response.status === 401 || response.status === 403) throw authError(endpoint.baseUrl, response.status, endpoint.keyVariable);
   const data: any[] = response.status === 200 && Array.isArray(response.json?.data) ? response.json.data : [];
   const models = data.map((m) => m?.id).filter((id: unknown): id is string => typeof id === 'string');
   if (configuredWindow) return { models, contextWindow: configuredWindow };

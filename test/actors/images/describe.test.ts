@@ -26,6 +26,10 @@ test('describe mode sends the image to the vision model, falling back to the mai
   try {
     const config = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_BASE_URL: main.url, REIKA_API_KEY: 'main-key', REIKA_MODEL: 'coder', REIKA_VISION_MODEL: 'qwen-vl' } });
     t.deepEqual(visionEndpoint({ config, profile: config.active }), { baseUrl: main.url, apiKey: 'main-key', model: 'qwen-vl', requestTimeoutMs: config.requestTimeoutMs });
+    const own = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_PROFILES: 'cloud', REIKA_PROFILE: 'cloud', REIKA_CLOUD_API_KEY: 'cloud-key', REIKA_VISION_MODEL: 'qwen-vl' } });
+    t.is(visionEndpoint({ config: own, profile: own.active })?.keyVariable, 'REIKA_CLOUD_API_KEY', "a refused key names the profile's variable");
+    const vision = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_VISION_API_KEY: 'vk', REIKA_VISION_MODEL: 'qwen-vl' } });
+    t.is(visionEndpoint({ config: vision, profile: vision.active })?.keyVariable, 'REIKA_VISION_API_KEY');
     await withModelIo(async (supervisor) => {
       const image = toImage(TINY_PNG, 'clipboard');
       const attachment = await attachImage(image, { config, profile: config.active, router: supervisor, pasted: true });

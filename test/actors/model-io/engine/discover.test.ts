@@ -39,12 +39,22 @@ test('a configured window wins over what the server says', async (t) => {
 test('a bad key is reported naming REIKA_API_KEY; no server names REIKA_BASE_URL', async (t) => {
   const error = (await t.throwsAsync(discoverWith({ modelsStatus: 401 }, 'm'))) as ReikaError;
   t.is(error.code, 'REIKA_ERR_AUTH');
+  t.regex(error.message, /set REIKA_API_KEY\.$/);
   const server = await startScriptedServer([]);
   const url = server.url;
   await server.close();
   const gone = (await t.throwsAsync(discover({ baseUrl: url, model: 'm', requestTimeoutMs: 0 }, undefined, new AbortController().signal))) as ReikaError;
   t.is(gone.code, 'REIKA_ERR_SERVER_UNREACHABLE');
   t.regex(gone.message, /REIKA_BASE_URL/);
+});
+
+test('a bad key on a profile is reported naming that profile’s key variable', async (t) => {
+  const server = await startScriptedServer([], { modelsStatus: 401 });
+  t.teardown(() => server.close());
+  const endpoint: Endpoint = { baseUrl: server.url, model: '', keyVariable: 'REIKA_CLOUD_API_KEY', requestTimeoutMs: 0 };
+  const error = (await t.throwsAsync(discover(endpoint, undefined, new AbortController().signal))) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_AUTH');
+  t.regex(error.message, /refused the API key \(HTTP 401\) — set REIKA_CLOUD_API_KEY\.$/);
 });
 
 test('Ollama: the loaded model’s context_length from /api/ps, with or without the :latest tag', async (t) => {
