@@ -67,7 +67,7 @@ export class EditorSession {
     // The settings' permission rules and hooks, as in the terminal (a project's loosening parts once it is trusted).
     const permissions = sessionPermissions(options.config);
     for (const note of permissions.notes) options.log(note);
-    this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal), (rules) => permissions.book.add('local', 'allow', rules), options.log);
+    this.approvals = new EditorApprovals(this.id, (request, signal) => options.editor.requestPermission(request, signal), (effect, rules) => permissions.book.add('local', effect, rules), options.log);
     this.updates = new TurnUpdates(send, () => this.session.info().root);
     const fs = options.editor.capabilities.fs;
     const editorFiles = fs?.readTextFile || fs?.writeTextFile ? { read: fs.readTextFile === true, write: fs.writeTextFile === true } : undefined;

@@ -5,17 +5,19 @@ import { approvalKey } from '../tui/approval-prompt.js';
 /**
  * Approvals in an editor (ACP `session/request_permission`): the executor's question becomes the
  * editor's four choices, and its answer an {@link ApprovalReply}. "Always allow" writes the rules
- * the question names (SPEC §17) to the project's `.reika/settings.local.json`, in force at once;
- * a question without rules, or a rule that cannot be written, is remembered for the session
- * instead. "Always reject" lasts the session. Both are keyed as the terminal keys them (the exact
+ * the question names (SPEC §17) to the project's `.reika/settings.local.json` as allow rules, in
+ * force at once; "Always reject" writes the question's rule there as a deny rule — only when it
+ * names one rule: a compound line's several rules name its harmless commands too, which a deny
+ * would refuse from then on. A question without a rule to write, or a rule that cannot be
+ * written, is remembered for the session instead, keyed as the terminal keys it (the exact
  * command, or tool + path): the next such call is answered without asking.
  */
 
 export const OPTIONS: readonly PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'allow_always', name: 'Always allow (this session)', kind: 'allow_always' },
+  { optionId: 'allow_always', name: 'Always allow', kind: 'allow_always' },
   { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
-  { optionId: 'reject_always', name: 'Always reject (this session)', kind: 'reject_always' },
+  { optionId: 'reject_always', name: 'Always reject', kind: 'reject_always' },
 ];
 
 /** A question whose asker remembers the answer itself (a project's MCP server) offers once-only choices. */
@@ -30,8 +32,8 @@ export class EditorApprovals {
   constructor(
     private readonly sessionId: string,
     private readonly ask: AskEditor,
-    /** Writes allow rules to the project's local settings; returns the line to log, throws one line. */
-    private readonly writeRules?: (rules: readonly string[]) => string,
+    /** Writes allow or deny rules to the project's local settings; returns the line to log, throws one line. */
+    private readonly writeRules?: (effect: 'allow' | 'deny', rules: readonly string[]) => string,
     private readonly log: (line: string) => void = () => {},
   ) {}
 
@@ -55,19 +57,27 @@ export class EditorApprovals {
         return { decision: 'approve' };
       case 'allow_always':
         this.remembered.set(key, 'approve');
-        if (request.rules?.length && this.writeRules) {
-          try {
-            this.log(`always: ${this.writeRules(request.rules)}`);
-          } catch (error) {
-            this.log(`allowed for this session; the rule was not written: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }
+        if (request.rules?.length) this.write('allow', request.rules);
         return { decision: 'always' };
-      case 'reject_always':
+      case 'reject_always': {
         this.remembered.set(key, 'decline');
-        return { decision: 'decline', note: `the user rejected this and asked not to be asked again this session (${request.reason})` };
+        const written = request.rules?.length === 1 && this.write('deny', request.rules);
+        return { decision: 'decline', note: `the user rejected this and asked not to be asked again ${written ? `(a deny rule: ${request.rules![0]})` : 'this session'} (${request.reason})` };
+      }
       default:
         return { decision: 'decline', note: `the user rejected it (${request.reason})` };
+    }
+  }
+
+  /** Writes `rules` with `effect`; true when written (a failure is logged and the answer lasts the session). */
+  private write(effect: 'allow' | 'deny', rules: readonly string[]): boolean {
+    if (!this.writeRules) return false;
+    try {
+      this.log(`always: ${this.writeRules(effect, rules)}`);
+      return true;
+    } catch (error) {
+      this.log(`${effect === 'allow' ? 'allowed' : 'rejected'} for this session; the rule was not written: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
     }
   }
 }

@@ -179,6 +179,32 @@ test('"always allow" answers the same command again without asking, for the rest
   t.true(local.permissions.allow.some((rule: string) => /^Bash\(rm\b/i.test(rule)), JSON.stringify(local));
 });
 
+test('"always reject" writes the question\'s rule as a deny rule: the same command later is refused without asking, in this session and the next', async (t) => {
+  const repo = gitRepo({ 'scratch/keep.txt': 'keep\n' });
+  const s = await server([
+    { toolCalls: [{ id: 'call_1', name: 'bash', arguments: { command: 'rm -rf scratch' } }] },
+    { toolCalls: [{ id: 'call_2', name: 'bash', arguments: { command: 'rm -rf scratch' } }] },
+    { content: 'Left it.' },
+    { toolCalls: [{ id: 'call_3', name: 'bash', arguments: { command: 'rm -rf scratch' } }] },
+    { content: 'Still left it.' },
+  ]);
+  const e = editor({ cwd: repo, env: env(s), permission: () => ({ outcome: { outcome: 'selected', optionId: 'reject_always' } }) });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await e.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'clean' }] });
+  t.is(e.permissions.length, 1, 'asked once');
+  t.true(existsSync(join(repo, 'scratch/keep.txt')));
+  const local = JSON.parse(readFileSync(join(repo, '.reika/settings.local.json'), 'utf8'));
+  t.deepEqual(local.permissions, { deny: ['Bash(rm -rf scratch)'] });
+  t.regex(toolMessages(s.chatRequests()[1]!.json).at(-1)!, /a deny rule: Bash\(rm -rf scratch\)/);
+  // A new session of the same project reads the rule: refused by it, nobody asked.
+  const next = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  await e.connection.agent.request(methods.agent.session.prompt, { sessionId: next.sessionId, prompt: [{ type: 'text', text: 'clean again' }] });
+  t.is(e.permissions.length, 1, 'not asked again');
+  t.true(existsSync(join(repo, 'scratch/keep.txt')));
+  t.regex(toolMessages(s.chatRequests()[4]!.json).at(-1)!, /denied by the permission rule Bash\(rm -rf scratch\)/);
+});
+
 test("a project's deny rule holds in the editor: the command is refused without asking", async (t) => {
   const repo = gitRepo({ 'keep/notes.txt': 'precious\n', '.reika/settings.json': JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }) });
   const s = await server([{ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf keep' } }] }, { content: 'Not allowed.' }]);
