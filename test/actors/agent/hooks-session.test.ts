@@ -6,16 +6,18 @@ import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { PermissionBook } from '../../../actors/agent/permission-book.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
-import { startScriptedServer, type ScriptedReply, type WireJson } from '../../helpers/scripted-server.js';
+import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import { startScriptedServer, type Script, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 
 // A session with hooks from a settings block, the real tool executor and real hook scripts; the
 // model is the scripted server.
 
-async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, replies: ScriptedReply[], hooks: (root: string) => unknown) {
-  const root = gitRepo({ 'a.txt': 'a\n' });
+async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, replies: Script, hooks: (root: string) => unknown, options: { tree?: Record<string, string>; approve?: (request: ApprovalRequest) => ApprovalReply } = {}) {
+  const root = gitRepo({ 'a.txt': 'a\n', ...options.tree });
   const server = await startScriptedServer(replies);
-  const runtime = startRuntime({ cwd: root, approve: async () => ({ decision: 'approve' }) });
+  const approve = options.approve ?? (() => ({ decision: 'approve' }));
+  const runtime = startRuntime({ cwd: root, approve: async (request) => approve(request) });
   t.teardown(async () => {
     await runtime.close();
     await server.close();
@@ -108,4 +110,63 @@ test('a hook that hangs is killed at its timeout, said in one line, and the call
   t.is(result.status, 'answered');
   t.is(readFileSync(join(root, 'ran.txt'), 'utf8'), 'ran\n');
   t.true(events.some((event) => event.type === 'notice' && event.message === 'PreToolUse hook `sleep 300` ran past its timeout and was killed'));
+});
+
+test('a PreToolUse hook that answers {"decision": "approve"} on stdout lets a dangerous call run without the question', async (t) => {
+  const asked: string[] = [];
+  const { root, server, session } = await sessionWith(
+    t,
+    [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'rm -rf scratch' } }] }, { content: 'ok' }],
+    () => ({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"decision": "approve", "reason": "scratch is ours to delete"}'` }] }] }),
+    { tree: { 'scratch/x.txt': 'x\n' }, approve: (request) => (asked.push(request.reason), { decision: 'decline' }) },
+  );
+  t.true(existsSync(join(root, 'scratch/x.txt')));
+  const result = await session.run('clean up');
+  t.is(result.status, 'answered');
+  t.deepEqual(result.toolCalls.map((call) => call.status), ['done']);
+  t.deepEqual(asked, [], 'nobody was asked');
+  t.false(existsSync(join(root, 'scratch')));
+  t.is(server.chatRequests().length, 2);
+});
+
+test('a PreToolUse hook that exits 0 with {"decision": "block"} stops the call, and its reason reaches the model', async (t) => {
+  const asked: string[] = [];
+  const { root, server, session } = await sessionWith(
+    t,
+    [{ toolCalls: [{ id: 'c1', name: 'write', arguments: { path: 'gen/api.ts', content: 'export {};\n' } }] }, { content: 'ok' }],
+    () => ({ PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: `echo '{"decision": "block", "reason": "gen/ is generated: change the schema instead"}'; exit 0` }] }] }),
+    { approve: (request) => (asked.push(request.reason), { decision: 'approve' }) },
+  );
+  const result = await session.run('write the api');
+  t.deepEqual(result.toolCalls.map((call) => [call.status, call.summary]), [['declined', 'blocked by a PreToolUse hook: gen/ is generated: change the schema instead']]);
+  t.false(existsSync(join(root, 'gen/api.ts')));
+  t.deepEqual(asked, []);
+  t.regex(toolMessages(server.chatRequests()[1]!.json)[0]!, /gen\/ is generated: change the schema instead/);
+});
+
+test('SubagentStop runs when a subagent has answered, and one that exits 2 sends the subagent on; Stop runs once for the session turn', async (t) => {
+  const isSubagent = (json: WireJson) => !(json.tools as { function: { name: string } }[]).some((tool) => tool.function.name === 'subagent');
+  const { root, server, session } = await sessionWith(
+    t,
+    (request) => {
+      const json = request.json;
+      if (isSubagent(json)) return { content: JSON.stringify(json.messages).includes('cite the line') ? 'a.txt:1 says a.' : 'a.txt says a.' };
+      if (!json.messages.some((m: { role: string }) => m.role === 'tool')) return { toolCalls: [{ id: 'sub_1', name: 'subagent', arguments: { task: 'What does a.txt say?' } }] };
+      return { content: 'Reported.' };
+    },
+    (root) => ({
+      SubagentStop: [{ hooks: [{ type: 'command', command: `cat >> ${join(root, 'substop.jsonl')}; [ -e ${join(root, 'once')} ] && exit 0; touch ${join(root, 'once')}; echo "cite the line you read" >&2; exit 2` }] }],
+      Stop: [{ hooks: [{ type: 'command', command: `cat >> ${join(root, 'stop.jsonl')}` }] }],
+    }),
+  );
+  const result = await session.run('what does a.txt say? ask a subagent');
+  t.is(result.status, 'answered');
+  t.is(result.answer, 'Reported.');
+  const lines = (file: string) => readFileSync(join(root, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.deepEqual(lines('substop.jsonl').map((s) => [s.hook_event_name, s.stop_hook_active]), [['SubagentStop', false], ['SubagentStop', true]]);
+  t.deepEqual(lines('stop.jsonl').map((s) => s.hook_event_name), ['Stop'], 'Stop once, for the session turn only');
+  const subRequests = server.chatRequests().filter((request) => isSubagent(request.json));
+  t.is(subRequests.length, 2, 'the subagent went on once');
+  t.regex(JSON.stringify(subRequests[1]!.json.messages.at(-1)), /cite the line you read/);
+  t.regex(toolMessages(server.chatRequests().at(-1)!.json).join('\n'), /a\.txt:1 says a\./);
 });
