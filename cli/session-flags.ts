@@ -115,5 +115,9 @@ export function applySessionFlags(config: Config, flags: SessionFlags): Config {
     if (!found) throw new ConfigError(`--profile ${flags.profile}: no such profile (profiles: ${config.profiles.map((p) => p.name).join(', ')}; add one with REIKA_PROFILES)`);
     active = found;
   }
-  return { ...config, active, ...(flags.approvals ? { approvals: flags.approvals } : {}) };
+  // What a flag set is said to come from it (`reika config`, `/config`).
+  const origins = { ...config.origins };
+  if (flags.profile !== undefined) origins.REIKA_PROFILE = { value: active.name, from: [{ kind: 'command line', flag: '--profile' }] };
+  if (flags.approvals) origins.REIKA_AUTO_APPROVE = { value: flags.approvals, from: [{ kind: 'command line', flag: '--approvals' }] };
+  return { ...config, active, origins, ...(flags.approvals ? { approvals: flags.approvals } : {}) };
 }

@@ -7,12 +7,14 @@ import { dirname, isAbsolute, join } from 'node:path';
  */
 
 /** Which source a value came from. */
-export type SourceKind = 'environment' | 'project .env' | 'local settings' | 'project settings' | 'user .env' | 'user settings';
+export type SourceKind = 'environment' | 'project .env' | 'local settings' | 'project settings' | 'user .env' | 'user settings' | 'command line';
 
 export interface Source {
   kind: SourceKind;
   /** The file, for a file source. */
   path?: string;
+  /** The flag, for the command line (`--approvals`). */
+  flag?: string;
 }
 
 /** One source's `REIKA_*` values (an empty value counts as unset). */
@@ -25,9 +27,9 @@ export function isProjectSource(kind: SourceKind): boolean {
   return kind === 'project .env' || kind === 'local settings' || kind === 'project settings';
 }
 
-/** How a source is named to the user: `environment`, or its file. */
+/** How a source is named to the user: `environment`, its file, or its flag. */
 export function sourceLabel(source: Source): string {
-  return source.path ?? source.kind;
+  return source.path ?? source.flag ?? source.kind;
 }
 
 /** Parses a `.env` file: `KEY=value`, optional `export `, quotes, `#` comments. */

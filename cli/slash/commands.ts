@@ -169,6 +169,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   initCommand,
   permissionsCommand,
   {
+    name: 'config',
+    help: 'the settings in effect and where each came from: a flag, the environment, a .env or settings file, the default',
+    async run(context) {
+      if (!context.session.configLines) return context.error('/config is not available in this session (reika config shows the settings)');
+      const [first, ...rest] = await context.session.configLines();
+      context.print(first!, ...rest.map((line) => (/^\S/.test(line) ? context.style.bold(line) : line)));
+    },
+  },
+  {
     name: 'mcp',
     args: '[reload]',
     help: 'MCP servers, their state and tools; reload reads the config again and adds tools that came late',

@@ -29,7 +29,12 @@ export class SessionAdapter implements SessionPort {
     private readonly mcp?: () => Promise<McpHub>,
     /** Told when the transcript stops recording (a write error). */
     private readonly notify?: (message: string) => void,
-  ) {}
+  ) {
+    this.startRoot = session.info().root;
+  }
+
+  /** The folder the session started in, whose configuration {@link config} is. */
+  private readonly startRoot: string;
 
   transcript(): { id: string; path: string } | undefined {
     const id = this.session.transcriptId;
@@ -178,6 +183,14 @@ export class SessionAdapter implements SessionPort {
 
   permissions(): PermissionBook | undefined {
     return this.session.permissions;
+  }
+
+  async configLines(): Promise<string[]> {
+    const { describeConfig } = await import('../commands/config-command.js');
+    const info = this.session.info();
+    const now = `in this session now: profile ${info.profile} · model ${info.model || '(not chosen yet)'} · approvals ${info.approvals} · mode ${info.mode} (/model, /approvals, /mode change them)`;
+    const moved = info.root !== this.startRoot ? [`(the session moved to ${info.root} with /cd: its commands and edits follow that folder's settings; reika config --cwd ${info.root} shows them)`] : [];
+    return [now, ...describeConfig(this.config), ...moved];
   }
 
   async close(): Promise<void> {

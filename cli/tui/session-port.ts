@@ -113,6 +113,8 @@ export interface SessionPort {
   mcpStatus?(): Promise<string[]>;
   /** `/mcp reload`: reads the MCP config again and takes the tools anew; lines to show. */
   reloadMcp?(): Promise<string[]>;
+  /** `/config`: the settings in effect and where each came from (as `reika config` shows them), as lines. */
+  configLines?(): Promise<string[]>;
   /** `/permissions`: the session's permission rules, where each comes from, and adding and removing them. */
   permissions?(): PermissionBook | undefined;
   close(): Promise<void>;
