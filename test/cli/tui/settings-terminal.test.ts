@@ -1,13 +1,14 @@
 import test from 'ava';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../../helpers/temp.js';
+import { gitRepo, tempDir } from '../../helpers/temp.js';
 import { tmuxMissing } from '../../helpers/tmux.js';
 import { startReika } from './reika-term.js';
 
 /**
  * Settings in a real terminal (tmux, the built binary, the scripted model; SPEC §17): `/config`
- * shows what is in effect and where each value came from.
+ * shows what is in effect and where each value came from, and a project whose settings would
+ * loosen safety is asked about once at start, its "yes" remembered.
  */
 
 const missing = tmuxMissing();
@@ -40,4 +41,44 @@ maybe('/config shows each setting in effect and where it came from: a flag, the 
   t.regex(line('repoMapBudget'), /4000\s+from \S+\/\.reika\/settings\.json$/);
   t.regex(line('baseUrl'), /http:\/\/127\.0\.0\.1:\d+\/v1\s+from environment$/);
   t.regex(line('sandbox'), /auto\s+default$/);
+});
+
+maybe('an untrusted project with a loosening .env and an allow rule is asked about once at start; "yes" is remembered and the rule is then in force', async (t) => {
+  const home = userHome();
+  const root = gitRepo({ 'victim/file.txt': 'x\n', '.env': 'REIKA_CHECKPOINTS=off\n', '.reika/settings.json': JSON.stringify({ permissions: { allow: ['Bash(rm -rf victim)'] } }) });
+  const question = 'Trust this project? [y/N]';
+
+  // "no" (Enter alone): the session starts without the project's loosening parts, and says so.
+  const first = await startReika(t, terminal, [], { root, env: { HOME: home }, ready: question });
+  const asked = first.term.capture();
+  t.regex(asked, /REIKA_CHECKPOINTS=off +from \S+\/\.env/);
+  t.regex(asked, /allow Bash\(rm -rf victim\) +from \S+\/\.reika\/settings\.json/);
+  first.term.keys('Enter');
+  await first.term.waitFor('› ');
+  t.regex(first.term.capture(), /ignored REIKA_CHECKPOINTS=off/);
+  t.regex(first.term.capture(), /its 1 allow rule is ignored/);
+  first.term.type('/exit');
+  first.term.keys('Enter');
+  await first.term.waitForExit();
+
+  // Not remembered: asked again; "y" trusts it, and the allow rule lets the command run unasked.
+  const second = await startReika(t, terminal, [{ toolCalls: [{ name: 'bash', arguments: { command: 'rm -rf victim' } }] }, { content: 'deleted it' }], { root, env: { HOME: home }, ready: question });
+  second.term.type('y');
+  second.term.keys('Enter');
+  await second.term.waitFor('› ');
+  t.notRegex(second.term.capture(), /ignored REIKA_CHECKPOINTS|allow rule is ignored/);
+  second.term.type('delete the victim folder');
+  second.term.keys('Enter');
+  await second.term.waitFor('deleted it');
+  t.notRegex(second.term.capture(), /needs approval/);
+  t.false(existsSync(join(root, 'victim')));
+  t.true(JSON.parse(readFileSync(join(home, '.local', 'state', 'reika', 'trusted-projects.json'), 'utf8'))[root] !== undefined);
+  second.term.type('/exit');
+  second.term.keys('Enter');
+  await second.term.waitForExit();
+
+  // Remembered: the next start asks nothing.
+  const third = await startReika(t, terminal, [], { root, env: { HOME: home } });
+  t.notRegex(third.term.capture(), /Trust this project/);
+  t.notRegex(third.term.capture(), /ignored/);
 });
