@@ -4,7 +4,9 @@
  * `[redacted]`. One pass over the text whatever the number of secrets: patterns of 16 characters
  * or more are found through a table of their 4-character pieces, looked up every `step`
  * characters of the text (a pattern of length L ≥ step + 3 always covers one looked-up piece);
- * shorter ones with `indexOf`. A 1 MB output costs well under a millisecond.
+ * shorter ones through one regular expression of them all (V8 skips ahead over text none of them
+ * can start in: on a 1 MB output 0.45 ms for a 9-character password's five forms, where an
+ * `indexOf` per form took 1.7 ms). A 1 MB output costs well under a millisecond.
  */
 
 export const REDACTED = '[redacted]';
@@ -37,7 +39,8 @@ export function secretForms(secret: string): string[] {
 export class Redactor {
   /** Every pattern, longest first. */
   private readonly patterns: string[];
-  private readonly short: string[];
+  /** The patterns shorter than {@link SAMPLED_CHARS}, longest first, as one alternation (none: undefined). */
+  private readonly short: RegExp | undefined;
   /**
    * The long patterns' pieces by hash: the pairs (pattern index, offset) of hash h are
    * `pairs[2 * starts[h] … 2 * starts[h + 1])` (typed arrays: a sparse JS array would be a slow dictionary).
@@ -48,18 +51,23 @@ export class Redactor {
   private readonly present = new Int32Array(TABLE_SIZE >>> 5);
   private readonly step: number;
   private readonly maxLength: number;
-  private readonly firstChars: Set<string>;
+  /** The patterns by the UTF-16 code of their first character. */
+  private readonly byFirst = new Map<number, string[]>();
 
   constructor(secrets: readonly string[]) {
     const forms = new Set<string>();
     for (const secret of secrets) for (const form of secretForms(secret)) forms.add(form);
     this.patterns = [...forms].sort((a, b) => b.length - a.length);
-    this.short = this.patterns.filter((p) => p.length < SAMPLED_CHARS);
+    const short = this.patterns.filter((p) => p.length < SAMPLED_CHARS);
+    this.short = short.length > 0 ? new RegExp(short.map(escapeRegExp).join('|'), 'g') : undefined;
     const long = this.patterns.filter((p) => p.length >= SAMPLED_CHARS);
     this.step = long.length > 0 ? long.at(-1)!.length - PIECE + 1 : 1;
     const pieces: number[] = [];
     for (let index = 0; index < this.patterns.length; index++) {
       const pattern = this.patterns[index]!;
+      const first = this.byFirst.get(pattern.charCodeAt(0));
+      if (first) first.push(pattern);
+      else this.byFirst.set(pattern.charCodeAt(0), [pattern]);
       if (pattern.length < SAMPLED_CHARS) continue;
       for (let offset = 0; offset + PIECE <= pattern.length; offset++) pieces.push(pieceHash(pattern, offset), index, offset);
     }
@@ -76,7 +84,6 @@ export class Redactor {
       this.pairs[2 * at + 1] = pieces[i + 2]!;
     }
     this.maxLength = this.patterns[0]?.length ?? 0;
-    this.firstChars = new Set(this.patterns.map((p) => p[0]!));
   }
 
   /** True when there is nothing to look for. */
@@ -117,11 +124,18 @@ export class Redactor {
   /** Merged [start, end) pairs of every match, in order. */
   private spans(text: string): number[] {
     const found: number[] = [];
-    for (const pattern of this.short) {
-      for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + 1)) found.push(at, at + pattern.length);
+    const { short } = this;
+    if (short) {
+      // At each start the longest form that matches there (the alternation is longest first);
+      // searching on from the next character finds forms that overlap it too.
+      short.lastIndex = 0;
+      for (let match = short.exec(text); match !== null; match = short.exec(text)) {
+        found.push(match.index, match.index + match[0].length);
+        short.lastIndex = match.index + 1;
+      }
     }
     const { starts, pairs, present, patterns, step } = this;
-    if (this.short.length < patterns.length) {
+    if (this.patterns.length > 0 && this.patterns[0]!.length >= SAMPLED_CHARS) {
       for (let i = 0; i + PIECE <= text.length; i += step) {
         const hash = pieceHash(text, i);
         if ((present[hash >>> 5]! & (1 << (hash & 31))) === 0) continue;
@@ -148,9 +162,10 @@ export class Redactor {
   /** How many characters at the end of `text` could begin a secret form. */
   private heldTail(text: string): number {
     for (let at = Math.max(0, text.length - this.maxLength + 1); at < text.length; at++) {
-      if (!this.firstChars.has(text[at]!)) continue;
+      const candidates = this.byFirst.get(text.charCodeAt(at));
+      if (candidates === undefined) continue;
       const tail = text.slice(at);
-      if (this.patterns.some((pattern) => pattern.length > tail.length && pattern.startsWith(tail))) return text.length - at;
+      if (candidates.some((pattern) => pattern.length > tail.length && pattern.startsWith(tail))) return text.length - at;
     }
     return 0;
   }
@@ -166,6 +181,10 @@ function replaceSpans(text: string, spans: number[], limit: number): string {
     from = spans[i + 1]!;
   }
   return out + text.slice(from, limit);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
 function pieceHash(text: string, at: number): number {

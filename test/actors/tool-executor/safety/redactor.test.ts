@@ -65,3 +65,24 @@ test('no secrets: the text is returned as it is', (t) => {
   t.is(none.redact(text), text);
   t.is(none.stream().push(text), text);
 });
+
+test('short and long secrets are found at every offset of a long text, as a plain search finds them', (t) => {
+  // The table is looked up every (shortest form − 3) characters: each offset mod that step is tried.
+  const secrets = ['pw-12345', 'hunter2pw!', 'sk-proj-fakeOpenAiKey0123456789abcdefghij'];
+  const mixed = new Redactor(secrets);
+  const forms = [...new Set(secrets.flatMap((s) => secretForms(s)))];
+  for (const form of forms) {
+    for (let offset = 0; offset < 24; offset++) {
+      const filler = 'abcdefghijklmnopqrstuvwxyz0123456789 '.repeat(3).slice(0, offset);
+      const text = `${filler}${form}${filler}tail`;
+      t.is(mixed.redact(text), `${filler}${REDACTED}${filler}tail`, `${form} after ${offset}`);
+    }
+  }
+});
+
+test('short secrets that overlap, or hold characters a pattern language treats specially, are replaced whole', (t) => {
+  const overlapping = new Redactor(['abcd1234', '1234wxyz', 'p.w*(1)+?|$']);
+  t.is(overlapping.redact('x abcd1234wxyz y'), `x ${REDACTED} y`);
+  t.is(overlapping.redact('x 1234wxyz abcd1234 y'), `x ${REDACTED} ${REDACTED} y`);
+  t.is(overlapping.redact('pass p.w*(1)+?|$ end, not pXw*(1)+?|$'), `pass ${REDACTED} end, not pXw*(1)+?|$`);
+});
