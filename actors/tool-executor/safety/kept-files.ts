@@ -148,6 +148,19 @@ export class KeptFiles {
   }
 }
 
+/**
+ * Why a checkpoint would not keep an ignored file (project-relative `path`, `size` bytes), or
+ * undefined when it would: the same rules as {@link KeptFiles}. `folder`: the folder git ignores
+ * whole that holds it (`data/`), when it lies in one. The 1,000-file cap is not looked at.
+ */
+export function notKeptBecause(root: string, path: string, size: number, folder?: string): string | undefined {
+  const skipped = SKIPPED.exec(path);
+  if (skipped) return `inside ${skipped[0].replace(/^\//, '')}, which checkpoints skip`;
+  if (size > MAX_KEPT_FILE_BYTES) return `larger than the ${MAX_KEPT_FILE_BYTES / 1024} KB a checkpoint keeps of an ignored file`;
+  if (folder !== undefined && !smallFolder(join(root, folder), folder).includes(path)) return `inside ${folder}, an ignored folder too big for a checkpoint to keep`;
+  return undefined;
+}
+
 /** Entries of an ignored folder looked at, at most: a bigger one is a cache or an output, not kept. */
 const SMALL_FOLDER_ENTRIES = 200;
 

@@ -1,11 +1,12 @@
 import { homedir } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { credentialReads } from './credential-reads.js';
 import { rulesFor } from './danger-rules.js';
 import { protectedReason } from '../safety/protected-paths.js';
 import { gitFileStates } from '../files/git-files.js';
 import { displayPath, isInsideProject, realPathOfNearest } from '../files/paths.js';
 import { MAX_CHECKPOINT_FILE_BYTES } from '../safety/checkpoint-store.js';
+import { notKeptBecause } from '../safety/kept-files.js';
 import { readFlags, unwrapCommandLine, type Effective } from './unwrap.js';
 import { doomedFiles, writeTargets, type Doomed } from './write-targets.js';
 
@@ -133,7 +134,11 @@ function unrestorable(doomed: Doomed[], root: string): string[] {
   for (const file of doomed) {
     const shown = displayPath(root, file.path);
     if (file.kind === 'delete') {
-      if (states.ignored.has(file.path)) reasons.push(`${file.how} ${shown}, which git ignores: neither git nor a checkpoint can restore it`);
+      if (states.ignored.has(file.path)) {
+        // A checkpoint keeps a small ignored file (kept-files.ts): /undo brings it back, as an untracked one.
+        const why = notKeptBecause(root, relative(root, file.path), file.size, states.ignoredFolders.get(file.path));
+        if (why) reasons.push(`${file.how} ${shown}, which git ignores, ${why}: nothing could restore it`);
+      }
       else if (!states.tracked.has(file.path) && file.size > MAX_CHECKPOINT_FILE_BYTES) reasons.push(`${file.how} ${shown}, an untracked file too big for a checkpoint: nothing could restore it`);
     } else if (file.kind === 'replace') {
       if (states.ignored.has(file.path)) reasons.push(`${file.how} ${shown}, an ignored file git cannot restore`);

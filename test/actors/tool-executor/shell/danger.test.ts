@@ -192,6 +192,8 @@ writeTree(repo, { 'untracked.txt': 'only here\n', 'important.db': 'rows\n', '.en
 // Sparse: 17 MB by its size, nothing on disk.
 writeFileSync(join(repo, 'big.bin'), '');
 truncateSync(join(repo, 'big.bin'), 17 * 1024 * 1024);
+writeFileSync(join(repo, 'huge.log'), '');
+truncateSync(join(repo, 'huge.log'), 300 * 1024);
 const out = tempDir('reika-outside-');
 symlinkSync(out, join(repo, 'linked'));
 
@@ -212,6 +214,23 @@ for (const command of EVERYDAY) {
     t.deepEqual(commandDangers(command, repo), []);
   });
 }
+
+test('deleting an ignored file asks only when a checkpoint would not keep it, and says why', (t) => {
+  const project = gitRepo({ '.gitignore': '.env\n*.log\ncache/\nnode_modules/\n', 'src/a.ts': 'a\n' });
+  writeTree(project, { '.env': 'TOKEN=1\n', 'debug.log': 'log\n', 'node_modules/pkg/install.log': 'log\n', 'data/dev.log': 'log\n' });
+  mkdirSync(join(project, 'cache'));
+  for (let i = 0; i < 250; i++) writeFileSync(join(project, 'cache', `${i}.bin`), 'x');
+  writeFileSync(join(project, 'huge.log'), '');
+  truncateSync(join(project, 'huge.log'), 300 * 1024);
+  // Small, in folders git looks into: a checkpoint keeps them and /undo brings them back.
+  t.deepEqual(commandDangers('rm .env', project), []);
+  t.deepEqual(commandDangers('rm debug.log data/dev.log', project), []);
+  t.regex(commandDangers('rm huge.log', project).join('; '), /deletes huge\.log, which git ignores, larger than the 256 KB a checkpoint keeps of an ignored file: nothing could restore it/);
+  t.regex(commandDangers('rm node_modules/pkg/install.log', project).join('; '), /deletes node_modules\/pkg\/install\.log, which git ignores, inside node_modules\/, which checkpoints skip/);
+  t.regex(commandDangers('rm cache/7.bin', project).join('; '), /deletes cache\/7\.bin, which git ignores, inside cache\/, an ignored folder too big for a checkpoint to keep/);
+  // Emptying or overwriting an ignored file still asks: git holds no copy of it.
+  t.regex(commandDangers(': > .env', project).join('; '), /empties \.env, an ignored file git cannot restore/);
+});
 
 test('the peer table holds at least as many commands as the issue tried', (t) => {
   t.true(DESTRUCTIVE.reduce((n, group) => n + group.cases.length, 0) >= 87);
