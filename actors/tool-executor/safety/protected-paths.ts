@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { lstat, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { lstat, rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { realPathOfNearest } from '../files/paths.js';
@@ -11,8 +11,9 @@ import { credentialMatcher } from './credential-paths.js';
  * submodules, nested repositories and worktrees, and the folder `core.hooksPath` names),
  * `.gitmodules`, `.mcp.json`, `.reika/`, `.vscode/`, `.idea/`, shell start-up files and git's
  * own user config, and reika's config and state folders. The write and edit tools ask first; a
- * sandboxed command finds the existing ones read-only, and what it creates of the missing ones is
- * removed after it.
+ * sandboxed command finds the existing ones read-only and the missing ones it could make blocked
+ * (an empty read-only folder mounted there); whatever still stands at a missing one after it is
+ * removed (the second layer, for a place no mount could cover).
  */
 
 /** Inside a git folder: its config and hooks, and those of its submodules and worktrees. */
@@ -120,7 +121,8 @@ export function sandboxProtected(root: string): { existing: string[]; missing: s
   const existing: string[] = [];
   const missing: string[] = [];
   for (const path of new Set(candidates)) {
-    if (existsSync(path)) existing.push(path);
+    // A placeholder another running command mounted over is still missing: this one blocks it too.
+    if (existsSync(path) && !held.has(path)) existing.push(path);
     // A missing worktree config means nothing unless git is told to read it, which the config (bound) says.
     else if (!path.endsWith('config.worktree') && !path.endsWith(`${sep}config`)) missing.push(path);
   }
@@ -174,6 +176,78 @@ function isFolder(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Of the missing protected paths, those a sandbox can keep from being made: bubblewrap mounts an
+ * empty read-only folder there (`sandbox-policy.ts`), for which it makes an empty folder on disk — so only
+ * where nothing at all stands (not even a dangling link), in a folder that exists inside one the
+ * sandbox may write (`writable`, real paths) and not inside an existing protected one (`readOnly`,
+ * bound read-only already: a missing hook under an existing `.git/hooks` is covered by it).
+ */
+export function blockable(missing: readonly string[], writable: readonly string[], readOnly: readonly string[]): string[] {
+  const within = (path: string, folders: readonly string[]) => folders.some((folder) => path === folder || path.startsWith(folder + sep));
+  const blocked: string[] = [];
+  for (const path of missing) {
+    if (lstatOrNot(path) !== undefined && !held.has(path)) continue;
+    const parent = dirname(path);
+    try {
+      // The candidates are real paths already; a link on the way would move the placeholder.
+      if (realpathSync(parent) !== parent || !statSync(parent).isDirectory()) continue;
+      // Not one this user may write (a read-only checkout): nothing can be made there anyway, nor the placeholder.
+      accessSync(parent, constants.W_OK);
+    } catch {
+      continue;
+    }
+    if (!within(parent, writable) || within(parent, readOnly)) continue;
+    blocked.push(path);
+  }
+  return blocked;
+}
+
+/** Placeholders of blocked paths by path: how many running commands mounted over each. */
+const held = new Map<string, number>();
+
+/** Notes the placeholders a command's sandbox makes (call right after it is spawned). */
+export function holdPlaceholders(blocked: readonly string[]): void {
+  for (const path of blocked) held.set(path, (held.get(path) ?? 0) + 1);
+}
+
+/** True when `path` is (inside) a placeholder a running command holds: not a change of anyone's. */
+export function isHeldPlaceholder(path: string): boolean {
+  for (const placeholder of held.keys()) if (path === placeholder || path.startsWith(placeholder + sep)) return true;
+  return false;
+}
+
+/**
+ * After a sandboxed command: lets go of its placeholders, removes those no other running command
+ * still holds (the empty folder bubblewrap made), then removes whatever else stands at a
+ * missing protected path — the second layer, for those no mount covered. Returns what that
+ * second step removed, as shown to the model.
+ */
+export async function releaseProtected(missing: readonly string[], blocked: readonly string[], root: string): Promise<string[]> {
+  for (const path of blocked) {
+    const count = (held.get(path) ?? 1) - 1;
+    if (count > 0) held.set(path, count);
+    else held.delete(path);
+  }
+  const sweep: string[] = [];
+  for (const path of missing) {
+    // Another running command has it blocked: that one tidies up when it ends.
+    if (held.has(path)) continue;
+    // The empty folder bubblewrap made (rmdir: one holding anything stays for the sweep).
+    if (blocked.includes(path) && lstatOrNot(path)?.isDirectory()) await rmdir(path).catch(() => undefined);
+    sweep.push(path);
+  }
+  return removeCreated(sweep, root);
+}
+
+function lstatOrNot(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
 

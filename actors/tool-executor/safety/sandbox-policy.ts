@@ -24,6 +24,14 @@ export interface SandboxRequest {
   showCredentials?: boolean;
   /** Bound read-only over the writable folders (protected paths, SPEC §16): existing paths. */
   readOnly?: string[];
+  /**
+   * Missing protected paths kept from being made (SPEC §16): an empty read-only folder mounted
+   * there (also for a file such as `.mcp.json`: writing it fails, and git ignores an empty folder
+   * where it would list, and `git add -A` commit, an empty file, or refuse a device). Each must lie
+   * in an existing folder the sandbox may write: bubblewrap makes an empty folder on disk to mount
+   * over, which the caller removes after the command.
+   */
+  blocked?: string[];
   /** The home folder the caches are found under (default: the user's). */
   home?: string;
   /** Environment the caches may be redirected in (`npm_config_cache`, `XDG_CACHE_HOME`…). */
@@ -94,6 +102,7 @@ export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: Sa
   // After the writable binds, which may hold one (the state folder under /tmp).
   for (const { path, folder } of credentialMasks(request)) args.push(...(folder ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   for (const path of request.readOnly ?? []) args.push('--ro-bind', path, path);
+  for (const path of request.blocked ?? []) args.push('--tmpfs', path, '--remount-ro', path);
   args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', request.command);
   return args;
 }
@@ -130,7 +139,7 @@ export function seatbeltProfile(request: SandboxRequest): string {
     '(deny file-write*)',
     `(allow file-write* ${writable.join(' ')} (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/(tty|fd/|ttys)"))`,
     ...(request.network ? [] : ['(deny network*)', '(allow network* (remote unix-socket))']),
-    ...(request.readOnly ?? []).map((path) => `(deny file-write* (subpath ${quote(path)}))`),
+    ...[...(request.readOnly ?? []), ...(request.blocked ?? [])].map((path) => `(deny file-write* (subpath ${quote(path)}))`),
     ...credentialMasks(request).map(({ path, folder }) => `(deny file-read* file-write* (${folder ? 'subpath' : 'literal'} ${quote(path)}))`),
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { onAbort } from '../../../runtime/abort.js';
 import { defineTool } from './define-tool.js';
@@ -7,6 +8,7 @@ import { lazy } from '../lazy.js';
 import { integer, string, type ArgsOf } from './params.js';
 import { displayPath } from '../files/paths.js';
 import type { PreparedCall, RunGrant } from '../prepared.js';
+import type { SandboxRequest } from '../safety/sandbox-policy.js';
 import { ToolError } from './tool-error.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
@@ -88,7 +90,11 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   const marker = env.groups.nextMarker();
   // SPEC §16: what runs later outside the sandbox is read-only inside, unless a person approved this very command.
   const guarded = state.kind !== 'none' && !grant.approved ? box.sandboxProtected(env.root) : undefined;
-  const { file, args: argv } = box.sandboxedCommand(state, { command: args.command, root: env.root, network, showCredentials: grant.approved, readOnly: guarded?.existing ?? [] });
+  const request: SandboxRequest = { command: args.command, root: env.root, network, showCredentials: grant.approved, readOnly: guarded?.existing ?? [] };
+  // The missing ones are blocked where bubblewrap can mount over them; the rest are swept after.
+  const blocked = guarded && state.kind === 'bwrap' ? box.blockable(guarded.missing, box.writableFolders(request), guarded.existing) : [];
+  request.blocked = blocked;
+  const { file, args: argv } = box.sandboxedCommand(state, request);
   // SPEC §16: no secret variable and no REIKA_* setting (a reika started by the command is a
   // session of its own), unless REIKA_PASS_ENV names it.
   const { env: allowed } = box.commandEnvironment(process.env, new Set(env.settings.passEnv));
@@ -98,6 +104,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start ${file}: ${(await spawnFailed).message}`);
   const pgid = child.pid;
   env.groups.add(pgid, marker);
+  box.holdPlaceholders(blocked);
 
   const output = new OutputCollector(env);
   let stop: (reason: 'cancelled' | 'timeout' | 'idle') => void = () => {};
@@ -147,30 +154,36 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     child.stderr?.destroy();
   }
   const exit = await exited;
+  // Placeholders go before anything looks at what changed; a protected path that was missing
+  // and that no mount covered is removed when the command made it (whatever way it ended).
+  const removed = guarded ? await box.releaseProtected(guarded.missing, blocked, env.root) : [];
+  const removedNote = removed.length > 0 ? `removed ${removed.join(', ')}, which the command created: protected paths run later outside the sandbox (write them with the write tool, which asks the user)` : undefined;
   const { payload, spillPath } = await output.finish();
   const took = formatDuration(Date.now() - startedAt);
   const meta: NonNullable<ToolOutcome['meta']> = { exitCode: exit.code, durationMs: Date.now() - startedAt, ...(spillPath ? { spillPath } : {}) };
   const size = spillPath ? `; output ${formatBytes(output.total)}, first 64 KB shown, all of it in ${spillPath}` : '';
 
   if (stopReason === 'cancelled') {
-    return { status: 'cancelled', summary: `cancelled after ${took}; the command and its processes were killed${size}`, payload, meta };
+    return { status: 'cancelled', summary: `cancelled after ${took}; the command and its processes were killed${size}${removedNote ? `; ${removedNote}` : ''}`, payload, meta };
   }
   if (stopReason) {
     const what = stopReason === 'timeout' ? `timed out after ${formatDuration(totalMs)}` : `produced no output for ${formatDuration(idleMs)}`;
     return {
       status: 'error',
       errorCode: stopReason === 'timeout' ? 'BASH_TIMEOUT' : 'BASH_IDLE_TIMEOUT',
-      summary: `the command ${what}; it and its processes were killed${size}`,
+      summary: `the command ${what}; it and its processes were killed${size}${removedNote ? `; ${removedNote}` : ''}`,
       payload,
       meta,
     };
   }
   const after = before ? await gitSnapshot(env.root) : undefined;
-  const changed = grant.checkpoint
+  const changedNow = grant.checkpoint
     ? await grant.checkpoint.store.changedSince(grant.checkpoint.checkpoint).catch(() => undefined)
     : before && after
       ? changedFiles(before, after)
       : undefined;
+  // Another running command's placeholder is nobody's change.
+  const changed = changedNow?.filter((path) => !box.isHeldPlaceholder(resolvePath(env.root, path)));
   if (changed) meta.changedFiles = changed;
   const ended = exit.code !== null ? `exit code ${exit.code}` : `killed by ${exit.signal}`;
   const shownChanged = changed?.map((path) => displayPath(env.root, path));
@@ -180,9 +193,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   const stray = leftovers ? '; background processes it left running were stopped' : '';
   // A write or a connection the sandbox refused, said in one line the model can act on.
   const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network);
-  // A protected path that did not exist (so could not be bound read-only) and that the command made goes again.
-  const removed = guarded ? await box.removeCreated(guarded.missing, env.root) : [];
-  if (removed.length > 0) notes.push(`removed ${removed.join(', ')}, which the command created: protected paths run later outside the sandbox (write them with the write tool, which asks the user)`);
+  if (removedNote) notes.push(removedNote);
   const refused = notes.map((note) => `; ${note}`).join('');
   const outcome: ToolOutcome = { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };
   // Failed, and the sandbox kept it off the network: the wrapper asks to run it again with it.

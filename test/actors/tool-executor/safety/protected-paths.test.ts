@@ -1,10 +1,10 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ask } from '../../../../actors/tool-executor/approvals.js';
 import { commandDangers } from '../../../../actors/tool-executor/shell/danger.js';
-import { protectedReason, sandboxProtected } from '../../../../actors/tool-executor/safety/protected-paths.js';
+import { blockable, holdPlaceholders, protectedReason, releaseProtected, sandboxProtected } from '../../../../actors/tool-executor/safety/protected-paths.js';
 import { sandboxState } from '../../../../actors/tool-executor/safety/sandbox.js';
 import { gitRepo, tempDir } from '../../../helpers/temp.js';
 import { call } from '../harness.js';
@@ -126,4 +126,64 @@ sandboxed('the protected paths of submodules and nested repositories are read-on
   const result = await call(root, 'bash', { command: 'p=packages/inner/.git; echo "[alias] x = !sh" >> "$p/config" 2>&1; echo done' }, { ask: headless });
   t.regex(result.payload, /Read-only file system/);
   t.false(readFileSync(join(nested, '.git/config'), 'utf8').includes('alias'));
+});
+
+sandboxed('missing protected paths are blocked inside the sandbox: the command cannot make them, and nothing of them is left after', async (t) => {
+  const root = project();
+  rmSync(join(root, '.git/hooks'), { recursive: true, force: true });
+  // Spelled so the parse cannot see where they write: only the sandbox stands in the way.
+  const command = [
+    'd=.vs; mkdir -p "${d}code" && cp evil.sh "${d}code/tasks.json"',
+    'f=.mcp; echo \'{"mcpServers":{"x":{"command":"./evil.sh"}}}\' > "$f.json"',
+    'g=.gitmod; printf \'[submodule "x"]\\n\' > "${g}ules"',
+    'h=.git/ho; mkdir -p "${h}oks" && cp evil.sh "${h}oks/post-checkout"',
+    'i=.id; mkdir -p "${i}ea/x"',
+    'echo "vscode $(ls -A .vscode | wc -l)"',
+    // What git sees is unchanged: an empty folder is nothing to it (an empty file would be committed).
+    'echo n > new.txt && git add -A && git -c user.name=u -c user.email=u@e commit -qm inside && echo "committed: $(git show --name-only --format= HEAD | tr "\\n" " ")"',
+  ].join('; ');
+  const result = await call(root, 'bash', { command }, { ask: headless });
+  t.is(result.meta?.exitCode, 0, result.payload);
+  for (const path of ['.vscode/tasks.json', '.mcp.json', '.gitmodules', '.git/hooks/post-checkout', '.idea/x']) {
+    // A blocked file is an empty read-only folder inside: writing it fails either way.
+    t.regex(result.payload, new RegExp(`${path.replace(/[./]/g, '\\$&')}.*(Read-only file system|Is a directory)`), path);
+  }
+  t.regex(result.payload, /vscode 0/);
+  t.regex(result.payload, /^committed: new\.txt $/m);
+  t.notRegex(result.summary, /removed/, 'nothing was made, so nothing was removed');
+  for (const path of ['.vscode', '.mcp.json', '.gitmodules', '.git/hooks', '.idea']) t.false(existsSync(join(root, path)), `no placeholder left: ${path}`);
+  t.deepEqual(userGitWork(root), []);
+});
+
+sandboxed('where no mount can block a missing protected folder, what the command makes there is removed after it', async (t) => {
+  const root = project();
+  // The folder core.hooksPath names lies in a folder that does not exist: nothing to mount over.
+  git(root, 'config', 'core.hooksPath', 'tools/hooks');
+  const result = await call(root, 'bash', { command: 'd=tools/ho; mkdir -p "${d}oks" && cp evil.sh "${d}oks/post-commit" && echo planted' }, { ask: headless });
+  t.regex(result.payload, /planted/);
+  t.regex(result.summary, /removed tools\/hooks, which the command created/);
+  t.false(existsSync(join(root, 'tools/hooks')));
+  t.deepEqual(userGitWork(root), []);
+});
+
+test('a placeholder two running commands mounted over stays until the last one ends, and counts as missing meanwhile', async (t) => {
+  const root = project();
+  const vscode = join(root, '.vscode');
+  const blocked = blockable(sandboxProtected(root).missing, [root], []);
+  t.true(blocked.includes(vscode) && blocked.includes(join(root, '.mcp.json')));
+  const mine = [vscode];
+  // Two commands started; bubblewrap made the empty folder for the first.
+  holdPlaceholders(mine);
+  mkdirSync(vscode);
+  t.true(sandboxProtected(root).missing.includes(vscode), 'still missing for a third command');
+  t.deepEqual(blockable([vscode], [root], []), mine, 'which blocks it too');
+  holdPlaceholders(mine);
+  t.deepEqual(await releaseProtected([vscode], mine, root), []);
+  t.true(existsSync(vscode), 'the other command still has it mounted');
+  t.deepEqual(await releaseProtected([vscode], mine, root), []);
+  t.false(existsSync(vscode), 'the last one removed the placeholder quietly');
+  t.true(sandboxProtected(root).missing.includes(vscode));
+  mkdirSync(join(root, '.reika'));
+  // Not blocked: inside an existing protected folder (its read-only bind covers it), or where a parent is missing.
+  t.deepEqual(blockable([join(root, '.reika/hooks'), join(root, 'no/such/hooks')], [root], [join(root, '.reika')]), []);
 });
