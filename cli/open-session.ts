@@ -30,8 +30,15 @@ export interface LocatedSession {
 }
 
 /** A refusal the user can act on: one sentence, then the folder's other sessions. */
-export class SessionChoiceError extends Error {
-  override name = 'SessionChoiceError';
+export class SessionChoiceError extends ReikaError {
+  constructor(message: string) {
+    super('REIKA_ERR_SESSION_CHOICE', message);
+  }
+
+  /** True for a SessionChoiceError from any realm, or its flattened record: the session asked for cannot be opened. */
+  static override isInstance(value: unknown): value is SessionChoiceError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_SESSION_CHOICE';
+  }
 }
 
 /** Finds the session `choice` names; undefined for `--continue` in a folder with none (a note says so). */

@@ -3,16 +3,72 @@
  * plain records, so identity checks use the `code`, never `instanceof`.
  */
 
+/**
+ * Every error code reika uses: a closed set, so a new failure is a new member here and each
+ * `switch` over codes must handle it. Callers branch on these, users read the message.
+ */
+export const ERROR_CODES = [
+  /** The actor holding the request died (its thread or process ended). */
+  'REIKA_ERR_ACTOR_CRASHED',
+  /** The actor could not start or was stopped by the crash-loop rule. */
+  'REIKA_ERR_ACTOR_FAILED',
+  'REIKA_ERR_AUTH',
+  'REIKA_ERR_BAD_URL',
+  'REIKA_ERR_BUSY',
+  /** The work was aborted (its scope, or its caller); cancellation, not a failure. */
+  'REIKA_ERR_CANCELLED',
+  /** The runtime or the session is shutting down. */
+  'REIKA_ERR_CLOSED',
+  /** A setting with a malformed or unknown value (actors/config/). */
+  'REIKA_ERR_CONFIG',
+  /** Reika's own estimate: the request cannot leave the reply its floor even after compaction, so it is not sent (actors/context/window-budget.ts). */
+  'REIKA_ERR_CONTEXT_FULL',
+  /** The embedded engine counted the rendered request and it is longer than its window (actors/model-io/embedded/errors.ts): the engine's count, after reika's estimate let it through. */
+  'REIKA_ERR_CONTEXT_OVERFLOW',
+  'REIKA_ERR_EMBEDDED_UNAVAILABLE',
+  /** A handler threw something that is not a ReikaError (its message is kept). */
+  'REIKA_ERR_HANDLER',
+  'REIKA_ERR_HTTP',
+  /** An image that cannot be read, is too large, or cannot be recognised here (actors/images/). */
+  'REIKA_ERR_IMAGE',
+  'REIKA_ERR_INDEXER',
+  'REIKA_ERR_INTERNAL',
+  'REIKA_ERR_LOOP',
+  'REIKA_ERR_MAX_TURNS',
+  'REIKA_ERR_MCP_SERVER_GONE',
+  'REIKA_ERR_MODEL_FILE',
+  'REIKA_ERR_MODEL_NOT_FOUND',
+  'REIKA_ERR_MODEL_UNSET',
+  'REIKA_ERR_MODEL_UNSUPPORTED',
+  /** Nothing is registered under the address. */
+  'REIKA_ERR_NO_SUCH_ACTOR',
+  'REIKA_ERR_NO_SUCH_FOLDER',
+  'REIKA_ERR_NO_SUCH_SESSION',
+  'REIKA_ERR_OUT_OF_MEMORY',
+  'REIKA_ERR_PROMPT_BLOCKED',
+  'REIKA_ERR_SERVER_UNREACHABLE',
+  /** The session asked for by --resume / --continue cannot be opened (cli/open-session.ts). */
+  'REIKA_ERR_SESSION_CHOICE',
+  'REIKA_ERR_STREAM',
+  /** No reply (or no bytes from the model server) within the limit. */
+  'REIKA_ERR_TIMEOUT',
+  'REIKA_ERR_TOOLS_FIXED',
+  'REIKA_ERR_TOOL_NAME',
+  'REIKA_ERR_TRANSCRIPT',
+  'REIKA_ERR_UNREADABLE_TOOL_CALL',
+  /** A command line reika cannot run (cli/session-flags.ts). */
+  'REIKA_ERR_USAGE',
+] as const;
+
 /** Stable error codes. Callers branch on these, users read the message. */
-export type ReikaErrorCode =
-  | 'REIKA_ERR_CANCELLED'
-  | 'REIKA_ERR_TIMEOUT'
-  | 'REIKA_ERR_ACTOR_CRASHED'
-  | 'REIKA_ERR_ACTOR_FAILED'
-  | 'REIKA_ERR_NO_SUCH_ACTOR'
-  | 'REIKA_ERR_CLOSED'
-  | 'REIKA_ERR_HANDLER'
-  | (string & {});
+export type ReikaErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** True when `code` is one of {@link ERROR_CODES}. */
+export function isReikaErrorCode(code: unknown): code is ReikaErrorCode {
+  return typeof code === 'string' && KNOWN_CODES.has(code);
+}
 
 /** The flattened form that crosses boundaries. */
 export interface ErrorRecord {
@@ -82,7 +138,8 @@ export function toErrorRecord(error: unknown): ErrorRecord {
 
 /** Rebuilds a throwable ReikaError from a record. */
 export function fromErrorRecord(record: ErrorRecord): ReikaError {
-  return new ReikaError(record.code, record.message, {
+  // A code from outside the set (a Node error's `ENOENT`, thrown by a handler) arrives as the handler's failure.
+  return new ReikaError(isReikaErrorCode(record.code) ? record.code : 'REIKA_ERR_HANDLER', record.message, {
     retryable: record.retryable,
     cause: record.cause ? fromErrorRecord(record.cause) : undefined,
   });

@@ -1,3 +1,5 @@
+import { ReikaError } from '../../runtime/errors.js';
+
 /**
  * An image the user attached (pasted or `@file.png`), and the fixed facts the context budget and
  * the wire need about it.
@@ -33,8 +35,15 @@ export function sniffImage(bytes: Uint8Array): ImageMime | undefined {
   return undefined;
 }
 
-export class ImageError extends Error {
-  override name = 'ImageError';
+export class ImageError extends ReikaError {
+  constructor(message: string) {
+    super('REIKA_ERR_IMAGE', message);
+  }
+
+  /** True for a ImageError from any realm, or its flattened record: an image reika cannot read or send. */
+  static override isInstance(value: unknown): value is ImageError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_IMAGE';
+  }
 }
 
 /** Checks bytes and size; the message of a refusal is one sentence for the user. */

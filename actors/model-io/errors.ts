@@ -1,17 +1,9 @@
 import { ReikaError } from '../../runtime/errors.js';
 
-/**
- * The model-IO failures a user can fix, each one sentence naming the setting to change.
- * Codes are stable: callers branch on them.
+/*
+ * The model-IO failures a user can fix, each one sentence naming the setting to change. Their
+ * codes are members of ReikaErrorCode (runtime/errors.ts).
  */
-export type ModelIoErrorCode =
-  | 'REIKA_ERR_SERVER_UNREACHABLE'
-  | 'REIKA_ERR_AUTH'
-  | 'REIKA_ERR_MODEL_NOT_FOUND'
-  | 'REIKA_ERR_BAD_URL'
-  | 'REIKA_ERR_HTTP'
-  | 'REIKA_ERR_TIMEOUT'
-  | 'REIKA_ERR_STREAM';
 
 export function serverUnreachable(baseUrl: string, detail?: string): ReikaError {
   return new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', `No model server answers at ${baseUrl}${detail ? ` (${detail})` : ''} — start one or set REIKA_BASE_URL.`, { retryable: true });

@@ -1,7 +1,8 @@
 import type { ToolCallRecord, TurnResult } from '../agent/events.js';
-import type { ToolResult } from '../tool-executor/protocol.js';
+import type { ToolResult, ToolResultCode } from '../tool-executor/protocol.js';
 import { notCoveredSection, type Coverage } from './coverage.js';
 import type { SubagentReport } from './protocol.js';
+import { isReikaErrorCode } from '../../runtime/errors.js';
 
 /**
  * A subagent's report, whatever happened: its final answer, or (stopped, errored, aborted) what
@@ -61,7 +62,7 @@ export function reportResult(callId: string, report: SubagentReport): ToolResult
     status: report.status === 'aborted' ? 'cancelled' : report.status === 'error' ? 'error' : 'done',
     summary: `${header}\n${head}`,
     payload: tail,
-    ...(report.status === 'answered' ? {} : { errorCode: report.error?.code ?? (report.status === 'aborted' ? 'SUBAGENT_ABORTED' : 'SUBAGENT_STOPPED') }),
+    ...(report.status === 'answered' ? {} : { errorCode: reportCode(report) }),
   };
 }
 
@@ -91,4 +92,11 @@ function stopReason(result: TurnResult): string {
     default:
       return result.error?.message ?? result.status;
   }
+}
+
+/** The code of a report that did not answer: its error's, when reika knows it, else why it stopped. */
+function reportCode(report: SubagentReport): ToolResultCode {
+  const code = report.error?.code;
+  if (isReikaErrorCode(code)) return code;
+  return report.status === 'aborted' ? 'SUBAGENT_ABORTED' : 'SUBAGENT_STOPPED';
 }

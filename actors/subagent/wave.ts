@@ -2,7 +2,7 @@ import { client } from '../../runtime/actor.js';
 import type { RequestOptions, Router } from '../../runtime/calls.js';
 import type { WaveHook } from '../agent/turn.js';
 import type { ToolCall } from '../model-io/protocol.js';
-import type { ToolDelta, ToolResult } from '../tool-executor/protocol.js';
+import type { ToolDelta, ToolResult, ToolResultCode } from '../tool-executor/protocol.js';
 import { SUBAGENTS, type DispatchRequest, type SubagentBrief } from './protocol.js';
 import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from './tool.js';
 
@@ -93,7 +93,7 @@ function checked(call: ToolCall): SubagentArgs | string {
   }
 }
 
-function refusal(call: ToolCall, code: string, message: string): ToolResult {
+function refusal(call: ToolCall, code: ToolResultCode, message: string): ToolResult {
   return { callId: call.id, name: call.name, status: 'error', summary: message, payload: '', errorCode: code };
 }
 

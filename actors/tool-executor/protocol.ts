@@ -1,6 +1,8 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { AgentMode } from '../agent-mode.js';
 import type { RuleData } from './rules/rule.js';
+import type { ReikaErrorCode } from '../../runtime/errors.js';
+import type { ToolErrorCode } from './tools/tool-error.js';
 
 /**
  * The tool-executor actor's contract (a child process). Tool names and argument keys are a
@@ -82,6 +84,25 @@ export interface TodoItem {
 export type ToolDelta = { type: 'output'; stream: 'stdout' | 'stderr'; text: string };
 
 /**
+ * Why a call ended `error` (or a subagent's `cancelled`): a tool's own {@link ToolErrorCode}, a
+ * runtime code (the executor died: `REIKA_ERR_ACTOR_FAILED`), or one of the loop's and the MCP
+ * actor's own.
+ */
+export type ToolResultCode =
+  | ToolErrorCode
+  | ReikaErrorCode
+  | 'INTERNAL'
+  | 'BAD_ARGUMENTS_JSON'
+  | 'NO_NETWORK'
+  | 'MCP_TOOL_ERROR'
+  | 'MCP_ERROR'
+  | 'SUBAGENT_ABORTED'
+  | 'SUBAGENT_STOPPED'
+  | 'SUBAGENT_BAD_ARGS'
+  | 'SUBAGENT_WAVE_LIMIT'
+  | 'SUBAGENT_WAVE_FULL';
+
+/**
  * Every tool ends in one of these; tools never throw at the model. `summary` is one line and is
  * always kept in the context; `payload` is the content and may age out.
  */
@@ -92,7 +113,7 @@ export interface ToolResult {
   summary: string;
   payload: string;
   /** A stable code for errors, e.g. `EDIT_NO_MATCH`, `EDIT_MANY_MATCHES`, `WRITE_EXISTS`, `BINARY_FILE`. */
-  errorCode?: string;
+  errorCode?: ToolResultCode;
   /** For the UI only, never sent to the model. */
   meta?: {
     path?: string;

@@ -99,7 +99,7 @@ export function agentServer(options: AgentServerOptions): AgentServer {
       opened = openSession(located, config, { onProblem: options.log });
     } catch (error) {
       // The first line is the sentence; the rest lists the folder's other sessions, for a person at a terminal.
-      if (error instanceof SessionChoiceError) throw new RequestError(-32002, error.message.split('\n')[0]!);
+      if (SessionChoiceError.isInstance(error)) throw new RequestError(-32002, error.message.split('\n')[0]!);
       throw error;
     }
     for (const note of [...notes, ...opened.notes]) options.log(note);
@@ -155,7 +155,7 @@ function configFor(root: string, flags: SessionFlags): Config {
   try {
     return applySessionFlags(loadConfig({ cwd: root }), flags);
   } catch (error) {
-    if (error instanceof ConfigError) throw new RequestError(-32603, error.message);
+    if (ConfigError.isInstance(error)) throw new RequestError(-32603, error.message);
     throw error;
   }
 }

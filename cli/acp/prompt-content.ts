@@ -34,7 +34,7 @@ export async function readPrompt(blocks: readonly ContentBlock[], root: string):
         try {
           images.push(toImage(Buffer.from(block.data, 'base64'), block.uri ?? 'an image from the editor'));
         } catch (error) {
-          problems.push(error instanceof ImageError ? error.message : `an image from the editor could not be read: ${String(error)}`);
+          problems.push(ImageError.isInstance(error) ? error.message : `an image from the editor could not be read: ${String(error)}`);
         }
         break;
       case 'resource_link': {
@@ -64,7 +64,7 @@ export async function readPrompt(blocks: readonly ContentBlock[], root: string):
           try {
             images.push(toImage(Buffer.from(resource.blob, 'base64'), shown));
           } catch (error) {
-            problems.push(error instanceof ImageError ? error.message : String(error));
+            problems.push(ImageError.isInstance(error) ? error.message : String(error));
           }
         } else problems.push(`${shown} is a binary resource; not attached`);
         break;
@@ -99,7 +99,7 @@ async function readImage(path: string): Promise<Image | { problem: string }> {
   try {
     return toImage(await readFile(path), path);
   } catch (error) {
-    if (error instanceof ImageError) return { problem: error.message };
+    if (ImageError.isInstance(error)) return { problem: error.message };
     return { problem: `${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}` };
   }
 }

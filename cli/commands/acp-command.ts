@@ -19,7 +19,7 @@ export async function run(argv: string[]): Promise<number> {
     flags = parseInteractiveArgs(argv);
     if (flags.continue || flags.resume !== undefined || flags.cwd !== undefined) throw new UsageError('reika acp takes --profile, --mode and --approvals; the editor names the folder and the session');
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (UsageError.isInstance(error)) {
       process.stderr.write(`reika: ${error.message}\n`);
       return 2;
     }

@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     config = loadConfig({ cwd: process.cwd() });
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!ConfigError.isInstance(error)) throw error;
     process.stderr.write(`reika: ${error.message}\n`);
     return 1;
   }

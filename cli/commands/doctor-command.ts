@@ -36,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     config = loadConfig({ cwd });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (ConfigError.isInstance(error)) {
       process.stderr.write(`reika: ${error.message}\n`);
       return 2;
     }

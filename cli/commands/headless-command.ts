@@ -59,7 +59,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     config = resumedConfig(config, opened.resume, args.flags.profile);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof SessionChoiceError) return fail(error.message);
+    if (UsageError.isInstance(error) || ConfigError.isInstance(error) || SessionChoiceError.isInstance(error)) return fail(error.message);
     throw error;
   }
   process.stdout.on('error', () => {});

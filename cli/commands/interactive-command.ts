@@ -64,9 +64,9 @@ export async function run(argv: string[]): Promise<number> {
     notes.push(...opened.notes);
     config = resumedConfig(config, opened.resume, flags.profile);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError || error instanceof SessionChoiceError) {
+    if (ConfigError.isInstance(error) || UsageError.isInstance(error) || SessionChoiceError.isInstance(error)) {
       process.stderr.write(`reika: ${error.message}\n`);
-      return error instanceof UsageError ? 2 : 1;
+      return UsageError.isInstance(error) ? 2 : 1;
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { ProcessGroups } from '../process/process-groups.js';
-import type { ToolDelta, ToolResult, ToolSettings } from '../protocol.js';
+import type { ToolDelta, ToolResult, ToolResultCode, ToolSettings } from '../protocol.js';
 import type { SpillStore } from '../files/spill.js';
 import type { TextFiles } from '../files/editor-files.js';
 
@@ -26,7 +26,7 @@ export interface ToolEnv {
 export interface ToolOutcome {
   status?: 'done' | 'cancelled' | 'error';
   /** With status `error`: a stable code (the output gathered so far stays in `payload`). */
-  errorCode?: string;
+  errorCode?: ToolResultCode;
   summary: string;
   payload: string;
   meta?: ToolResult['meta'];

@@ -284,7 +284,7 @@ serial('the errors a user can hit are one sentence each: file missing, not a GGU
     for (const [name, endpoint, code, message] of cases) {
       const error = await t.throwsAsync(client(supervisor, MODEL_IO).request({ type: 'discover', endpoint } satisfies ModelIoRequest), undefined, name);
       t.true(ReikaError.isInstance(error), name);
-      t.is((error as ReikaError).code, code, name);
+      t.is<string, string>((error as ReikaError).code, code, name);
       t.regex(error!.message, message, name);
       t.false(error!.message.includes('\n'), name);
     }

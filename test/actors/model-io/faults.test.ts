@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { ModelEvent } from '../../../actors/model-io/protocol.js';
 import type { RetryPolicy } from '../../../actors/model-io/http/retry-policy.js';
 import { streamChat } from '../../../actors/model-io/http/stream-chat.js';
-import type { ReikaError } from '../../../runtime/errors.js';
+import type { ReikaError, ReikaErrorCode } from '../../../runtime/errors.js';
 import { startScriptedServer, type ScriptedReply } from '../../helpers/scripted-server.js';
 
 const fast: RetryPolicy = { maxRetries: 3, maxConnectionRetries: 2, baseDelayMs: 20, maxDelayMs: 100, maxRetryAfterMs: 5_000 };
@@ -24,7 +24,7 @@ async function attempt(script: ScriptedReply[], options: { baseUrl?: (url: strin
   }
 }
 
-function oneLine(t: ExecutionContext, error: ReikaError | undefined, code: string, setting?: RegExp) {
+function oneLine(t: ExecutionContext, error: ReikaError | undefined, code: ReikaErrorCode, setting?: RegExp) {
   t.truthy(error, 'the request failed');
   t.is(error!.code, code);
   t.false(error!.message.includes('\n'), 'one line');
