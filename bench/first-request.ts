@@ -29,7 +29,7 @@ export interface FirstRequestOptions {
 
 /**
  * The server's port, the same for every run of this bench process: a user's server keeps its URL
- * from one start to the next, and what reika remembers of it (`actors/agent/engine-memory.ts`) is
+ * from one start to the next, and what reika remembers of it (`actors/session/engine-memory.ts`) is
  * kept per URL.
  */
 let port: number | undefined;

@@ -1,4 +1,4 @@
-import { PermissionBook } from '../actors/agent/permission-book.js';
+import { PermissionBook } from '../actors/session/permission-book.js';
 import type { Config } from '../actors/config/load-config.js';
 
 /**

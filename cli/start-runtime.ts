@@ -1,9 +1,13 @@
-import { defineActor, type ActorDefinition, type ReplyOf } from '../runtime/actor.js';
+import { defineActor, type ActorDefinition } from '../runtime/actor.js';
 import { Supervisor, type SupervisorOptions } from '../runtime/supervisor.js';
 import { ReikaError } from '../runtime/errors.js';
 import { pollTurn } from '../runtime/poll-turn.js';
 import { CLEARANCE, clearance } from '../runtime/clearance.js';
-import { APPROVER, EDITOR_FILES, TOOL_EXECUTOR, type ApprovalReply, type ApprovalRequest, type ApproverProtocol, type EditorFilesProtocol } from '../actors/tool-executor/protocol.js';
+import { TOOL_EXECUTOR } from '../actors/tool-executor/protocol.js';
+import { APPROVER } from '../actors/approver/protocol.js';
+import { approverActor, type ApprovalPhase, type ApproveFn } from '../actors/approver/actor.js';
+import { EDITOR_FILES } from '../actors/editor-files/protocol.js';
+import { editorFilesActor, type EditorFilesFn } from '../actors/editor-files/actor.js';
 import { INDEXER, type IndexerProtocol } from '../actors/indexer/protocol.js';
 import { MODEL_IO } from '../actors/model-io/protocol.js';
 import { SUBAGENTS, type DispatcherProtocol } from '../actors/subagent/protocol.js';
@@ -31,8 +35,6 @@ import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-m
  * loads on first use, which the session makes right after its bootstrap.
  */
 
-export type ApproveFn = (request: ApprovalRequest, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
-
 export interface RuntimeOptions {
   /** Answers the tool executor's approval requests (the TUI's prompt; headless declines). */
   approve: ApproveFn;
@@ -50,7 +52,7 @@ export interface RuntimeOptions {
    * The editor's files (`reika acp` with an editor offering ACP `fs`): answers the executor's
    * {@link EDITOR_FILES} requests for sessions whose tool context says so.
    */
-  editorFiles?(request: EditorFilesProtocol['request'], signal: AbortSignal): Promise<ReplyOf<EditorFilesProtocol>>;
+  editorFiles?: EditorFilesFn;
   /** MCP servers given besides the configured ones (an editor's, `reika acp`). */
   mcpServers?: readonly McpServerConfig[];
 }
@@ -77,7 +79,7 @@ export interface Runtime {
    */
   prewarm(how?: { now?: boolean }): void;
   /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
-  watchApprovals(listener: (phase: 'ask' | 'answered') => void): () => void;
+  watchApprovals(listener: (phase: ApprovalPhase) => void): () => void;
   /** The MCP servers (one supervised actor each), loaded on first call. */
   mcp(): Promise<McpHub>;
   /** The language servers for diagnostics after edits (one supervised actor each, started at the first edit of their language), loaded on first call. */
@@ -105,28 +107,11 @@ function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProto
   });
 }
 
-/** The editor's files as an actor the executor asks (`reika acp`). */
-function editorFilesActor(answer: NonNullable<RuntimeOptions['editorFiles']>): ActorDefinition<EditorFilesProtocol> {
-  return defineActor<EditorFilesProtocol>({
-    handle: (request, context) => answer(request, context.signal),
-  });
-}
-
 export function startRuntime(options: RuntimeOptions): Runtime {
   const supervisor = new Supervisor(options.supervisor);
-  const watchers = new Set<(phase: 'ask' | 'answered') => void>();
-  const tell = (phase: 'ask' | 'answered') => {
+  const watchers = new Set<(phase: ApprovalPhase) => void>();
+  const approver = approverActor(options.approve, (phase) => {
     for (const watcher of watchers) watcher(phase);
-  };
-  const approver = defineActor<ApproverProtocol>({
-    async handle(request, context) {
-      tell('ask');
-      try {
-        return await options.approve(request, context.signal);
-      } finally {
-        tell('answered');
-      }
-    },
   });
   // A definition of its own per runtime: it owns a pool, which closing another runtime in the
   // same process (tests run several) must not end under this one's bootstrap.

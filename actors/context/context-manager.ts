@@ -1,18 +1,16 @@
 import { ReikaError } from '../../runtime/errors.js';
-import { IMAGE_TOKENS } from '../images/image.js';
+import { IMAGE_TOKENS, type TurnImage } from '../images/image.js';
 import type { ChatMessage, ToolCall, ToolSchema, Usage } from '../model-io/protocol.js';
 import { Compactor, type Compaction } from './compactor.js';
 import { applyOp, type ContextOp } from './context-op.js';
 import type { ContextParts } from './context-parts.js';
-import { Conversation, INTERRUPTED_NOTE, isUser, type TurnImage } from './conversation.js';
+import { Conversation, INTERRUPTED_NOTE, isUser } from './conversation.js';
 import { callMessage, ReplyCalls } from './reply-calls.js';
-import { placeSystem, type SystemPlacement } from './system-placement.js';
+import { placeSystem, type SystemPlacement } from '../model-io/system-placement.js';
 import { TokenEstimate } from './token-estimate.js';
 import { cutPayload, shedPayload, type ToolEntry, type ToolResultInput } from './tool-entry.js';
 import { capUnsent, cutUnsent, cutUnsentText, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP, UNSENT_CUT_TO } from './unsent-cuts.js';
 import { WindowBudget, type WindowSource } from './window-budget.js';
-
-export type { TurnImage } from './conversation.js';
 
 /**
  * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
@@ -44,7 +42,7 @@ export interface ContextOptions {
   maxTokens?: number;
   /** Told every change, as data (the session transcript); {@link ContextManager.replay} rebuilds from them. */
   journal?: (op: ContextOp) => void;
-  /** Where the system prompt goes (system-placement.ts); decided once per session. Default `system`. */
+  /** Where the system prompt goes (actors/model-io/system-placement.ts); decided once per session. Default `system`. */
   systemPlacement?: SystemPlacement;
   /**
    * Send the model's reasoning back as `reasoning_content` of its assistant messages

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../model-io/protocol.js';
-import { IMAGE_TOKENS } from '../images/image.js';
+import { IMAGE_TOKENS, type TurnImage } from '../images/image.js';
 import { messageLine, Recap, roundLines, type RecapLine } from './recap.js';
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
@@ -11,13 +11,6 @@ import { renderToolEntry, type ToolEntry } from './tool-entry.js';
  * answer, a user message), what is protected (the task and the active round), and folding whole
  * units into the one recap message right after the system prompt.
  */
-
-/** An image sent as an image part for one turn; `note` stands in for it afterwards. */
-export interface TurnImage {
-  /** A `data:` URL. */
-  url: string;
-  note: string;
-}
 
 export interface MessageEntry {
   kind: 'message';

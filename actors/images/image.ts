@@ -14,6 +14,13 @@ export interface Image {
   source: string;
 }
 
+/** An image sent as an image part for one turn; `note` stands in for it afterwards. */
+export interface TurnImage {
+  /** A `data:` URL. */
+  url: string;
+  note: string;
+}
+
 /** What one image costs in the context estimate, whatever its size (SPEC §8). */
 export const IMAGE_TOKENS = 1_024;
 

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { TurnImage } from '../context/context-manager.js';
 import { findMentionedFile } from '../prompt/mentioned-file.js';
 import { mentions, parseMentions } from '../prompt/mentions.js';
-import { isImagePath, toDataUrl, toImage, type Image } from './image.js';
+import { isImagePath, toDataUrl, toImage, type Image, type TurnImage } from './image.js';
 import { attachImage, type ImageContext } from './recognize.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Router } from '../../runtime/calls.js';
 import { profilePrefix } from '../config/declarations.js';
-import type { Config, Profile } from '../config/load-config.js';
 import type { Endpoint } from '../model-io/protocol.js';
 import { describeImage } from './describe.js';
 import type { Image } from './image.js';
@@ -12,10 +11,27 @@ import { OCR_UNAVAILABLE_ON_LINUX, ocrImage } from './ocr.js';
  * or OCR, or — in native mode, for a pasted image — the image itself for one turn.
  */
 
+/** What recognition reads of the configuration (the session hands its whole `Config`). */
+export interface VisionConfig {
+  /** The describing vision model (REIKA_VISION_*); OCR's languages. */
+  vision: { model?: string; baseUrl?: string; apiKey?: string; ocrLangs?: string[] };
+  requestTimeoutMs: number;
+}
+
+/** What recognition reads of the profile in use. */
+export interface VisionProfile {
+  /** `default` for the plain REIKA_* settings, else the profile's name (its key variable is named after it). */
+  name: string;
+  baseUrl: string;
+  apiKey?: string;
+  /** `native`: pasted images go to the model as images (REIKA_<NAME>_VISION). */
+  vision?: 'native';
+}
+
 export interface ImageContext {
-  config: Config;
+  config: VisionConfig;
   /** The profile in use (its VISION setting decides native mode). */
-  profile: Profile;
+  profile: VisionProfile;
   router: Router;
   /** The turn's abort scope: its one abort stops the vision model's request. */
   scope?: string;

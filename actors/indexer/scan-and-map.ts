@@ -5,7 +5,7 @@ import type { FileIndex, RepoMapFile } from './protocol.js';
 import { mapFilesOf } from './repo-map.js';
 import { repositoryFiles } from './repository-files.js';
 import { traceStartup } from './startup-trace.js';
-import { agentsMdCandidates } from '../prompt/agents-md.js';
+import { agentsMdCandidates } from './agents-md.js';
 import { extractSymbols } from './map/extract.js';
 import { mentionedFiles } from './map/mentions.js';
 import { rankFiles } from './map/rank.js';

@@ -2,7 +2,8 @@ import { client, defineActor, type RequestContext } from '../../runtime/actor.js
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
 import { contextRules } from '../tool-executor/rules/context-rules.js';
-import { APPROVER, type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
+import { type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
+import { APPROVER } from '../approver/protocol.js';
 import { SpillStore } from '../tool-executor/files/spill.js';
 import type { McpServerConfig } from './config.js';
 import { connectServer, type Connection } from './connect.js';

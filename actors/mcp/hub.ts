@@ -3,7 +3,7 @@ import { client } from '../../runtime/actor.js';
 import { ReikaError } from '../../runtime/errors.js';
 import type { ActorExitEvent, Supervisor } from '../../runtime/supervisor.js';
 import type { ToolDefinition } from '../tool-executor/tools/define-tool.js';
-import { APPROVER, type ApprovalReply, type ApprovalRequest } from '../tool-executor/protocol.js';
+import { APPROVER, type ApprovalReply, type ApprovalRequest } from '../approver/protocol.js';
 import { commandLine, loadMcpConfig, type McpServerConfig } from './config.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import { mcpAddress } from './protocol.js';

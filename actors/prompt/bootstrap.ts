@@ -2,7 +2,7 @@ import { client } from '../../runtime/actor.js';
 import type { Router } from '../../runtime/calls.js';
 import { isCancelled, ReikaError } from '../../runtime/errors.js';
 import { INDEXER, type FileIndex, type RepoMap } from '../indexer/protocol.js';
-import { collectAgentsMd, type AgentsFile } from './agents-md.js';
+import { collectAgentsMd, type AgentsFile } from '../indexer/agents-md.js';
 import { summarizeProject, type ProjectSummary } from './project-summary.js';
 import { collectSkills, type Skills } from './skills.js';
 

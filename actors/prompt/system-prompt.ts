@@ -1,5 +1,5 @@
 import type { AgentMode } from '../agent-mode.js';
-import type { AgentsFile } from './agents-md.js';
+import type { AgentsFile } from '../indexer/agents-md.js';
 import { renderSummary, type ProjectSummary } from './project-summary.js';
 import { renderSkills, type Skill } from './skills.js';
 

@@ -4,7 +4,7 @@ import type { WaveHook } from '../agent/turn.js';
 import type { ToolCall } from '../model-io/protocol.js';
 import type { ToolDelta, ToolResult, ToolResultCode } from '../tool-executor/protocol.js';
 import { SUBAGENTS, type DispatchRequest, type SubagentBrief } from './protocol.js';
-import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from './tool.js';
+import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from '../tool-executor/tools/subagent.js';
 
 /**
  * The hard limits on subagents (SPEC §6), kept per turn: the `subagent` calls of one response

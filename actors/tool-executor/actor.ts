@@ -1,7 +1,9 @@
 import { client, defineActor } from '../../runtime/actor.js';
 import { askClearance } from '../../runtime/clearance.js';
 import { ProcessGroups } from './process/process-groups.js';
-import { APPROVER, EDITOR_FILES, type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { type ToolExecutorProtocol, type ToolResult } from './protocol.js';
+import { EDITOR_FILES } from '../editor-files/protocol.js';
+import { APPROVER } from '../approver/protocol.js';
 import { editorFiles } from './files/editor-files.js';
 import { runTool } from './run-tool.js';
 import { SpillStore } from './files/spill.js';

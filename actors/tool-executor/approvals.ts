@@ -2,7 +2,8 @@ import { untilAborted } from '../../runtime/abort.js';
 import { cancelledError, isCancelled, ReikaError } from '../../runtime/errors.js';
 import type { ApprovalClass } from './tools/define-tool.js';
 import type { PreparedCall } from './prepared.js';
-import type { ApprovalMode, ApprovalReply, ApprovalRequest } from './protocol.js';
+import type { ApprovalMode } from './protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../approver/protocol.js';
 import type { RuleMatch } from './rules/permission-rules.js';
 import { describeRule } from './rules/describe-rule.js';
 

@@ -56,7 +56,7 @@ export interface ToolContext {
   /**
    * An editor hosts the session and offers its files (ACP `fs/read_text_file`,
    * `fs/write_text_file`): read, edit and write take and put project files' text through it
-   * ({@link EDITOR_FILES}), so its unsaved buffers win. Commands still see the disk.
+   * (the editor-files actor, `actors/editor-files/`), so its unsaved buffers win. Commands still see the disk.
    */
   editorFiles?: { read: boolean; write: boolean };
   settings: ToolSettings;
@@ -136,56 +136,3 @@ export interface ToolExecutorProtocol extends Protocol<ToolExecutorRequest> {
 
 /** The tool-executor actor (a child process). */
 export const TOOL_EXECUTOR = actorAddress<ToolExecutorProtocol>('tool-executor');
-
-/** Sent by the executor to the approver when an action needs a person's yes. */
-export interface ApprovalRequest {
-  type: 'approve';
-  /** The tool's name (a built-in or an MCP tool). */
-  tool: string;
-  /** Why it asks, one line, e.g. "rm -rf deletes files recursively" or "writes outside the project". */
-  reason: string;
-  /** Exactly what will run or change: the command, or the path plus a diff. */
-  command?: string;
-  path?: string;
-  /** The web domain a fetch reads from: an `always` answer covers every page of it for the session. */
-  domain?: string;
-  diff?: string;
-  /** The permission rules an "Always" answer writes to the settings file the person picks. */
-  rules?: string[];
-  /**
-   * Set when the asker keeps an approval itself beyond the session, e.g. "for this project" (a
-   * project's MCP server): the person is offered approve or decline, not a session-long `always`.
-   */
-  remembered?: string;
-}
-
-export interface ApprovalReply {
-  decision: 'approve' | 'decline' | 'always';
-  /** Where an "Always" writes the request's rules: the project's local settings or the user's. */
-  scope?: 'local' | 'user';
-  /** Declined because nobody can answer (headless), not by a person. */
-  unattended?: true;
-  /** Shown to the model when declined, e.g. "declined: reika runs headless". */
-  note?: string;
-}
-
-export interface ApproverProtocol extends Protocol<ApprovalRequest> {
-  replies: { approve: ApprovalReply };
-}
-
-/** The address the executor asks for approval; the CLI registers an actor under it. */
-export const APPROVER = actorAddress<ApproverProtocol>('approver');
-
-/** Asked by the executor for a project file's text, or to write one, when the editor offers its files. */
-export type EditorFilesRequest = { type: 'read'; path: string } | { type: 'write'; path: string; text: string };
-
-export interface EditorFilesProtocol extends Protocol<EditorFilesRequest> {
-  replies: {
-    /** `text` undefined: the editor could not say (the disk is read instead). */
-    read: { text?: string };
-    write: { written: true };
-  };
-}
-
-/** The editor's files (`reika acp`): an actor in the main process that asks the editor. */
-export const EDITOR_FILES = actorAddress<EditorFilesProtocol>('editor-files');

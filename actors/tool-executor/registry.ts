@@ -1,6 +1,6 @@
 import { AGENT_MODES, type AgentMode } from '../agent-mode.js';
 import type { ToolSchema } from '../model-io/protocol.js';
-import { subagentTool } from '../subagent/tool.js';
+import { subagentTool } from './tools/subagent.js';
 import { ReikaError } from '../../runtime/errors.js';
 import type { ToolDefinition } from './tools/define-tool.js';
 import { bashTool } from './tools/bash.js';

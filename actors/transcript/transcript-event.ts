@@ -3,7 +3,7 @@ import type { AgentMode } from '../agent-mode.js';
 import type { ContextOp } from '../context/context-op.js';
 import type { CapName } from '../indexer/protocol.js';
 import type { ToolSchema } from '../model-io/protocol.js';
-import type { AgentsFile } from '../prompt/agents-md.js';
+import type { AgentsFile } from '../indexer/agents-md.js';
 import type { ProjectSummary } from '../prompt/project-summary.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 

@@ -4,7 +4,7 @@ import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type Cli
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
 import type { McpServerConfig } from '../../actors/mcp/config.js';
-import type { SessionMode } from '../../actors/agent/frozen-prompt.js';
+import type { SessionMode } from '../../actors/session/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';
 import { applySessionFlags, type SessionFlags } from '../session-flags.js';
 import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';

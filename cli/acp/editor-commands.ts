@@ -1,5 +1,5 @@
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import type { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/session/session.js';
 import { loadCustomCommands } from '../slash/custom-commands.js';
 import { formatTokens } from '../tui/status-line.js';
 

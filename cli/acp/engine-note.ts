@@ -1,4 +1,4 @@
-import type { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/session/session.js';
 import type { Config } from '../../actors/config/load-config.js';
 import { sessionDoctorReport } from '../doctor/session-doctor.js';
 

@@ -1,5 +1,5 @@
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { approvalKey } from '../tui/approval-prompt.js';
 
 /**

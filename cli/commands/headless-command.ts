@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
 import type { TurnResult } from '../../actors/agent/events.js';
-import type { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/session/session.js';
 import type { CacheTotals } from '../../actors/agent/cache-ledger.js';
 import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/prestart.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
@@ -122,7 +122,7 @@ export async function run(argv: string[]): Promise<number> {
     // Loaded beside the session's modules: a prompt may name a custom command (`reika -p "/review src"`).
     const loadingCommands = import('../slash/custom-commands.js');
     loadingCommands.catch(() => {});
-    const sessionModule = await untilInterrupted(import('../../actors/agent/session.js'));
+    const sessionModule = await untilInterrupted(import('../../actors/session/session.js'));
     if (interrupted || !sessionModule) {
       await runtime.close();
       traceStartup('headless: runtime closed');

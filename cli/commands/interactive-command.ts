@@ -13,7 +13,7 @@ import { listSessions } from '../../actors/transcript/session-catalog.js';
 import { locateSession, openSession, resumedConfig, resumeLine, secretsOf, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
 import { PromptHistory } from '../prompt-history.js';
 import { sessionPermissions } from '../session-permissions.js';
-import type { PermissionBook } from '../../actors/agent/permission-book.js';
+import type { PermissionBook } from '../../actors/session/permission-book.js';
 import { askProjectTrust, trustChanges } from '../trust-prompt.js';
 import { projectTrust } from '../../actors/mcp/trust.js';
 
@@ -179,7 +179,7 @@ async function startSession(config: Config, configFor: (root: string) => Config,
   await yieldToKeys();
   await import('../../actors/indexer/actor.js');
   await yieldToKeys();
-  const { Session } = await import('../../actors/agent/session.js');
+  const { Session } = await import('../../actors/session/session.js');
   await yieldToKeys();
   const { SessionAdapter, describeBootstrap } = await import('../tui/session-adapter.js');
   await yieldToKeys();

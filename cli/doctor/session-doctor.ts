@@ -1,4 +1,4 @@
-import type { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/session/session.js';
 import type { Config } from '../../actors/config/load-config.js';
 import type { McpHub } from '../../actors/mcp/hub.js';
 import { describeDoctor, doctorReport, type DoctorInput, type DoctorReport } from './doctor-report.js';

@@ -1,4 +1,4 @@
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 
 /** The note the model gets when headless reika declines an action that needs approval. */
 export const HEADLESS_DECLINE_NOTE =

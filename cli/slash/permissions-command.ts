@@ -1,4 +1,4 @@
-import type { ListedRule } from '../../actors/agent/permission-book.js';
+import type { ListedRule } from '../../actors/session/permission-book.js';
 import { shortPath } from '../../actors/tool-executor/rules/describe-rule.js';
 import type { RuleEffect } from '../../actors/tool-executor/rules/rule.js';
 import type { SlashCommand } from './slash-context.js';

@@ -1,4 +1,4 @@
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import type { SessionPort, TurnOutcome } from '../tui/session-port.js';
 import type { Style } from '../tui/style.js';
 import type { ToolView } from '../tui/tool-line.js';

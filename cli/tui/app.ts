@@ -1,5 +1,6 @@
 import type { Image } from '../../actors/images/image.js';
-import type { ApprovalReply, ApprovalRequest, TodoItem } from '../../actors/tool-executor/protocol.js';
+import type { TodoItem } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { completeSlash, isSlashCommand, runSlashCommand, slashPalette } from '../slash/commands.js';
 import type { SlashContext } from '../slash/slash-context.js';
 import type { CustomCommand } from '../slash/custom-commands.js';

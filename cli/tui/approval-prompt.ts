@@ -1,4 +1,4 @@
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { visible } from '../visible-text.js';
 import type { KeyEvent } from './keys.js';
 import type { Style } from './style.js';

@@ -1,5 +1,5 @@
 import { onAbort } from '../../runtime/abort.js';
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { ApprovalPrompt } from './approval-prompt.js';
 import type { Screen } from './screen.js';
 import type { StreamText } from './stream-text.js';

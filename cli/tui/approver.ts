@@ -1,4 +1,4 @@
-import type { ApprovalReply, ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { approvalKey } from './approval-prompt.js';
 
 /** Asks the person at the terminal; resolves with their answer (the caller handles `signal`). */

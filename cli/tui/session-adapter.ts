@@ -1,7 +1,7 @@
 import type { TurnResult } from '../../actors/agent/events.js';
-import type { Session } from '../../actors/agent/session.js';
+import type { Session } from '../../actors/session/session.js';
 import type { Config } from '../../actors/config/load-config.js';
-import type { PermissionBook } from '../../actors/agent/permission-book.js';
+import type { PermissionBook } from '../../actors/session/permission-book.js';
 import { describeCompaction } from '../../actors/context/describe-compaction.js';
 import type { Image } from '../../actors/images/image.js';
 import type { Bootstrap } from '../../actors/prompt/bootstrap.js';

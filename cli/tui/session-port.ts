@@ -1,5 +1,5 @@
 import type { Image } from '../../actors/images/image.js';
-import type { PermissionBook } from '../../actors/agent/permission-book.js';
+import type { PermissionBook } from '../../actors/session/permission-book.js';
 import type { RequestCache } from '../../actors/agent/cache-ledger.js';
 import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-executor/protocol.js';

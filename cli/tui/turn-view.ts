@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../../actors/tool-executor/protocol.js';
+import type { ApprovalRequest } from '../../actors/approver/protocol.js';
 import { visible } from '../visible-text.js';
 import type { Screen } from './screen.js';
 import type { TurnOutcome, UiEvent } from './session-port.js';

@@ -2,7 +2,8 @@ import test from 'ava';
 import { MODEL_IO, type ChatReply, type DiscoverReply, type Endpoint, type ModelEvent, type ModelIoProtocol, type ModelIoRequest } from '../../actors/model-io/protocol.js';
 import { INDEXER, type FileIndex } from '../../actors/indexer/protocol.js';
 import { SUBAGENTS, subagentAddress, type SubagentBrief, type SubagentReport } from '../../actors/subagent/protocol.js';
-import { APPROVER, TOOL_EXECUTOR, type ToolDelta, type ToolResult } from '../../actors/tool-executor/protocol.js';
+import { TOOL_EXECUTOR, type ToolDelta, type ToolResult } from '../../actors/tool-executor/protocol.js';
+import { APPROVER } from '../../actors/approver/protocol.js';
 import { client, defineActor, Supervisor, type Protocol, type Router } from '../../runtime/index.js';
 import { toolSettings } from '../helpers/tool-settings.js';
 

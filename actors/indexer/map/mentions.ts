@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
-import { agentsMdCandidates, collectAgentsMd, type AgentsFile } from '../../prompt/agents-md.js';
+import { agentsMdCandidates, collectAgentsMd, type AgentsFile } from '../agents-md.js';
 import { isMapSource } from './symbols/languages.js';
 
 /**

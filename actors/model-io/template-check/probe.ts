@@ -1,6 +1,6 @@
 import { renderChatTemplate, type TemplateRequest } from '../engine/chat-template.js';
 import type { ChatMessage, ServerEngineInfo, ToolSchema } from '../protocol.js';
-import { placeSystem } from '../../context/system-placement.js';
+import { placeSystem } from '../system-placement.js';
 import { compareRenderings, type BreakCause } from './compare.js';
 
 /**
@@ -73,7 +73,7 @@ export function probeRequests(system = PROBE_SYSTEM): ChatMessage[][] {
   return requests;
 }
 
-/** What `first-user` placement sends (actors/context/system-placement.ts). */
+/** What `first-user` placement sends (actors/model-io/system-placement.ts). */
 export function systemInFirstUser(messages: readonly ChatMessage[]): ChatMessage[] {
   return placeSystem(messages, 'first-user');
 }

@@ -1,5 +1,6 @@
 import { isInsideProject } from './paths.js';
-import type { EditorFilesRequest, ToolContext } from '../protocol.js';
+import type { ToolContext } from '../protocol.js';
+import type { EditorFilesRequest } from '../../editor-files/protocol.js';
 
 /**
  * Project files through the editor that hosts the session (`reika acp` with an editor offering

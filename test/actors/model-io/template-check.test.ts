@@ -2,7 +2,7 @@ import { TEMPLATE_DIR, templateFixtures, type TemplateFixture as Fixture } from 
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { ContextManager } from '../../../actors/context/context-manager.js';
-import { placeSystem } from '../../../actors/context/system-placement.js';
+import { placeSystem } from '../../../actors/model-io/system-placement.js';
 import { renderChatTemplate } from '../../../actors/model-io/engine/chat-template.js';
 import type { ChatMessage, ToolSchema } from '../../../actors/model-io/protocol.js';
 import { compareRenderings } from '../../../actors/model-io/template-check/compare.js';

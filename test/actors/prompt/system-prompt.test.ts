@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectAgentsMd } from '../../../actors/prompt/agents-md.js';
+import { collectAgentsMd } from '../../../actors/indexer/agents-md.js';
 import { summarizeProject } from '../../../actors/prompt/project-summary.js';
 import { buildSystemPrompt, type PromptFacts } from '../../../actors/prompt/system-prompt.js';
 import { gitRepo, tempDir, writeTree } from '../../helpers/temp.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spreadBriefs, subagentBrief, type BriefInput } from '../../../actors/subagent/brief.js';
-import { subagentTool } from '../../../actors/subagent/tool.js';
+import { subagentTool } from '../../../actors/tool-executor/tools/subagent.js';
 import { builtinTools } from '../../../actors/tool-executor/registry.js';
 import { coverage, namedFiles, notCoveredSection } from '../../../actors/subagent/coverage.js';
 import { splitReport } from '../../../actors/subagent/report.js';

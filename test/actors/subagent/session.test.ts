@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { client, defineActor, ReikaError, Supervisor } from '../../../runtime/index.js';
-import { APPROVER, TOOL_EXECUTOR, type ApprovalRequest, type ApproverProtocol, type ToolDelta, type ToolExecutorRequest } from '../../../actors/tool-executor/protocol.js';
+import { TOOL_EXECUTOR, type ToolDelta, type ToolExecutorRequest } from '../../../actors/tool-executor/protocol.js';
+import { APPROVER, type ApprovalRequest, type ApproverProtocol } from '../../../actors/approver/protocol.js';
 import { tempDir } from '../../helpers/temp.js';
 import { toolSettings } from '../../helpers/tool-settings.js';
 

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { decide, type Ask } from '../../../actors/tool-executor/approvals.js';
 import type { ApprovalClass } from '../../../actors/tool-executor/tools/define-tool.js';
-import type { ApprovalMode, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalMode } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalRequest } from '../../../actors/approver/protocol.js';
 
 /** Whether deciding on an action of `approval` class asked the approver, per approvals mode. */
 async function asks(approval: ApprovalClass, mode: ApprovalMode, reasons: string[]): Promise<boolean> {

@@ -1,7 +1,8 @@
 import { nanoid } from 'nanoid';
 import type { Ask } from '../../../actors/tool-executor/approvals.js';
 import { ProcessGroups } from '../../../actors/tool-executor/process/process-groups.js';
-import type { ApprovalMode, ApprovalRequest, ToolDelta, ToolResult, ToolSettings } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalMode, ToolDelta, ToolResult, ToolSettings } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalRequest } from '../../../actors/approver/protocol.js';
 import { runTool } from '../../../actors/tool-executor/run-tool.js';
 import type { RuleData } from '../../../actors/tool-executor/rules/rule.js';
 import { SpillStore } from '../../../actors/tool-executor/files/spill.js';

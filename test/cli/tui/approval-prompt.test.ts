@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../../actors/approver/protocol.js';
 import { ApprovalPrompt } from '../../../cli/tui/approval-prompt.js';
 import { createStyle } from '../../../cli/tui/style.js';
 

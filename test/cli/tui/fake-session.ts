@@ -1,6 +1,6 @@
 import { onAbort } from '../../../runtime/abort.js';
 import type { Image } from '../../../actors/images/image.js';
-import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../../actors/approver/protocol.js';
 import type { CustomCommands } from '../../../cli/slash/custom-commands.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from '../../../cli/tui/session-port.js';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { join } from 'node:path';
 import { McpHub } from '../../../actors/mcp/hub.js';
 import { McpTrust } from '../../../actors/mcp/trust.js';
-import { APPROVER, type ApproverProtocol } from '../../../actors/tool-executor/protocol.js';
+import { APPROVER, type ApproverProtocol } from '../../../actors/approver/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { everythingEntry, isolatedEnv, whereOf } from '../../actors/mcp/servers.js';

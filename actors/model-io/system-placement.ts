@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../model-io/protocol.js';
+import type { ChatMessage } from './protocol.js';
 
 /**
  * Where reika's system prompt goes. `system` (the rule): a system message first. `first-user`:

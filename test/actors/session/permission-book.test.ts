@@ -1,7 +1,7 @@
 import test from 'ava';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PermissionBook, type SettingsLayerInput } from '../../../actors/agent/permission-book.js';
+import { PermissionBook, type SettingsLayerInput } from '../../../actors/session/permission-book.js';
 import { PermissionRules } from '../../../actors/tool-executor/rules/permission-rules.js';
 import { addRules, removeRule } from '../../../actors/tool-executor/rules/rule-file.js';
 import { git, gitRepo, tempDir } from '../../helpers/temp.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ToolSchema } from '../../../actors/model-io/protocol.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';

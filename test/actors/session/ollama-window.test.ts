@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import { startScriptedServer } from '../../helpers/scripted-server.js';

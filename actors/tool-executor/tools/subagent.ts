@@ -1,8 +1,8 @@
-import { defineTool } from '../tool-executor/tools/define-tool.js';
-import { ToolError } from '../tool-executor/tools/tool-error.js';
+import { defineTool } from './define-tool.js';
+import { ToolError } from './tool-error.js';
 
 /**
- * The `subagent{task, files?}` tool. The agent loop runs it (its wave hook, `wave.ts`), not the
+ * The `subagent{task, files?}` tool. The agent loop runs it (its wave hook, `actors/subagent/wave.ts`), not the
  * executor. Offered in `agent` and `plan` modes, never in `subagent` mode: subagents cannot
  * spawn subagents.
  */

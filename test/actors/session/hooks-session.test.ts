@@ -1,10 +1,10 @@
 import test from 'ava';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
-import { PermissionBook } from '../../../actors/agent/permission-book.js';
+import { PermissionBook } from '../../../actors/session/permission-book.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
 import { startScriptedServer, type Script, type WireJson } from '../../helpers/scripted-server.js';

@@ -1,13 +1,13 @@
 import type { Config } from '../config/load-config.js';
 import type { ContextManager } from '../context/context-manager.js';
-import type { SystemPlacement } from '../context/system-placement.js';
+import type { SystemPlacement } from '../model-io/system-placement.js';
 import type { ChatMessage, Endpoint, EngineInfo, ToolSchema } from '../model-io/protocol.js';
 import { keepReasoning } from '../model-io/http/reasoning-history.js';
 import type { TemplateBreak } from '../model-io/template-check/compare.js';
 import type { TemplateFinding } from '../model-io/template-check/probe.js';
 import type { TemplateChecker } from '../model-io/template-check/template-checker.js';
-import { CacheLedger, type CacheTotals, type RequestCache } from './cache-ledger.js';
-import type { AgentEvent } from './events.js';
+import { CacheLedger, type CacheTotals, type RequestCache } from '../agent/cache-ledger.js';
+import type { AgentEvent } from '../agent/events.js';
 
 /**
  * What the session does with the engine's record (issue 22), in one place: the template probe's

@@ -2,11 +2,11 @@ import type { Usage } from '../model-io/protocol.js';
 import type { AgentMode } from '../agent-mode.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 import type { ContextManager } from '../context/context-manager.js';
-import type { CacheTotals, RequestCache } from './cache-ledger.js';
+import type { CacheTotals, RequestCache } from '../agent/cache-ledger.js';
 import type { EngineFacts } from './engine-facts.js';
-import type { UsageTotals } from './events.js';
+import type { UsageTotals } from '../agent/events.js';
 import type { ModelLink } from './model-link.js';
-import type { UsageLedger } from './usage-ledger.js';
+import type { UsageLedger } from '../agent/usage-ledger.js';
 
 /** Figures for the status line and `/tokens`. */
 export interface SessionInfo {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Session } from '../../../actors/agent/session.js';
+import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
