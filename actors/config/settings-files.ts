@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSy
 import { dirname, join, relative, resolve } from 'node:path';
 import { applyEdits, getNodeValue, modify, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS, type SettingDeclaration } from './declarations.js';
-import { parseSetting } from './parse.js';
+import { ConfigError, parseSetting } from './parse.js';
 import type { SettingsLayer, SettingsScope } from './settings-layer.js';
 
 /**
@@ -195,28 +195,30 @@ function lineOf(starts: number[], offset: number): number {
 
 /**
  * Changes a settings file in place (`edit` gets the parsed object and changes it), keeping the
- * rest of it and its layout where it can: used to write rules ("Always"). Creates the file and
- * its folder when missing; a `.reika/settings.local.json` reika creates is added to the
- * repository's `.git/info/exclude`, so it is never committed. A file that is not valid JSON is
- * not touched: the error says where it is broken.
+ * rest of it, its comments and its layout where it can: the one writer of settings files (rules
+ * from "Always" and `/permissions`, `settings-rules.ts`). Written through a temporary file, private
+ * (0600); an edit that changes nothing writes nothing. Creates the file and its folder when
+ * missing; a `.reika/settings.local.json` reika creates is added to the repository's
+ * `.git/info/exclude`, so it is never committed. A file that is not valid JSON is not touched:
+ * the error (a ConfigError) says where it is broken.
  */
 export function updateSettingsFile(path: string, edit: (settings: Record<string, unknown>) => void): void {
   const created = !existsSync(path);
   const text = created ? '{}\n' : readFileSync(path, 'utf8');
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
-  if (errors.length > 0 || (tree && tree.type !== 'object')) throw new Error(`${path} is not a valid settings file (line ${lineOf(lineStarts(text), errors[0]?.offset ?? 0)}); fix it first`);
+  if (errors.length > 0) throw new ConfigError(`${path} is not valid JSON (line ${lineOf(lineStarts(text), errors[0]!.offset)}); fix it first, nothing was written`);
+  if (tree && tree.type !== 'object') throw new ConfigError(`${path} does not hold a JSON object; fix it first, nothing was written`);
   const before = (tree ? getNodeValue(tree) : {}) as Record<string, unknown>;
   const after = structuredClone(before);
   edit(after);
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  if (changed.length === 0) return;
   let updated = text.trim() === '' ? '{}\n' : text;
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
-    updated = applyEdits(updated, modify(updated, [key], after[key], { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
-  }
+  for (const key of changed) updated = applyEdits(updated, modify(updated, [key], after[key], { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, updated.endsWith('\n') ? updated : `${updated}\n`);
+  writeFileSync(temp, updated.endsWith('\n') ? updated : `${updated}\n`, { mode: 0o600 });
   renameSync(temp, path);
   if (created && path.endsWith(join('.reika', 'settings.local.json'))) excludeFromGit(dirname(dirname(path)), path);
 }

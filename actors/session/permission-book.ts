@@ -1,6 +1,6 @@
 import { readHooks, type HookEntry } from '../hooks/hook-config.js';
 import { describeRule, shortPath } from '../tool-executor/rules/describe-rule.js';
-import { addRules, removeRule } from '../tool-executor/rules/rule-file.js';
+import { addRules, removeRule } from '../config/settings-rules.js';
 import { parseRule, type RuleData, type RuleEffect, type RuleSource } from '../tool-executor/rules/rule.js';
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { acquireLock } from './session-lock.js';
+import { tryLock } from '../lock-file.js';
 import { newSessionId, projectDir, sessionFiles, type SessionFiles } from './store-paths.js';
 import { TRANSCRIPT_VERSION, type SessionHeader, type SessionMeta, type TranscriptEvent } from './transcript-event.js';
 
@@ -55,7 +55,7 @@ export class TranscriptWriter {
       const id = wanted ?? newSessionId();
       wanted = undefined;
       const files = sessionFiles(dir, id);
-      const lock = acquireLock(files.lock);
+      const lock = tryLock(files.lock);
       if (!lock.held) continue; // an id taken this very moment: draw another
       let fd: number;
       try {
@@ -84,7 +84,7 @@ export class TranscriptWriter {
    * after `validBytes` (a torn last line) is cut first. Returns the pid holding it otherwise.
    */
   static attach(files: SessionFiles, id: string, validBytes: number, meta: SessionMeta, options: WriterOptions = {}): TranscriptWriter | { heldBy: number } {
-    const lock = acquireLock(files.lock);
+    const lock = tryLock(files.lock);
     if (!lock.held) return { heldBy: lock.pid };
     let fd: number;
     try {

@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
-import { holdLock, type LockOptions } from './store-lock.js';
+import { holdLock } from '../../lock-file.js';
 
 /**
  * A new store starts from what the project's own repository already knows, so the first snapshot
@@ -18,7 +18,7 @@ import { holdLock, type LockOptions } from './store-lock.js';
  * While the loan lasts, a git process that finds an object in the user's repository does not
  * write it (`update-index`, `write-tree`): the object is the store's only once a ref or the index
  * names it, and the adoption packs what they name. So the adoption and every other store operation
- * that may write objects hold one lock across processes (store-lock.ts): an adoption in one reika
+ * that may write objects hold one lock across processes (actors/lock-file.ts): an adoption in one reika
  * cannot end the loan between another's `write-tree` and the ref that keeps its tree.
  */
 
@@ -114,17 +114,25 @@ function git(cwd: string, args: string[]): Promise<string | undefined> {
   );
 }
 
+/** Told once per hold of the loan's lock that had to wait, with the pid holding it then. */
+export interface LoanLockOptions {
+  onWait?: (holder: number) => void;
+}
+
+/** No hold of the loan's lock lasts this long (the adoption's repack gives up after 10 min): an older lock is stale. */
+const LOAN_STALE_MS = 15 * 60_000;
+
 /** Copies every object the store uses into its own pack, then ends the loan (holding the loan's lock). */
-export async function adoptBorrowedObjects(paths: StorePaths, options: LockOptions = {}): Promise<void> {
+export async function adoptBorrowedObjects(paths: StorePaths, options: LoanLockOptions = {}): Promise<void> {
   const alternates = alternatesFile(paths);
   if (!existsSync(alternates)) return;
-  const lock = await holdLock(loanLock(paths), options);
+  const lock = await holdLock(loanLock(paths), { ...options, staleAfterMs: LOAN_STALE_MS });
   try {
     if (!existsSync(alternates)) return;
     await storeGit(paths, ['repack', '-a', '-d', '-q'], { timeoutMs: 10 * 60_000 });
     await rm(alternates, { force: true });
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 
@@ -133,14 +141,14 @@ export async function adoptBorrowedObjects(paths: StorePaths, options: LockOptio
  * a loan may be on. `work` is told whether the loan had ended by then (another process may have
  * ended it: a reader started during it still looks in the user's objects).
  */
-export async function whileLent<T>(paths: StorePaths, work: (ended: boolean) => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function whileLent<T>(paths: StorePaths, work: (ended: boolean) => Promise<T>, options: LoanLockOptions = {}): Promise<T> {
   if (!mayBorrow(paths)) return work(false);
   await mkdir(dirname(paths.gitDir), { recursive: true, mode: 0o700 });
-  const lock = await holdLock(loanLock(paths), options);
+  const lock = await holdLock(loanLock(paths), { ...options, staleAfterMs: LOAN_STALE_MS });
   try {
     return await work(existsSync(join(paths.gitDir, 'HEAD')) && !existsSync(alternatesFile(paths)));
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 

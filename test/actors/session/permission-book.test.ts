@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionBook, type SettingsLayerInput } from '../../../actors/session/permission-book.js';
 import { PermissionRules } from '../../../actors/tool-executor/rules/permission-rules.js';
-import { addRules, removeRule } from '../../../actors/tool-executor/rules/rule-file.js';
+import { addRules, removeRule } from '../../../actors/config/settings-rules.js';
 import { git, gitRepo, tempDir } from '../../helpers/temp.js';
 
 // Settings layers as the configuration lists them, from real files.
@@ -99,4 +99,16 @@ test('a settings.local.json reika creates is kept out of git; a broken file is n
   writeFileSync(broken, '{"permissions": {');
   t.throws(() => addRules(broken, 'deny', ['Bash(rm:*)']), { message: /is not valid JSON .*nothing was written/ });
   t.is(readFileSync(broken, 'utf8'), '{"permissions": {');
+});
+
+test('a rule is written into a settings file with comments, which stay; an edit that changes nothing writes nothing', (t) => {
+  const file = join(tempDir(), 'settings.json');
+  writeFileSync(file, '{\n  // the team\'s own\n  "permissions": { "allow": ["Bash(npm test:*)"] }\n}\n');
+  t.deepEqual(addRules(file, 'deny', ['Bash(rm:*)']), ['Bash(rm:*)']);
+  const text = readFileSync(file, 'utf8');
+  t.true(text.includes("// the team's own"));
+  t.true(text.includes('"Bash(rm:*)"') && text.includes('"Bash(npm test:*)"'));
+  t.deepEqual(addRules(file, 'deny', ['Bash(rm:*)']), []);
+  t.is(readFileSync(file, 'utf8'), text);
+  t.false(removeRule(join(tempDir(), 'none.json'), 'allow', 'Bash(make:*)'));
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive } from '../../../actors/transcript/session-lock.js';
+import { isAlive } from '../../../actors/lock-file.js';
 import { findSession, listSessions } from '../../../actors/transcript/session-catalog.js';
 import { readTranscript } from '../../../actors/transcript/read-transcript.js';
 import { projectDir } from '../../../actors/transcript/store-paths.js';

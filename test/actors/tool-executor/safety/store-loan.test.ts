@@ -1,9 +1,8 @@
 import test from 'ava';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
-import { holdLock } from '../../../../actors/tool-executor/safety/store-lock.js';
 import { reikaBin } from '../../../helpers/binary.js';
 import { gitGates } from '../../../helpers/git-gates.js';
 import { git, gitRepo, tempDir } from '../../../helpers/temp.js';
@@ -70,27 +69,4 @@ test('an adoption asked for while reika undo, in another process, is between its
   const fsck = execFileSync('git', ['--git-dir', join(store.dir, 'git'), 'fsck', '--connectivity-only', '--no-dangling'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   t.is(fsck, '');
   t.false(existsSync(join(store.dir, 'loan.lock')), 'no lock is left');
-});
-
-test('a lock held by a live process is waited for; one left by a process that has ended is broken', async (t) => {
-  const dir = tempDir();
-  const path = join(dir, 'loan.lock');
-  const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
-  watchChild(sleeper, 'sleep 600');
-  const pid = sleeper.pid!;
-  t.teardown(() => sleeper.kill('SIGKILL'));
-  writeFileSync(path, `${pid} live\n`);
-  let held = false;
-  let tell!: (pid: number) => void;
-  const told = new Promise<number>((resolve) => (tell = resolve));
-  const holding = holdLock(path, { onWait: tell }).then((lock) => ((held = true), lock));
-  t.is(await told, pid, 'it waits, told for whom');
-  t.false(held);
-  const ended = new Promise((resolve) => sleeper.once('exit', resolve));
-  sleeper.kill('SIGKILL');
-  await ended;
-  const lock = await holding;
-  t.regex(readFileSync(path, 'utf8'), new RegExp(`^${process.pid} [0-9a-f]{16}\\n$`), 'the stale lock was broken and this process holds it');
-  await lock.release();
-  t.false(existsSync(path));
 });
