@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from '../../actors/config/load-config.js';
+import type { Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/session/session.js';
@@ -8,12 +8,13 @@ import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { declineHeadless } from '../headless/approver.js';
 import { INTERRUPTED_EXIT, interruption } from '../early-interrupt.js';
 import { parseHeadlessArgs, UsageError } from '../headless/args.js';
-import { applySessionFlags, sessionFolder } from '../session-flags.js';
 import { AnswerStream } from '../headless/answer-stream.js';
 import { declinedLine, progressLine, toHeadlessResult } from '../headless/output.js';
 import { sessionSummary, summaryFigures } from '../session-summary.js';
 import { binaryProblem, cutNote, readPipedStdin, withPipedInput } from '../headless/stdin.js';
-import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import { resumeLine, SessionChoiceError, type OpenedSession } from '../open-session.js';
+import { beginSession } from '../begin-session.js';
+import { exitLater, EXIT_GRACE_MS } from '../exit-later.js';
 
 /**
  * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
@@ -29,35 +30,27 @@ import { locateSession, openSession, resumedConfig, resumeLine, SessionChoiceErr
 
 /** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
 const WIND_DOWN_MS = 800;
-/** After close, once stdout and stderr have drained, a process still held open by a stray handle is ended this much later. */
-const EXIT_GRACE_MS = 500;
 
 export async function run(argv: string[]): Promise<number> {
   const started = Date.now();
   let args;
   let config: Config;
   let opened: OpenedSession;
-  const notes: string[] = [];
+  let notes: string[];
   try {
     args = parseHeadlessArgs(argv);
-    // `--cwd DIR` is as if reika had been started there (its .env, its index).
-    process.chdir(sessionFolder(args.flags));
-    if (args.flags.resume === true) throw new UsageError('-p --resume needs a session id (reika sessions lists them; --continue takes the newest)');
-    let located: LocatedSession | undefined;
-    if (args.flags.continue || args.flags.resume !== undefined) {
-      located = locateSession(args.flags.continue ? { continue: true } : { resume: args.flags.resume as string }, process.cwd(), notes);
-      if (located && located.root !== process.cwd()) process.chdir(located.root);
-    }
-    config = applySessionFlags(loadConfig({ cwd: process.cwd() }), args.flags);
-    // Broken settings files, unknown keys, what an untrusted project may not set: one line each.
-    notes.push(...config.notes);
-    opened = openSession(located, config, { onProblem: (message) => process.stderr.write(`reika: ${message}\n`) });
-    notes.push(...opened.notes);
+    const start = await beginSession(args.flags, {
+      onProblem: (message) => process.stderr.write(`reika: ${message}\n`),
+      chooseSession: () => {
+        throw new UsageError('-p --resume needs a session id (reika sessions lists them; --continue takes the newest)');
+      },
+    });
+    // Nobody is asked to choose headless: a start is always made or refused.
+    ({ config, opened, notes } = start!);
     if (opened.resume && opened.writer) {
       traceStartup('headless: session transcript read');
       notes.push(resumeLine(opened.writer.id, opened.resume));
     }
-    config = resumedConfig(config, opened.resume, args.flags.profile);
   } catch (error) {
     if (UsageError.isInstance(error) || ConfigError.isInstance(error) || SessionChoiceError.isInstance(error)) return fail(error.message);
     throw error;
@@ -184,7 +177,7 @@ export async function run(argv: string[]): Promise<number> {
     // What was written goes out first: a pipe takes a large answer (a 10 MB `--json` result) in
     // pieces as its reader reads, and an exit before then cut it off. Then a stray handle gets the
     // grace (none once interrupted).
-    void drained().then(() => setTimeout(() => process.exit(process.exitCode ?? 0), interrupted ? 0 : EXIT_GRACE_MS).unref());
+    void drained().then(() => exitLater(undefined, interrupted ? 0 : EXIT_GRACE_MS));
     return code;
   } finally {
     opened.recorder.close();
@@ -201,7 +194,7 @@ export async function run(argv: string[]): Promise<number> {
  * module that is still loading or the prestarted indexer thread to wind down.
  */
 function exitSoon(): number {
-  setTimeout(() => process.exit(INTERRUPTED_EXIT), 0).unref();
+  exitLater(INTERRUPTED_EXIT, 0);
   return INTERRUPTED_EXIT;
 }
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
-import { applySessionFlags, parseInteractiveArgs, sessionFolder, UsageError, type SessionFlags } from '../session-flags.js';
+import { applySessionFlags, parseInteractiveArgs, UsageError, type SessionFlags } from '../session-flags.js';
 import { resumeHint, sessionSummary } from '../session-summary.js';
 import { InteractiveApp } from '../tui/app.js';
 import { SessionApprovals } from '../tui/approver.js';
@@ -10,7 +10,9 @@ import type { SessionFacts, SessionPort } from '../tui/session-port.js';
 import { colorDisabled, createStyle } from '../tui/style.js';
 import { enterRawMode } from '../tui/terminal.js';
 import { listSessions } from '../../actors/transcript/session-catalog.js';
-import { locateSession, openSession, resumedConfig, resumeLine, secretsOf, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import { resumeLine, secretsOf, SessionChoiceError, type OpenedSession } from '../open-session.js';
+import { beginSession } from '../begin-session.js';
+import { exitLater } from '../exit-later.js';
 import { PromptHistory } from '../prompt-history.js';
 import { sessionPermissions } from '../session-permissions.js';
 import type { PermissionBook } from '../../actors/session/permission-book.js';
@@ -24,9 +26,6 @@ import { projectTrust } from '../../actors/mcp/trust.js';
  * message waits for the bootstrap if it has to. See docs/terminal.md.
  */
 
-/** After the session closed, a process still held open by a stray handle is ended this much later. */
-const EXIT_GRACE_MS = 500;
-
 export async function run(argv: string[]): Promise<number> {
   let config: Config;
   let flags: SessionFlags;
@@ -37,32 +36,24 @@ export async function run(argv: string[]): Promise<number> {
   let notify: (message: string) => void = (message) => notes.push(message);
   try {
     flags = parseInteractiveArgs(argv);
-    // `--cwd DIR` is as if reika had been started there (its .env, its index).
-    process.chdir(sessionFolder(flags));
-    if (flags.resume === true) {
-      const sessions = listSessions(process.cwd());
-      if (sessions.length === 0) throw new SessionChoiceError(`no stored sessions of ${process.cwd()} yet (reika sessions --all lists every folder's)`);
-      const { pickSession } = await import('../tui/session-picker.js');
-      const picked = await pickSession(sessions, { input: process.stdin, output: process.stdout }, style);
-      if (!picked) return 0;
-      flags.resume = picked.id;
-    }
-    let located: LocatedSession | undefined;
-    if (flags.continue || flags.resume !== undefined) {
-      located = locateSession(flags.continue ? { continue: true } : { resume: flags.resume as string }, process.cwd(), notes);
-      if (located && located.root !== process.cwd()) process.chdir(located.root);
-    }
-    let loaded = loadConfig({ cwd: process.cwd() });
-    // A project whose settings would loosen safety or redirect code is asked about once (remembered).
-    if (!loaded.trusted && process.stdin.isTTY && trustChanges(loaded).length > 0 && (await askProjectTrust(loaded))) {
-      projectTrust().remember(loaded.projectRoot);
-      loaded = loadConfig({ cwd: process.cwd(), trusted: true });
-    }
-    config = applySessionFlags(loaded, flags);
-    notes.push(...config.notes);
-    opened = openSession(located, config, { onProblem: (message) => notify(message) });
-    notes.push(...opened.notes);
-    config = resumedConfig(config, opened.resume, flags.profile);
+    const start = await beginSession(flags, {
+      onProblem: (message) => notify(message),
+      chooseSession: async (cwd) => {
+        const sessions = listSessions(cwd);
+        if (sessions.length === 0) throw new SessionChoiceError(`no stored sessions of ${cwd} yet (reika sessions --all lists every folder's)`);
+        const { pickSession } = await import('../tui/session-picker.js');
+        return (await pickSession(sessions, { input: process.stdin, output: process.stdout }, style))?.id;
+      },
+      // A project whose settings would loosen safety or redirect code is asked about once (remembered).
+      trustProject: async (loaded) => {
+        if (!process.stdin.isTTY || trustChanges(loaded).length === 0 || !(await askProjectTrust(loaded))) return false;
+        projectTrust().remember(loaded.projectRoot);
+        return true;
+      },
+    });
+    if (!start) return 0;
+    ({ config, opened } = start);
+    notes.push(...start.notes);
   } catch (error) {
     if (ConfigError.isInstance(error) || UsageError.isInstance(error) || SessionChoiceError.isInstance(error)) {
       process.stderr.write(`reika: ${error.message}\n`);
@@ -124,7 +115,7 @@ export async function run(argv: string[]): Promise<number> {
         for (const signal of SIGNALS) process.off(signal, onSignal);
         process.stdout.off('resize', onResize);
         opened.recorder.close();
-        setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+        exitLater(code);
         resolveExit(code);
       },
     });
