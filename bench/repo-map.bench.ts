@@ -10,7 +10,7 @@ import { sampleRepo } from '../test/actors/indexer/repo-map-sample.js';
 /**
  * Repo map over ~3,000 real-looking source files (TypeScript, Python, Go; ~5 KB each), on the
  * indexer pool with its default thread count, beside the plain scan of the same tree in the same
- * pool. Target (issue 4): ≤ 250 ms for 3,000 files.
+ * pool. Target: ≤ 250 ms for 3,000 files.
  *
  * Beside the wall times, the process's CPU time for the map (all threads): on a loaded machine
  * it moves far less than wall time, so runs at different loads compare by it.

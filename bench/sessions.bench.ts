@@ -10,7 +10,7 @@ import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { fmt, row, summarize } from './stats.js';
 
 /**
- * Session transcripts (issue 16):
+ * Session transcripts:
  *
  * - The write cost per event on the hot path: a 200-round session's context changes, each
  *   serialised and written to its transcript as it happens (what the session's journal does),

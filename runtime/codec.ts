@@ -14,8 +14,8 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 /**
  * msgpackr packs into one buffer it grows to fit (to ~4× the largest message) and keeps for good.
  * After a message this large the buffer is given back: the message's bytes stay with the caller
- * until it is done with them, and the next message starts a small buffer. Found by the issue 21
- * soak: one 2 MB command left 24 MB in the main process's heap for the rest of the session.
+ * until it is done with them, and the next message starts a small buffer. Kept, one 2 MB command
+ * left 24 MB in the main process's heap for the rest of the session.
  */
 const KEEP_BUFFER_BYTES = 1 << 20;
 

@@ -189,8 +189,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       nudge(reply.correction);
       continue;
     }
-    // A reply that calls tools is progress: what went wrong before counts no more (the issue 21
-    // soak's 400-round turn ended at an empty reply 200 rounds after the first was nudged).
+    // A reply that calls tools is progress: what went wrong before counts no more (else a long
+    // turn ends at an empty reply hundreds of rounds after the first one was nudged).
     if (calls.length > 0) {
       unreadableCalls = 0;
       emptyReplies = 0;
@@ -226,9 +226,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
     }
     if (options.signal.aborted) return finish('aborted');
     // The tool executor will not come back (a crash loop, or it never started): every later call
-    // would fail the same way, so the turn ends here, saying why. Found by the issue 21 soak: the
-    // model went on calling tools that failed at once until the loop guard stopped it as "the same
-    // edit failed 3 times".
+    // would fail the same way, so the turn ends here, saying why (else the model goes on calling
+    // tools that fail at once until the loop guard stops it as "the same edit failed 3 times").
     if (gone) return finish('error', { code: EXECUTOR_GONE, message: gone.summary.replace(/^\S+ failed: /, '') });
     if (verdict.action === 'stop') {
       nudge(`Stopped: ${verdict.message}.`);

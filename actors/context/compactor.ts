@@ -18,8 +18,7 @@ export const COMPACT_TO = 0.7;
 export const ROOM_REQUESTS = 24;
 /**
  * …but keeps at least this share of the history budget (the threshold less system prompt, tools
- * and task) verbatim, the newest rounds as they were sent (issue 21: ~30% verbatim beside the
- * recap). At 0.1 a 16k session of reads kept 5–9% (little more than the active round); 0.3 keeps
+ * and task) verbatim, the newest rounds as they were sent (~30% verbatim beside the recap). At 0.1 a 16k session of reads kept 5–9% (little more than the active round); 0.3 keeps
  * 22–29% for 14 events in 300 rounds instead of 12.
  */
 export const KEEP_SHARE = 0.3;

@@ -3,7 +3,7 @@
  *
  * A request that starts with the last one counted (nothing sent has changed since) is that count
  * plus an estimate of what was added: only the new part is guessed. Through a real llama-server
- * (issue 21, 80 rounds at 16k) the factor alone was off by up to 3% on such requests, 11% after
+ * (80 rounds at 16k) the factor alone was off by up to 3% on such requests, 11% after
  * a big digit-heavy log had gone out (its count pulled the factor up, and the factor eases down
  * slowly); anchored they are within 1.1%. In the new part a digit weighs {@link DIGIT_CHARS}
  * characters, about a token: the tokenizers of most local models (Qwen, Llama 2, Mistral, Gemma)

@@ -14,7 +14,7 @@ import type { MessageEntry } from './conversation.js';
 /**
  * A new payload takes at most this share of the history budget (the threshold less the system
  * prompt and tools); the rest is cut, the marker saying which lines and how to read them. Through
- * a real llama-server at 16k (issue 21) the budget is ~10k tokens beside a 4.3–5k system prompt,
+ * a real llama-server at 16k the budget is ~10k tokens beside a 4.3–5k system prompt,
  * and the old cap (15% of the threshold, ~2.1k tokens) let 7–9 large outputs make half of a
  * session's growth: 5–6 compaction events in 80 rounds where 4 is the aim. At 0.11 an output keeps
  * ~1.1k tokens at 16k (65–75 lines of code), ~11k in a 128k window.

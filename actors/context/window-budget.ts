@@ -27,7 +27,7 @@ export const DEFAULT_RESERVE = 8_192;
  * …and once replies were seen, twice the longest of the last {@link RECENT_REPLIES}, at least this:
  * the floor, so a session of short replies (tool calls) keeps for them what the floor promises
  * and no more. At 2,048 a 16k window kept 1k more than a reply of 512 tokens could use, and its
- * threshold sat 1k lower (issue 21, through llama-server: one compaction event more in 80 rounds).
+ * threshold sat 1k lower (through llama-server: one compaction event more in 80 rounds).
  */
 export const MIN_RESERVE = MAX_TOKENS_FLOOR;
 const RECENT_REPLIES = 8;

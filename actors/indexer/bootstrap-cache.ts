@@ -6,7 +6,7 @@ import { DEFAULT_CAPS } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 
 /**
- * The bootstrap cache (issue 18): the file index and the ranked repo map of a project root, kept
+ * The bootstrap cache: the file index and the ranked repo map of a project root, kept
  * on disk under `<state>/bootstrap/<key of the root>/` (`cache.json`, `result.json`), so a session
  * started in an unchanged tree reuses them instead of crawling and extracting again. The map is deterministic,
  * so a hit gives the very bytes a fresh scan would, and the engine sees the same system prompt

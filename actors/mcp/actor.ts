@@ -53,8 +53,8 @@ export default defineActor<McpProtocol, Options>({
       if (connection?.closing) return;
       gone = connection?.describeExit() ?? 'closed the connection';
       // Before the calls it held fail: a call sent once the model has read that failure must go
-      // to the next incarnation, not to this one on its way out (found by the issue 21 soak: the
-      // call right after a crash failed as 'the MCP server crashed').
+      // to the next incarnation, not to this one on its way out (where it would fail as 'the MCP
+      // server crashed').
       leaving();
       // The calls it held fail first (the SDK rejects them as the connection closes), then the
       // supervisor sees this process end and restarts it with backoff.

@@ -10,7 +10,7 @@ import { CacheLedger, type CacheTotals, type RequestCache } from '../agent/cache
 import type { AgentEvent } from '../agent/events.js';
 
 /**
- * What the session does with the engine's record (issue 22), in one place: the template probe's
+ * What the session does with the engine's record, in one place: the template probe's
  * decision (where the system prompt goes, whether reasoning goes back), the llama.cpp fields of
  * each request (`return_progress`, `id_slot`), the template check of each sent request, and the
  * real cache figures of the main agent's requests ({@link CacheLedger}).

@@ -75,8 +75,8 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const step = prepared.action && prepared.action.changesFiles !== false && tool.approval !== 'never' && request.context.mode === 'agent' ? await (await checkpoints()).checkpointBefore(env.root, env.settings, prepared.action.tool, prepared.action.command ?? prepared.action.path ?? '') : {};
   if (env.signal.aborted) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   // Last, the main thread's go-ahead: an interrupt it has not handled yet (its abort would come
-  // after this step ran) stops the step here. Found by the issue 21 abort storm: a write sent just
-  // before the SIGINT landed after it (1 run in 27), with the abort still on its way.
+  // after this step ran) stops the step here: without it, a write sent just before a SIGINT
+  // landed after it (1 run in 27 under repeated interrupts), with the abort still on its way.
   if (prepared.action && env.clear && !(await env.clear())) return { ...base, status: 'cancelled', summary: `${tool.name} was cancelled before it ran`, payload: '' };
   const grant = { approved, ...(step.checkpoint && step.store ? { checkpoint: { store: step.store, checkpoint: step.checkpoint } } : {}) };
   let outcome = await prepared.run(grant);

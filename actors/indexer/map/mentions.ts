@@ -3,8 +3,8 @@ import { agentsMdCandidates, collectAgentsMd, type AgentsFile } from '../agents-
 import { isMapSource } from './symbols/languages.js';
 
 /**
- * The mapped files the project's AGENTS.md files name (issue 18: the ranking personalised as
- * Aider's is by the files a chat mentions). Only the instruction files count, never the user's
+ * The mapped files the project's AGENTS.md files name (the ranking personalised as Aider's is
+ * by the files a chat mentions). Only the instruction files count, never the user's
  * prompt: the map is part of the system prompt, which must be the same bytes in every session of
  * an unchanged repository (the engine's prefix cache, the bootstrap cache), and the prompt
  * differs from session to session.

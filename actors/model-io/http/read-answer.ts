@@ -115,9 +115,8 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
   if (kind === 'json') {
     const text = Buffer.concat(held).toString('utf8');
     // Labelled JSON, but empty or not JSON at all (a page, a line of text): named as what it is,
-    // like any other body that is not a stream; an empty one asked once more (found by the issue
-    // 21 soak: an empty application/json 200 took the 429/5xx backoff, 5 requests in ~10 s, and
-    // failed as 'not valid JSON').
+    // like any other body that is not a stream; an empty one asked once more (not with the
+    // 429/5xx backoff: 5 requests in ~10 s, to fail as 'not valid JSON').
     if (!/^\s*[[{]/.test(text)) throw new AttemptFailed({ error: notAStreamError(status, type, text), retry: text.trim() === '' ? 'once' : 'no' });
     let parsed: unknown;
     try {

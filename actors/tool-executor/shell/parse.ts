@@ -260,7 +260,7 @@ class Parser {
         this.i++;
       } else {
         // A run of plain characters is taken as one slice: appended one by one, a 2 MB word was
-        // 2M string pieces, ~65 MB of heap the executor kept after the call (issue 21 soak).
+        // 2M string pieces, ~65 MB of heap the executor kept after the call.
         const end = this.plainRun(this.i + 1, WORD_SPECIALS);
         word.text += this.src.slice(this.i, end);
         this.i = end;
