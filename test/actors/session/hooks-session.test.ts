@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../actors/agent/events.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
 import { PermissionBook } from '../../../actors/session/permission-book.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
-import type { ApprovalReply, ApprovalRequest } from '../../../actors/tool-executor/protocol.js';
+import type { ApprovalReply, ApprovalRequest } from '../../../actors/approver/protocol.js';
 import { startScriptedServer, type Script, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 
