@@ -14,7 +14,7 @@
 // - build-id.json (in dist/ and dist/bundle/): a hash of the emitted code, so a bootstrap cache
 //   written by other code is never used (actors/indexer/bootstrap-cache.ts).
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 
@@ -90,7 +90,9 @@ for (const file of Object.keys(result.metafile.outputs)) {
   writeFileSync(path, text.replaceAll(ROOT_PLACEHOLDER, up === '' ? './' : `${up}/`));
 }
 // piscina's worker file is CommonJS (workers/pool-loader.cts): tsc emitted it, it goes beside the bundled entry it imports.
-copyFileSync(join(root, 'workers', 'pool-loader.cjs'), join(out, 'workers', 'pool-loader.cjs'));
+// Without tsc's source-map comment: the bundle ships no maps (package.json), and a comment naming a
+// file that is not there makes tools that follow it (node --enable-source-maps, debuggers) complain.
+writeFileSync(join(out, 'workers', 'pool-loader.cjs'), readFileSync(join(root, 'workers', 'pool-loader.cjs'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
 chmodSync(join(out, 'cli', 'main.js'), 0o755);
 chmodSync(join(root, 'cli', 'main.js'), 0o755);
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFile, type ExecFileException } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tinyModel } from '../helpers/embedded.js';
@@ -85,6 +85,23 @@ test(`a packed tarball installs globally in a clean prefix at ≤ ${LIMIT_MB} MB
   const headless = await run(reika, ['-p', 'say hello'], { cwd, env: env({ REIKA_BASE_URL: server.url, REIKA_MODEL: 'scripted-model' }) });
   t.is(headless.code, 0, headless.stderr);
   t.regex(headless.stdout, /Hello from the scripted server\./);
+
+  // A tool call, with neither rg nor git on PATH and outside a repository: the executor's process
+  // and grep's walk read in the indexer threads, each started from the package's bundle alone.
+  const plain = tempDir('reika-plain-');
+  for (let i = 0; i < 60; i++) writeFileSync(join(plain, `f${i}.txt`), i % 2 === 0 ? `needle ${i}\n` : 'hay\n');
+  const nodeOnly = tempDir('reika-path-');
+  symlinkSync(process.execPath, join(nodeOnly, 'node'));
+  const toolServer = await startScriptedServer([{ toolCalls: [{ name: 'grep', arguments: { pattern: 'needle' } }] }, { content: 'Found them.' }]);
+  t.teardown(() => toolServer.close());
+  const withTool = await run(reika, ['-p', 'find the needles'], { cwd: plain, env: env({ PATH: nodeOnly, REIKA_BASE_URL: toolServer.url, REIKA_MODEL: 'scripted-model' }) });
+  t.is(withTool.code, 0, withTool.stderr);
+  t.regex(withTool.stderr, /grep needle — 30 matches in 30 files/);
+  t.regex(withTool.stdout, /Found them\./);
+  // What the package ships names no source map it does not ship.
+  const shipped = join(prefix, 'lib', 'node_modules', 'reika');
+  const mapped = files.filter((path) => /\.c?js$/.test(path) && /\/\/# sourceMappingURL=/.test(readFileSync(join(shipped, path), 'utf8')));
+  t.deepEqual(mapped, [], 'no shipped file points at a source map');
 
   const gguf = tinyModel();
   const engineLess = await run(reika, ['-p', 'hi', '--model', gguf], { cwd, env: env() });
