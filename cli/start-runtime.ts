@@ -78,6 +78,12 @@ export interface Runtime {
    * routed to it: the supervisor queues it while the process boots).
    */
   prewarm(how?: { now?: boolean }): void;
+  /**
+   * No tool call is coming any more (a headless run's turn has ended): a tool executor not started
+   * yet is never started, and one that is up or still booting is stopped now instead of at
+   * `close`, so it does not boot, only to be shut down, while the run winds down.
+   */
+  toolsDone(): Promise<void>;
   /** Tells `listener` when the approver is asked and when it answered (the tool call waits meanwhile). */
   watchApprovals(listener: (phase: ApprovalPhase) => void): () => void;
   /** The MCP servers (one supervised actor each), loaded on first call. */
@@ -123,9 +129,11 @@ export function startRuntime(options: RuntimeOptions): Runtime {
   const watch = { heartbeatMs: HEARTBEAT_MS, hangAfterMs: HANG_AFTER_MS };
   const modelIo = supervisor.spawn({ name: MODEL_IO, title: 'the thread that talks to the model', kind: 'thread', module: modelIoModule, ...watch });
   let spawned = false;
+  let toolsOver = false;
   const spawnExecutor = () => {
     if (spawned) return;
     spawned = true;
+    if (toolsOver) return executorStarted(Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'no tool call was made')));
     if (options.signal?.aborted) return executorStarted(Promise.reject(new ReikaError('REIKA_ERR_CLOSED', 'reika was interrupted')));
     traceStartup('runtime: tool executor starting');
     executorStarted(supervisor.spawn({ name: TOOL_EXECUTOR, title: 'the process that runs the tools', kind: 'process', module: toolExecutorModule, cwd: options.cwd, ...watch }));
@@ -172,6 +180,11 @@ export function startRuntime(options: RuntimeOptions): Runtime {
     ready,
     indexerReady,
     prewarm,
+    async toolsDone() {
+      toolsOver = true;
+      if (!spawned) return spawnExecutor();
+      await supervisor.stop(TOOL_EXECUTOR);
+    },
     watchApprovals(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);

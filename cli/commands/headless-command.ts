@@ -163,6 +163,8 @@ export async function run(argv: string[]): Promise<number> {
     // aborts the whole process.
     const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
     traceStartup('headless: turn ended');
+    // The run's one turn is over: no tool call can come, the executor's process is not needed.
+    const executorDone = runtime.toolsDone();
     // After a warm start the server is asked once the first reply came; its answers renew what the next start knows.
     if (!interrupted) await raceTimeout(session.settled(), WIND_DOWN_MS);
     const info = session.info();
@@ -170,6 +172,7 @@ export async function run(argv: string[]): Promise<number> {
     const id = session.resumableId;
     // SessionEnd hooks run before the actors go (each within its own timeout).
     await session.end(interrupted ? 'interrupted' : 'exit');
+    await executorDone;
     await runtime.close();
     opened.recorder.close();
     traceStartup('headless: runtime closed');

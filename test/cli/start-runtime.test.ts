@@ -145,3 +145,34 @@ function zombie(pid: string): boolean {
     return true;
   }
 }
+
+test('toolsDone() before the deferred prewarm has spawned the tool executor: it is never started', async (t) => {
+  const root = tempDir();
+  const scan = startupThread({ root, caps: { indexPaths: 100 } });
+  const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+  t.teardown(() => runtime.close());
+  // The prewarm waits for the startup thread; the run's turn ends before that.
+  runtime.prewarm();
+  await runtime.toolsDone();
+  await scan.ranked.catch(() => {});
+  await startupThreadsEnded();
+  const error = (await t.throwsAsync(runtime.ready)) as ReikaError;
+  t.is(error.code, 'REIKA_ERR_CLOSED');
+  t.false(runtime.supervisor.has(TOOL_EXECUTOR), 'no executor was spawned');
+  t.is(runtime.supervisor.pidOf(TOOL_EXECUTOR), undefined);
+});
+
+test('toolsDone() stops a tool executor that is booting or up: its process is gone before close', async (t) => {
+  const root = tempDir();
+  for (const up of [false, true]) {
+    const runtime = startRuntime({ approve: () => ({ decision: 'decline' }), cwd: root });
+    t.teardown(() => runtime.close());
+    runtime.prewarm({ now: true });
+    if (up) await runtime.ready;
+    const pid = runtime.supervisor.pidOf(TOOL_EXECUTOR)!;
+    t.truthy(pid);
+    await runtime.toolsDone();
+    t.false(runtime.supervisor.has(TOOL_EXECUTOR), up ? 'stopped once up' : 'stopped while booting');
+    t.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `process ${pid} is gone`);
+  }
+});
