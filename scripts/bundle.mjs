@@ -115,7 +115,8 @@ writeFileSync(join(out, 'build-id.json'), id);
  * node_modules, but those named in `bundled`.
  */
 function commonJsBundle(entry, outfile, bundled = []) {
-  const manifest = JSON.parse(readFileSync(join(root, '..', 'package.json'), 'utf8'));
+  // The checkout's manifest, wherever the build went (dist/, or .build/NAME as the README shows).
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   const packages = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.devDependencies }).filter((name) => !bundled.includes(name));
   return build({
     absWorkingDir: root,
