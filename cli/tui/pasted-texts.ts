@@ -1,3 +1,4 @@
+import { groupThousands } from './spinner.js';
 /**
  * Long pastes, collapsed: a bracketed paste of more than {@link COLLAPSE_LINES} lines or
  * {@link COLLAPSE_CHARS} characters stands in the prompt as one token, `[pasted 500 lines #1]`,
@@ -30,7 +31,7 @@ export class PastedTexts {
   /** Keeps the text and returns the token that stands for it. */
   collapse(text: string): string {
     const lines = lineCount(text);
-    const size = lines > 1 ? `${grouped(lines)} lines` : `${grouped(text.length)} chars`;
+    const size = lines > 1 ? `${groupThousands(lines)} lines` : `${groupThousands(text.length)} chars`;
     const token = `[pasted ${size} #${++this.count}]`;
     this.texts.set(token, text);
     return token;
@@ -59,11 +60,6 @@ export class PastedTexts {
     for (const match of text.matchAll(TOKEN)) if (this.texts.has(match[0])) spans.push({ start: match.index, end: match.index + match[0].length });
     return spans;
   }
-}
-
-/** `1500` → `1,500` by hand: `toLocaleString` loads ICU data on its first call (docs/terminal.md). */
-function grouped(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Lines of a text, a final line break not starting another. */

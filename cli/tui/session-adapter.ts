@@ -9,6 +9,7 @@ import type { McpHub } from '../../actors/mcp/hub.js';
 import { uiEventsOf } from './map-agent-event.js';
 import type { SessionFacts, SessionMode, SessionPort, TurnOutcome, UiEvent } from './session-port.js';
 import { formatTokens } from './status-line.js';
+import { groupThousands } from './spinner.js';
 import { listSessions } from '../../actors/transcript/session-catalog.js';
 import { sessionLine } from '../describe-sessions.js';
 import { locateSession, openSession, resumeLine } from '../open-session.js';
@@ -231,9 +232,4 @@ export function bootstrapFacts(boot: Bootstrap): BootstrapFacts {
 export function describeBootstrap(facts: BootstrapFacts): string {
   const capped = facts.capped ? ' (capped: the tree is larger than the index holds)' : '';
   return `now in ${facts.root}: ${groupThousands(facts.files)} file${facts.files === 1 ? '' : 's'} indexed${capped}, repo map of ${facts.repoMapFiles} file${facts.repoMapFiles === 1 ? '' : 's'} (${(facts.ms / 1000).toFixed(1)}s)`;
-}
-
-/** `12345` → `12,345`, without `toLocaleString` (its first call loads ICU data: ~10 ms on the UI thread). */
-export function groupThousands(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -18,6 +18,11 @@ export function spinnerLine(label: string, now: number, startedAt: number, hint 
   return `${spinnerFrame(now)} ${label} ${formatElapsed(now - startedAt)} · ${hint}`;
 }
 
+/** `12345` → `12,345`, without `toLocaleString` (its first call loads ICU data: ~10 ms on the UI thread). */
+export function groupThousands(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** `12345` → `12.3k` (one decimal, as a prefill counter reads steadily). */
 function thousands(n: number): string {
   return n < 1000 ? String(Math.round(n)) : `${(n / 1000).toFixed(1)}k`;
