@@ -313,7 +313,8 @@ function engineOf(values: Values, prefix: string, model: string | undefined, bas
 /** The endpoint model-io needs for a profile; the model may still be unknown (discovered later). */
 export function endpointOf(profile: Profile, config: Config): Endpoint {
   const endpoint: Endpoint = { baseUrl: profile.baseUrl, model: profile.model ?? '', apiKey: profile.apiKey, requestTimeoutMs: config.requestTimeoutMs };
-  if (profile.name !== 'default') endpoint.keyVariable = `${profilePrefix(profile.name)}API_KEY`;
+  // Errors name the variables of the profile in use (REIKA_<NAME>_API_KEY, not REIKA_API_KEY).
+  if (profile.name !== 'default') Object.assign(endpoint, { keyVariable: `${profilePrefix(profile.name)}API_KEY`, urlVariable: `${profilePrefix(profile.name)}BASE_URL`, modelVariable: `${profilePrefix(profile.name)}MODEL` });
   if (profile.engine === 'embedded') {
     endpoint.engine = 'embedded';
     endpoint.embedded = { ...config.embedded, ...(profile.contextWindow !== undefined ? { contextWindow: profile.contextWindow } : {}) };

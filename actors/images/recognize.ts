@@ -44,11 +44,14 @@ export interface ImageContext {
 export function visionEndpoint(context: Pick<ImageContext, 'config' | 'profile'>): Endpoint | undefined {
   const { vision } = context.config;
   if (!vision.model) return undefined;
+  const profiled = context.profile.name !== 'default' ? profilePrefix(context.profile.name) : undefined;
   return {
     baseUrl: vision.baseUrl ?? context.profile.baseUrl,
     apiKey: vision.apiKey ?? context.profile.apiKey,
-    // A refused key names the setting it came from.
-    ...(vision.apiKey !== undefined ? { keyVariable: 'REIKA_VISION_API_KEY' } : context.profile.name !== 'default' ? { keyVariable: `${profilePrefix(context.profile.name)}API_KEY` } : {}),
+    // An error names the setting to fix: the vision model's own, else the profile's.
+    ...(vision.apiKey !== undefined ? { keyVariable: 'REIKA_VISION_API_KEY' } : profiled ? { keyVariable: `${profiled}API_KEY` } : {}),
+    ...(vision.baseUrl !== undefined ? { urlVariable: 'REIKA_VISION_BASE_URL' } : profiled ? { urlVariable: `${profiled}BASE_URL` } : {}),
+    modelVariable: 'REIKA_VISION_MODEL',
     model: vision.model,
     requestTimeoutMs: context.config.requestTimeoutMs,
   };

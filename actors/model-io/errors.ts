@@ -5,21 +5,21 @@ import { ReikaError } from '../../runtime/errors.js';
  * codes are members of ReikaErrorCode (runtime/errors.ts).
  */
 
-export function serverUnreachable(baseUrl: string, detail?: string): ReikaError {
-  return new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', `No model server answers at ${baseUrl}${detail ? ` (${detail})` : ''} — start one or set REIKA_BASE_URL.`, { retryable: true });
+export function serverUnreachable(baseUrl: string, detail?: string, urlVariable = 'REIKA_BASE_URL'): ReikaError {
+  return new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', `No model server answers at ${baseUrl}${detail ? ` (${detail})` : ''} — start one or set ${urlVariable}.`, { retryable: true });
 }
 
 export function authError(baseUrl: string, status: number, keyVariable = 'REIKA_API_KEY'): ReikaError {
   return new ReikaError('REIKA_ERR_AUTH', `The server at ${baseUrl} refused the API key (HTTP ${status}) — set ${keyVariable}.`);
 }
 
-export function modelNotFound(model: string, available: string[] = []): ReikaError {
+export function modelNotFound(model: string, available: string[] = [], modelVariable = 'REIKA_MODEL'): ReikaError {
   const offer = available.length ? ` The server offers: ${available.slice(0, 10).join(', ')}${available.length > 10 ? ', …' : ''}.` : '';
-  return new ReikaError('REIKA_ERR_MODEL_NOT_FOUND', `The server has no model "${model}" — set REIKA_MODEL.${offer}`);
+  return new ReikaError('REIKA_ERR_MODEL_NOT_FOUND', `The server has no model "${model}" — set ${modelVariable}.${offer}`);
 }
 
-export function badUrl(url: string): ReikaError {
-  return new ReikaError('REIKA_ERR_BAD_URL', `Nothing answers at ${url} (HTTP 404) — check REIKA_BASE_URL (does it end in /v1?).`);
+export function badUrl(url: string, urlVariable = 'REIKA_BASE_URL'): ReikaError {
+  return new ReikaError('REIKA_ERR_BAD_URL', `Nothing answers at ${url} (HTTP 404) — check ${urlVariable} (does it end in /v1?).`);
 }
 
 export function httpError(status: number, message: string, retryable: boolean): ReikaError {

@@ -14,6 +14,10 @@ export interface Endpoint {
   apiKey?: string;
   /** The setting that holds the key (REIKA_API_KEY, or a profile's REIKA_<NAME>_API_KEY): a refused key names it. */
   keyVariable?: string;
+  /** The setting that holds `baseUrl` (default REIKA_BASE_URL): a server that does not answer names it. */
+  urlVariable?: string;
+  /** The setting that holds `model` (default REIKA_MODEL): a model the server does not have names it. */
+  modelVariable?: string;
   /** 0 = wait forever. */
   requestTimeoutMs: number;
   /**

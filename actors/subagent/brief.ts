@@ -40,8 +40,12 @@ export function subagentBrief(input: BriefInput): SubagentBrief {
     model: own.model ?? (sameServer ? input.endpoint.model : ''),
     requestTimeoutMs: input.endpoint.requestTimeoutMs,
     ...((own.apiKey ?? input.endpoint.apiKey) !== undefined ? { apiKey: own.apiKey ?? input.endpoint.apiKey } : {}),
-    // A refused key names the setting it came from.
-    ...(own.apiKey !== undefined ? { keyVariable: 'REIKA_SUBAGENT_API_KEY' } : input.endpoint.keyVariable ? { keyVariable: input.endpoint.keyVariable } : {}),
+    // An error names the setting to fix: the subagents' own, else the session's.
+    ...variables({
+      keyVariable: own.apiKey !== undefined ? 'REIKA_SUBAGENT_API_KEY' : input.endpoint.keyVariable,
+      urlVariable: own.baseUrl !== undefined ? 'REIKA_SUBAGENT_BASE_URL' : input.endpoint.urlVariable,
+      modelVariable: own.model !== undefined || !sameServer ? 'REIKA_SUBAGENT_MODEL' : input.endpoint.modelVariable,
+    }),
     // The session's llama-server: prefill progress too (the wave gives each subagent its slot).
     ...(sameServer && input.endpoint.llamaCpp?.progress ? { llamaCpp: { progress: true } } : {}),
   };
@@ -79,9 +83,14 @@ export function spreadBriefs(input: BriefInput): SubagentBrief[] {
       model: profile.model ?? (profile.baseUrl === input.endpoint.baseUrl ? input.endpoint.model : ''),
       requestTimeoutMs: input.endpoint.requestTimeoutMs,
       ...(profile.apiKey !== undefined ? { apiKey: profile.apiKey } : {}),
-      ...(profile.name !== 'default' ? { keyVariable: `${profilePrefix(profile.name)}API_KEY` } : {}),
+      ...(profile.name !== 'default' ? { keyVariable: `${profilePrefix(profile.name)}API_KEY`, urlVariable: `${profilePrefix(profile.name)}BASE_URL`, modelVariable: `${profilePrefix(profile.name)}MODEL` } : {}),
     };
     const { window: _ignored, ...rest } = base;
     return [{ ...rest, endpoint, ...(window !== undefined ? { window } : {}), discover: endpoint.model === '' || window === undefined }];
   });
+}
+
+/** The variables an endpoint's errors name, those set only. */
+function variables(named: Pick<Endpoint, 'keyVariable' | 'urlVariable' | 'modelVariable'>): Pick<Endpoint, 'keyVariable' | 'urlVariable' | 'modelVariable'> {
+  return Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
 }

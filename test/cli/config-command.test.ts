@@ -79,3 +79,20 @@ test('a key refused while the profile’s model is discovered names that profile
   t.notRegex(run.stderr, /REIKA_API_KEY/);
   t.is(s.chatRequests().length, 0);
 });
+
+test('on a profile, a server that does not answer and a model it does not have name that profile’s variables', async (t) => {
+  const user = home();
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const gone = await startScriptedServer([]);
+  const goneUrl = gone.url;
+  await gone.close();
+  const profile = { ...user.env, REIKA_PROFILES: 'cloud', REIKA_PROFILE: 'cloud', REIKA_CLOUD_CONTEXT_WINDOW: '8000' };
+  const unreachable = await runReika(['-p', 'hi'], { cwd: repo, env: { ...profile, REIKA_CLOUD_BASE_URL: goneUrl, REIKA_CLOUD_MODEL: 'm' } });
+  t.is(unreachable.code, 1);
+  t.regex(unreachable.stderr, /No model server answers at \S+ \(connection refused\) — start one or set REIKA_CLOUD_BASE_URL\./);
+  const vllm = await startScriptedServer([{ fault: { type: 'status', status: 404, message: 'The model `wrong` does not exist.' } }], { models: ['real-model'] });
+  servers.push(vllm);
+  const unknown = await runReika(['-p', 'hi'], { cwd: repo, env: { ...profile, REIKA_CLOUD_BASE_URL: vllm.url, REIKA_CLOUD_MODEL: 'wrong' } });
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /no model "wrong" — set REIKA_CLOUD_MODEL\. The server offers: real-model/);
+});

@@ -74,8 +74,8 @@ export async function discover(endpoint: Endpoint, configuredWindow: number | un
     response = await getJson(endpointUrl(endpoint.baseUrl, 'models'), endpoint, signal);
   } catch (error) {
     if (signal.aborted) return { models: [], ...(configuredWindow ? { contextWindow: configuredWindow } : {}) };
-    const failure = connectionFailure(error, endpoint.baseUrl, false);
-    throw failure.error.code === 'REIKA_ERR_SERVER_UNREACHABLE' ? failure.error : serverUnreachable(endpoint.baseUrl, failure.error.message);
+    const failure = connectionFailure(error, endpoint.baseUrl, false, endpoint.urlVariable);
+    throw failure.error.code === 'REIKA_ERR_SERVER_UNREACHABLE' ? failure.error : serverUnreachable(endpoint.baseUrl, failure.error.message, endpoint.urlVariable);
   }
   if (response.status === 401 || response.status === 403) throw authError(endpoint.baseUrl, response.status, endpoint.keyVariable);
   const data: any[] = response.status === 200 && Array.isArray(response.json?.data) ? response.json.data : [];

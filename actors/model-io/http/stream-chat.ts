@@ -109,7 +109,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
     } catch (error) {
       if (signal.aborted) return turn.finish(true);
       if (expired) throw dead();
-      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, false));
+      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, false, endpoint.urlVariable));
     }
     watch.alive();
     const { response } = exchange;
@@ -118,7 +118,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
       if (status < 200 || status >= 300) {
         const text = await readText(response, 64 * 1024).catch(() => '');
         throw new AttemptFailed(
-          await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, ...(endpoint.keyVariable ? { keyVariable: endpoint.keyVariable } : {}), listModels: () => listModels(endpoint) }),
+          await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, keyVariable: endpoint.keyVariable, urlVariable: endpoint.urlVariable, modelVariable: endpoint.modelVariable, listModels: () => listModels(endpoint) }),
         );
       }
       const reply = await readAnswer(response, turn, { signal: attempt.signal, status, onLife: () => watch.alive(), onGenerated: () => watch.generating() });
@@ -129,7 +129,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
       if (expired) throw dead();
       if (error instanceof AttemptFailed) throw error;
       // The answer had begun (headers arrived), so this is a stream lost midway.
-      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, true));
+      throw new AttemptFailed(connectionFailure(error, endpoint.baseUrl, true, endpoint.urlVariable));
     } finally {
       // A finished response leaves its socket to the keep-alive pool; anything else is closed now.
       if (!response.complete) exchange.destroy();

@@ -25,9 +25,9 @@ test('describe mode sends the image to the vision model, falling back to the mai
   const main = await startScriptedServer([{ content: 'Text: `TypeError: x is undefined`. A terminal with a red error.' }]);
   try {
     const config = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_BASE_URL: main.url, REIKA_API_KEY: 'main-key', REIKA_MODEL: 'coder', REIKA_VISION_MODEL: 'qwen-vl' } });
-    t.deepEqual(visionEndpoint({ config, profile: config.active }), { baseUrl: main.url, apiKey: 'main-key', model: 'qwen-vl', requestTimeoutMs: config.requestTimeoutMs });
+    t.deepEqual(visionEndpoint({ config, profile: config.active }), { baseUrl: main.url, apiKey: 'main-key', model: 'qwen-vl', modelVariable: 'REIKA_VISION_MODEL', requestTimeoutMs: config.requestTimeoutMs });
     const own = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_PROFILES: 'cloud', REIKA_PROFILE: 'cloud', REIKA_CLOUD_API_KEY: 'cloud-key', REIKA_VISION_MODEL: 'qwen-vl' } });
-    t.is(visionEndpoint({ config: own, profile: own.active })?.keyVariable, 'REIKA_CLOUD_API_KEY', "a refused key names the profile's variable");
+    t.like(visionEndpoint({ config: own, profile: own.active }), { keyVariable: 'REIKA_CLOUD_API_KEY', urlVariable: 'REIKA_CLOUD_BASE_URL' }, "errors name the profile's variables");
     const vision = loadConfig({ cwd: tempDir(), home: tempDir(), env: { REIKA_VISION_API_KEY: 'vk', REIKA_VISION_MODEL: 'qwen-vl' } });
     t.is(visionEndpoint({ config: vision, profile: vision.active })?.keyVariable, 'REIKA_VISION_API_KEY');
     await withModelIo(async (supervisor) => {

@@ -24,16 +24,16 @@ test('without REIKA_SUBAGENT_* settings a subagent uses the session endpoint and
 
 test('a subagent server of its own gets its own key or the session key, and its model and window are discovered', (t) => {
   const own = subagentBrief(input({ maxTurns: 0, baseUrl: 'http://second:9000/v1', apiKey: 'second-key' }));
-  t.deepEqual(own.endpoint, { baseUrl: 'http://second:9000/v1', model: '', apiKey: 'second-key', keyVariable: 'REIKA_SUBAGENT_API_KEY', requestTimeoutMs: 5_000 });
+  t.deepEqual(own.endpoint, { baseUrl: 'http://second:9000/v1', model: '', apiKey: 'second-key', keyVariable: 'REIKA_SUBAGENT_API_KEY', urlVariable: 'REIKA_SUBAGENT_BASE_URL', modelVariable: 'REIKA_SUBAGENT_MODEL', requestTimeoutMs: 5_000 });
   t.true(own.discover);
   t.is(own.window, undefined, 'another server\'s window is asked, not assumed');
   t.is(own.maxTurns, 1, 'a budget of 0 still allows the report');
   const fallback = subagentBrief(input({ maxTurns: 8, baseUrl: 'http://second:9000/v1', model: 'small' }));
-  t.deepEqual(fallback.endpoint, { baseUrl: 'http://second:9000/v1', model: 'small', apiKey: 'main-key', requestTimeoutMs: 5_000 });
+  t.deepEqual(fallback.endpoint, { baseUrl: 'http://second:9000/v1', model: 'small', apiKey: 'main-key', urlVariable: 'REIKA_SUBAGENT_BASE_URL', modelVariable: 'REIKA_SUBAGENT_MODEL', requestTimeoutMs: 5_000 });
   const sameServer = subagentBrief(input({ maxTurns: 8, model: 'small' }));
   t.is(sameServer.endpoint.baseUrl, session.baseUrl);
-  const onProfile = subagentBrief({ ...input({ maxTurns: 8 }), endpoint: { ...session, keyVariable: 'REIKA_CLOUD_API_KEY' } });
-  t.is(onProfile.endpoint.keyVariable, 'REIKA_CLOUD_API_KEY', "the session's key is named as the session names it");
+  const onProfile = subagentBrief({ ...input({ maxTurns: 8 }), endpoint: { ...session, keyVariable: 'REIKA_CLOUD_API_KEY', urlVariable: 'REIKA_CLOUD_BASE_URL', modelVariable: 'REIKA_CLOUD_MODEL' } });
+  t.like(onProfile.endpoint, { keyVariable: 'REIKA_CLOUD_API_KEY', urlVariable: 'REIKA_CLOUD_BASE_URL', modelVariable: 'REIKA_CLOUD_MODEL' }, "the session's settings are named as the session names them");
   t.true(sameServer.discover, 'another model on the same server may have another window');
 });
 
@@ -46,7 +46,7 @@ test('REIKA_SUBAGENT_PROFILES gives one brief per profile; what a profile does n
   ];
   const [main, gpu2, gpu3] = spreadBriefs(input({ maxTurns: 8, profiles: ['default', 'gpu2', 'gpu3'] }, profiles));
   t.like(main, { endpoint: session, window: 32_000, discover: false });
-  t.like(gpu2, { endpoint: { baseUrl: 'http://gpu2:8000/v1', model: 'coder', apiKey: 'k2', keyVariable: 'REIKA_GPU2_API_KEY', requestTimeoutMs: 5_000 }, window: 65_536, discover: false });
+  t.like(gpu2, { endpoint: { baseUrl: 'http://gpu2:8000/v1', model: 'coder', apiKey: 'k2', keyVariable: 'REIKA_GPU2_API_KEY', urlVariable: 'REIKA_GPU2_BASE_URL', modelVariable: 'REIKA_GPU2_MODEL', requestTimeoutMs: 5_000 }, window: 65_536, discover: false });
   t.like(gpu3, { endpoint: { baseUrl: 'http://gpu3:8000/v1', model: '' }, discover: true });
   t.is(gpu3!.window, undefined);
   t.is(gpu3!.system, 'S');
