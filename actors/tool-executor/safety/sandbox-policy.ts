@@ -164,9 +164,19 @@ const NO_NETWORK =
 /** The sandbox's one-line note that the output shows a lack of network. */
 export const NO_NETWORK_NOTE = 'no network in the sandbox: only a command the user approved may use it';
 
-export function sandboxNotes(output: string, network: boolean): string[] {
+export function sandboxNotes(output: string, network: boolean, protectedPaths: readonly string[] = []): string[] {
   const notes: string[] = [];
-  if (/Read-only file system|EROFS/.test(output)) notes.push('outside the project: read-only in the sandbox (the project, the temp folder and package caches are writable)');
+  // A refused write that names a protected path (as the project shows it) is that; any other is outside the project.
+  const named = new Set<string>();
+  let outside = false;
+  for (const line of output.split('\n')) {
+    if (!/Read-only file system|EROFS|Is a directory/.test(line)) continue;
+    const hit = protectedPaths.filter((path) => line.includes(path));
+    for (const path of hit) named.add(path);
+    if (hit.length === 0 && !/Is a directory/.test(line)) outside = true;
+  }
+  if (named.size > 0) notes.push(`protected, read-only in the sandbox: ${[...named].join(', ')} (what they hold runs later outside it; the write tool asks the user)`);
+  if (outside) notes.push('outside the project: read-only in the sandbox (the project, the temp folder and package caches are writable)');
   if (!network && NO_NETWORK.test(output)) {
     notes.push(NO_NETWORK_NOTE);
   }

@@ -192,7 +192,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     : '';
   const stray = leftovers ? '; background processes it left running were stopped' : '';
   // A write or a connection the sandbox refused, said in one line the model can act on.
-  const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network);
+  const notes = state.kind === 'none' ? [] : box.sandboxNotes(payload, network, guarded ? [...guarded.existing, ...blocked].map((path) => displayPath(env.root, path)) : []);
   if (removedNote) notes.push(removedNote);
   const refused = notes.map((note) => `; ${note}`).join('');
   const outcome: ToolOutcome = { summary: `${ended} after ${took}${size}${changes}${stray}${refused}`, payload: notes.length > 0 ? `${payload}\n[reika: ${notes.join('; ')}]` : payload, meta };

@@ -151,6 +151,8 @@ sandboxed('missing protected paths are blocked inside the sandbox: the command c
   t.regex(result.payload, /vscode 0/);
   t.regex(result.payload, /^committed: new\.txt $/m);
   t.notRegex(result.summary, /removed/, 'nothing was made, so nothing was removed');
+  t.regex(result.summary, /protected, read-only in the sandbox: .*\.vscode/);
+  t.notRegex(result.summary, /outside the project/, 'the refused writes were inside it');
   for (const path of ['.vscode', '.mcp.json', '.gitmodules', '.git/hooks', '.idea']) t.false(existsSync(join(root, path)), `no placeholder left: ${path}`);
   t.deepEqual(userGitWork(root), []);
 });

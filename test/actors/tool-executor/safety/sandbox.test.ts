@@ -176,4 +176,9 @@ test('a refused connection is explained only when the command had no network', (
   t.deepEqual(sandboxNotes('curl: (6) Could not resolve host: x', false), ['no network in the sandbox: only a command the user approved may use it']);
   t.deepEqual(sandboxNotes('curl: (6) Could not resolve host: x', true), []);
   t.deepEqual(sandboxNotes('all good', false), []);
+  const refused = "cp: cannot create regular file '.git/hooks/pre-commit': Read-only file system\nbash: .mcp.json: Is a directory\nbash: /etc/x: Read-only file system\nls: x: Is a directory";
+  t.deepEqual(sandboxNotes(refused, false, ['.git/hooks', '.git/config', '.mcp.json']), [
+    'protected, read-only in the sandbox: .git/hooks, .mcp.json (what they hold runs later outside it; the write tool asks the user)',
+    'outside the project: read-only in the sandbox (the project, the temp folder and package caches are writable)',
+  ]);
 });
