@@ -4,12 +4,10 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
-/**
- * Reika's state folder, `$XDG_STATE_HOME/reika` (default `~/.local/state/reika`): what reika keeps
- * between sessions that is neither configuration nor a cache the user would clear by hand —
- * checkpoints, MCP trust, the bootstrap cache. Per-project state lives under a folder of its own
- * kind, keyed by the project root ({@link projectStateDir}).
- */
+// Reika's state folder, `$XDG_STATE_HOME/reika` (default `~/.local/state/reika`): what reika keeps
+// between sessions that is neither configuration nor a cache the user would clear by hand —
+// checkpoints, MCP trust, the bootstrap cache. Per-project state lives under a folder of its own
+// kind, keyed by the project root ({@link projectStateDir}).
 
 /** `$XDG_STATE_HOME/reika`, default `~/.local/state/reika` (a relative XDG_STATE_HOME is ignored, as the spec says). */
 export function stateFolder(env: NodeJS.ProcessEnv = process.env): string {

@@ -8,14 +8,12 @@ import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { firstRequest } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * `reika acp` must be ready for an editor about as soon as `reika -p` is ready for its model
- * (SPEC §18): spawn → `initialize` answered → `session/new` answered, against `reika -p`'s spawn →
- * first chat request, both the shipped bundle in the same tiny repo, run after run in turn. Then
- * what one update costs while a reply streams, in this process: a text delta through the session's
- * update mapping and the SDK's notification onto a stream (serialised, written to a sink), beside
- * what `reika -p --stream` does per event (one JSON line to a sink).
- */
+// `reika acp` must be ready for an editor about as soon as `reika -p` is ready for its model
+// (SPEC §18): spawn → `initialize` answered → `session/new` answered, against `reika -p`'s spawn →
+// first chat request, both the shipped bundle in the same tiny repo, run after run in turn. Then
+// what one update costs while a reply streams, in this process: a text delta through the session's
+// update mapping and the SDK's notification onto a stream (serialised, written to a sink), beside
+// what `reika -p --stream` does per event (one JSON line to a sink).
 
 const mainJs = new URL('../bundle/cli/main.js', import.meta.url).pathname;
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 7;

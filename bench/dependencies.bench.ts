@@ -13,20 +13,18 @@ import { tempDir } from '../test/helpers/temp.js';
 import { benchActor } from './fixtures/bench-actor.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * The measurements behind the README's "Dependencies": for each package of the design card that
- * reika does not use where the card put it, the figure that decided, beside the reference it lost
- * to (or beat) in the same run.
- *
- * - comlink (the typed call façade to a worker) vs reika's own `client()` through the supervisor,
- *   and a raw MessagePort: round trips of the same echo.
- * - fdir vs the own breadth-first crawler on a home-directory-like tree that is not a git repo
- *   (caches, toolchains, deep node_modules, a few projects): the time to a first index and how
- *   many of the files within two folders of the root each one lists — what `@`-completion and the
- *   repo map need first.
- * - msgpackr (process frames) vs JSON for the same envelopes; nanoid vs `crypto.randomUUID`.
- * - @napi-rs/system-ocr: whether it loads on this platform.
- */
+// The measurements behind the README's "Dependencies": for each package of the design card that
+// reika does not use where the card put it, the figure that decided, beside the reference it lost
+// to (or beat) in the same run.
+//
+// - comlink (the typed call façade to a worker) vs reika's own `client()` through the supervisor,
+//   and a raw MessagePort: round trips of the same echo.
+// - fdir vs the own breadth-first crawler on a home-directory-like tree that is not a git repo
+//   (caches, toolchains, deep node_modules, a few projects): the time to a first index and how
+//   many of the files within two folders of the root each one lists — what `@`-completion and the
+//   repo map need first.
+// - msgpackr (process frames) vs JSON for the same envelopes; nanoid vs `crypto.randomUUID`.
+// - @napi-rs/system-ocr: whether it loads on this platform.
 
 const require = createRequire(import.meta.url);
 

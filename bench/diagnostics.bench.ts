@@ -7,13 +7,11 @@ import { Diagnostics } from '../actors/lsp/diagnostics.js';
 import { Supervisor } from '../runtime/supervisor.js';
 import { fmt, percentile, row } from './stats.js';
 
-/**
- * Diagnostics after an edit, warm: a generated 200-file TypeScript project (each file imports the
- * one before it), typescript-language-server with reika's typescript, one edit to warm the server,
- * then edits of a file in the middle that alternate between adding a type error and taking it
- * out; the wall time of `after` (the edit's result waits for it). Reference: `tsc --noEmit` of the
- * same project, one full check.
- */
+// Diagnostics after an edit, warm: a generated 200-file TypeScript project (each file imports the
+// one before it), typescript-language-server with reika's typescript, one edit to warm the server,
+// then edits of a file in the middle that alternate between adding a type error and taking it
+// out; the wall time of `after` (the edit's result waits for it). Reference: `tsc --noEmit` of the
+// same project, one full check.
 
 const FILES = 200;
 const EDITS = 20;

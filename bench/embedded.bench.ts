@@ -11,19 +11,17 @@ import { writeTinyModel } from '../test/helpers/gguf-model.js';
 import { fmt, row, summarize } from './stats.js';
 import { BARE_ECHO, echoLatencies, startup } from './tui.bench.js';
 
-/**
- * The embedded engine (llama.cpp in the model-io thread) on the tiny random-weight test model:
- *
- * - load time: a fresh model-io thread's `discover` (node-llama-cpp, its binary, the weights, the
- *   main context); reference: the same thread's spawn alone;
- * - tokens evaluated per request across a 10-request session (forced calls and answers, each
- *   request the previous one plus its reply and the tool result), against the ideal — exactly the
- *   appended tokens — and against a server without a prefix cache (the whole prompt);
- * - key echo in the terminal while the model generates (a 4,000-character answer, sampled token
- *   by token under a grammar); reference: a bare `node` echo program through the same pty.
- *
- * Figures from a busy 2-core machine: compare ratios, not milliseconds.
- */
+// The embedded engine (llama.cpp in the model-io thread) on the tiny random-weight test model:
+//
+// - load time: a fresh model-io thread's `discover` (node-llama-cpp, its binary, the weights, the
+//   main context); reference: the same thread's spawn alone;
+// - tokens evaluated per request across a 10-request session (forced calls and answers, each
+//   request the previous one plus its reply and the tool result), against the ideal — exactly the
+//   appended tokens — and against a server without a prefix cache (the whole prompt);
+// - key echo in the terminal while the model generates (a 4,000-character answer, sampled token
+//   by token under a grammar); reference: a bare `node` echo program through the same pty.
+//
+// Figures from a busy 2-core machine: compare ratios, not milliseconds.
 
 const actorModule = new URL('../actors/model-io/actor.js', import.meta.url);
 const mainJs = fileURLToPath(new URL('../cli/main.js', import.meta.url));

@@ -7,15 +7,13 @@ import { llamaCppModel, startScriptedServer } from '../test/helpers/scripted-ser
 import { gitRepo } from '../test/helpers/temp.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * Knowing the engine must cost the user nothing:
- * - spawn → first chat request of `reika -p`, with engine detection on (the default: /v1/models,
- *   /props, /slots and the template probe, beside the bootstrap scan) and off
- *   (REIKA_DETECT_ENGINE=off), alternating, against a scripted llama-server exposing a real
- *   chat template and 4 slots;
- * - the template check of a 30k-token request: the worker's render + compare, and what posting
- *   the request to the worker costs the main thread.
- */
+// Knowing the engine must cost the user nothing:
+// - spawn → first chat request of `reika -p`, with engine detection on (the default: /v1/models,
+//   /props, /slots and the template probe, beside the bootstrap scan) and off
+//   (REIKA_DETECT_ENGINE=off), alternating, against a scripted llama-server exposing a real
+//   chat template and 4 slots;
+// - the template check of a 30k-token request: the worker's render + compare, and what posting
+//   the request to the worker costs the main thread.
 
 const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
 const templates = new URL('../../test/fixtures/chat-templates/', import.meta.url);

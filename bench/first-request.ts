@@ -3,10 +3,8 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startScriptedServer, type ScriptedRequest } from '../test/helpers/scripted-server.js';
 
-/**
- * One reika process from spawn to its first chat request, against a scripted server of its own
- * (what the startup and MCP benches time). The process tree is sampled every few ms meanwhile.
- */
+// One reika process from spawn to its first chat request, against a scripted server of its own
+// (what the startup and MCP benches time). The process tree is sampled every few ms meanwhile.
 
 export interface FirstRequest {
   /** Spawn → the first chat request at the server. */

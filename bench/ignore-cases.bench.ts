@@ -8,15 +8,13 @@ import { git, gitLsFiles } from '../test/helpers/git-oracle.js';
 import { tempDir } from '../test/helpers/temp.js';
 import { row } from './stats.js';
 
-/**
- * Not a timing: how often the `ignore` package, used on its own the usual way
- * (`ignore().add(gitignoreText).ignores(path)`), and reika's rules built on it (`IgnoreRules`:
- * git's `**` quirk rewritten, git's parent-folder decision, per-folder scoping) disagree with git
- * on the ignore cases of git's own test suite (`test/fixtures/git-ignore-cases.ts`: t3070's
- * wildmatch patterns as one-line `.gitignore` files, t0008's one-file trees). Git decides
- * (`git ls-files -co --exclude-standard`). `ignore` is asked with its default options and with
- * `ignorecase: false` (git's default on Linux).
- */
+// Not a timing: how often the `ignore` package, used on its own the usual way
+// (`ignore().add(gitignoreText).ignores(path)`), and reika's rules built on it (`IgnoreRules`:
+// git's `**` quirk rewritten, git's parent-folder decision, per-folder scoping) disagree with git
+// on the ignore cases of git's own test suite (`test/fixtures/git-ignore-cases.ts`: t3070's
+// wildmatch patterns as one-line `.gitignore` files, t0008's one-file trees). Git decides
+// (`git ls-files -co --exclude-standard`). `ignore` is asked with its default options and with
+// `ignorecase: false` (git's default on Linux).
 
 const ignore = createRequire(import.meta.url)('ignore') as (options?: { ignorecase?: boolean }) => Ignore;
 

@@ -3,13 +3,11 @@ import { startScriptedServer, type ScriptedReply } from '../test/helpers/scripte
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * Issue 21 item 3: how long `reika -p` takes to exit after a SIGINT, at each startup milestone
- * (REIKA_TRACE_STARTUP lines; the signal comes when the bench reads the line) and in the middle of
- * a model stream. The reference is a bare `node -e` that exits 130 on SIGINT, signalled once it is
- * running, measured in the same rounds: what any Node process pays to be told and to go.
- * The test (test/cli/headless-early-interrupt.test.ts) asserts the facts; this only measures.
- */
+// How long `reika -p` takes to exit after a SIGINT, at each startup milestone
+// (REIKA_TRACE_STARTUP lines; the signal comes when the bench reads the line) and in the middle of
+// a model stream. The reference is a bare `node -e` that exits 130 on SIGINT, signalled once it is
+// running, measured in the same rounds: what any Node process pays to be told and to go.
+// The test (test/cli/headless-early-interrupt.test.ts) asserts the facts; this only measures.
 
 const mainJs = new URL('../cli/main.js', import.meta.url).pathname;
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 5;

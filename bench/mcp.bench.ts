@@ -8,16 +8,14 @@ import { firstRequest, treeSize } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
 import { startup } from './tui.bench.js';
 
-/**
- * MCP servers must not delay the start (SPEC §14: they start beside the session and join later):
- * the same runs as `startup` (spawn → first chat request, `reika -p` in a tiny repo) and `tui`
- * (spawn → prompt drawn, through a pty), once with no MCP server configured and once with two
- * stdio servers in the user's mcp.json (`@modelcontextprotocol/server-everything` and
- * `server-filesystem`, the devDependencies the tests use). The two configurations alternate run
- * by run, so load on the machine hits both alike; the reference of each row is the run without
- * servers. The bench also counts the processes each `reika -p` tree reached, to show the servers
- * were really started.
- */
+// MCP servers must not delay the start (SPEC §14: they start beside the session and join later):
+// the same runs as `startup` (spawn → first chat request, `reika -p` in a tiny repo) and `tui`
+// (spawn → prompt drawn, through a pty), once with no MCP server configured and once with two
+// stdio servers in the user's mcp.json (`@modelcontextprotocol/server-everything` and
+// `server-filesystem`, the devDependencies the tests use). The two configurations alternate run
+// by run, so load on the machine hits both alike; the reference of each row is the run without
+// servers. The bench also counts the processes each `reika -p` tree reached, to show the servers
+// were really started.
 
 const mainJs = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 7;

@@ -7,13 +7,11 @@ import { toolIndex } from '../actors/model-io/calls/tool-index.js';
 import { TurnAssembler } from '../actors/model-io/calls/turn-assembler.js';
 import { splitBytes, startScriptedServer, type ScriptedReply } from '../test/helpers/scripted-server.js';
 
-/**
- * Model-IO parse cost on a 1 MB streamed response, beside references measured in the same run:
- * - decode + map + assemble (with the text-fallback parser on) vs plain `JSON.parse` of the same
- *   `data:` lines: throughput in MB/s and the overhead per chunk;
- * - the same stream end to end over real HTTP with `node:http` (what model-io uses) vs the global
- *   `fetch` reading the same bytes.
- */
+// Model-IO parse cost on a 1 MB streamed response, beside references measured in the same run:
+// - decode + map + assemble (with the text-fallback parser on) vs plain `JSON.parse` of the same
+//   `data:` lines: throughput in MB/s and the overhead per chunk;
+// - the same stream end to end over real HTTP with `node:http` (what model-io uses) vs the global
+//   `fetch` reading the same bytes.
 
 const tools: ToolSchema[] = ['read', 'grep', 'write'].map((name) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties: {} } } }));
 

@@ -11,15 +11,13 @@ import { readHooks } from '../actors/hooks/hook-config.js';
 import { Hooks } from '../actors/hooks/hooks.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * Hooks (SPEC §17): what a no-op hook (`true`) adds to a tool call — its process start, the JSON
- * on its stdin, its exit — beside a bare spawn of `/bin/bash -c true` and its exit, interleaved.
- *
- * Permission rules (SPEC §17): what a bash call pays for a 20-rule set on a compound command —
- * the rules found for the call's context (cached by content), the line parsed and unwrapped, every
- * deny, ask and allow rule tried on every simple command — beside the danger check the same call
- * already runs on the same line. Target: < 0.2 ms per call.
- */
+// Hooks (SPEC §17): what a no-op hook (`true`) adds to a tool call — its process start, the JSON
+// on its stdin, its exit — beside a bare spawn of `/bin/bash -c true` and its exit, interleaved.
+//
+// Permission rules (SPEC §17): what a bash call pays for a 20-rule set on a compound command —
+// the rules found for the call's context (cached by content), the line parsed and unwrapped, every
+// deny, ask and allow rule tried on every simple command — beside the danger check the same call
+// already runs on the same line. Target: < 0.2 ms per call.
 
 const COMMAND = 'cd web && npm ci && sudo env CI=1 bash -c "npm test -- --watch=false | tee test.log" && git -C .. push origin HEAD:main; echo "$(git rev-parse --short HEAD)" > rev.txt';
 const RULES: [RuleData['effect'], string][] = [

@@ -7,18 +7,16 @@ import { startupThread } from '../actors/indexer/startup-thread.js';
 import { writeTree } from '../test/helpers/temp.js';
 import { sampleRepo } from '../test/actors/indexer/repo-map-sample.js';
 
-/**
- * Repo map over ~3,000 real-looking source files (TypeScript, Python, Go; ~5 KB each), on the
- * indexer pool with its default thread count, beside the plain scan of the same tree in the same
- * pool. Target: ≤ 250 ms for 3,000 files.
- *
- * Beside the wall times, the process's CPU time for the map (all threads): on a loaded machine
- * it moves far less than wall time, so runs at different loads compare by it.
- *
- * Also the cold case a process meets once: scan and map in a new thread (cold JIT), as `reika -p`
- * does it (one startup thread scans, extracts and ranks) beside a new pool (scan task, then
- * extraction batches over the pool's threads, then ranking), each started afresh per run.
- */
+// Repo map over ~3,000 real-looking source files (TypeScript, Python, Go; ~5 KB each), on the
+// indexer pool with its default thread count, beside the plain scan of the same tree in the same
+// pool. Target: ≤ 250 ms for 3,000 files.
+//
+// Beside the wall times, the process's CPU time for the map (all threads): on a loaded machine
+// it moves far less than wall time, so runs at different loads compare by it.
+//
+// Also the cold case a process meets once: scan and map in a new thread (cold JIT), as `reika -p`
+// does it (one startup thread scans, extracts and ranks) beside a new pool (scan task, then
+// extraction batches over the pool's threads, then ranking), each started afresh per run.
 
 const RUNS = 5;
 const COLD_RUNS = 3;

@@ -6,12 +6,10 @@ import { llamaCppModel, llamaCppProps, startScriptedServer, type ScriptedServer 
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { row } from './stats.js';
 
-/**
- * How many HTTP requests `reika -p` sends a server before its first chat request (SPEC §20), cold
- * (nothing remembered) and warm (the same server the start before), against a llama.cpp-like
- * server, an engine that names itself nowhere, and a hosted-looking URL (`api.hosted.example`,
- * resolved to the scripted server inside reika by a preload). The reference is the target.
- */
+// How many HTTP requests `reika -p` sends a server before its first chat request (SPEC §20), cold
+// (nothing remembered) and warm (the same server the start before), against a llama.cpp-like
+// server, an engine that names itself nowhere, and a hosted-looking URL (`api.hosted.example`,
+// resolved to the scripted server inside reika by a preload). The reference is the target.
 
 function beforeFirstChat(server: ScriptedServer, from: number): string[] {
   const asked: string[] = [];

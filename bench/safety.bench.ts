@@ -9,16 +9,14 @@ import { sandboxState } from '../actors/tool-executor/safety/sandbox.js';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * Safety costs beside what they add to:
- * - a checkpoint before a `bash` in the 160k-file bench tree, warm (the store already holds the
- *   tree and its watcher runs; nothing changed), against the user's own `git status` in the same
- *   tree (target ≤ 50 ms); the same with one file edited before each (made from the last tree and
- *   the changed paths, no index), and the changed files found after the command (what `bash`
- *   reports); the first, cold snapshot and
- *   a full walk (the path taken without the watcher) are printed once;
- * - a sandboxed `bash -c true` (bubblewrap, no network) against a plain spawn, interleaved.
- */
+// Safety costs beside what they add to:
+// - a checkpoint before a `bash` in the 160k-file bench tree, warm (the store already holds the
+//   tree and its watcher runs; nothing changed), against the user's own `git status` in the same
+//   tree (target ≤ 50 ms); the same with one file edited before each (made from the last tree and
+//   the changed paths, no index), and the changed files found after the command (what `bash`
+//   reports); the first, cold snapshot and
+//   a full walk (the path taken without the watcher) are printed once;
+// - a sandboxed `bash -c true` (bubblewrap, no network) against a plain spawn, interleaved.
 
 const RUNS = 15;
 

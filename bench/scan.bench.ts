@@ -8,17 +8,15 @@ import { scan } from '../actors/indexer/scan.js';
 import { bigTreeFileCount, ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * The capped scan in the 160k-file bench monorepo, beside references measured in the same run:
- * - the capped scan through the pool vs `git ls-files -co --exclude-standard` and `find -type f`
- *   (target ≤ 0.5× git);
- * - our breadth-first loop over the whole tree (no caps) vs fdir's crawler over the same tree, both
- *   synchronous in this thread (fdir applies only the always-skipped folders, no .gitignore
- *   rules: a lower bound for it). This is the measurement behind writing our own loop;
- * - the main thread's event-loop delay (p99, max) while scans run in the pool (target p99 ≤ 16 ms),
- *   vs the same scan run on the main thread;
- * - `reika index` end to end (process start, pool, scan, print) vs the git process.
- */
+// The capped scan in the 160k-file bench monorepo, beside references measured in the same run:
+// - the capped scan through the pool vs `git ls-files -co --exclude-standard` and `find -type f`
+//   (target ≤ 0.5× git);
+// - our breadth-first loop over the whole tree (no caps) vs fdir's crawler over the same tree, both
+//   synchronous in this thread (fdir applies only the always-skipped folders, no .gitignore
+//   rules: a lower bound for it). This is the measurement behind writing our own loop;
+// - the main thread's event-loop delay (p99, max) while scans run in the pool (target p99 ≤ 16 ms),
+//   vs the same scan run on the main thread;
+// - `reika index` end to end (process start, pool, scan, print) vs the git process.
 
 const RUNS = 9;
 

@@ -8,21 +8,19 @@ import { Redactor } from '../actors/tool-executor/safety/redactor.js';
 import { commandEnvironment, secretValues } from '../actors/tool-executor/safety/secret-env.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * What SPEC §16 adds to a tool result: the environment filter of the command and the redaction of
- * its output, on a 1 MB output — live in 64 KB pieces as a command streams it, plus the 64 KB
- * payload and the summary — with the secrets of a well-stocked shell (ten tokens and keys, each
- * looked for as it is, reversed and in base64), then the same with a 9-character database password
- * besides (its forms are shorter than 16 characters: they take the redactor's other path). Beside
- * it, JSON.stringify of the same megabyte: what sending that output to the model or the transcript
- * costs anyway. Target: < 1 ms p99. The figure is the process's CPU time per result (what the
- * work costs, not how long the scheduler of a shared machine kept it waiting); the wall-clock p99
- * and the load average are printed under it.
- *
- * And the checkpoint of a tree holding 200 small ignored files (`.env`s, local databases) that
- * it keeps, warm (watcher running), against today's warm checkpoint of the same tree without
- * them, interleaved; the same with one tracked file edited before each. Target: within 2×.
- */
+// What SPEC §16 adds to a tool result: the environment filter of the command and the redaction of
+// its output, on a 1 MB output — live in 64 KB pieces as a command streams it, plus the 64 KB
+// payload and the summary — with the secrets of a well-stocked shell (ten tokens and keys, each
+// looked for as it is, reversed and in base64), then the same with a 9-character database password
+// besides (its forms are shorter than 16 characters: they take the redactor's other path). Beside
+// it, JSON.stringify of the same megabyte: what sending that output to the model or the transcript
+// costs anyway. Target: < 1 ms p99. The figure is the process's CPU time per result (what the
+// work costs, not how long the scheduler of a shared machine kept it waiting); the wall-clock p99
+// and the load average are printed under it.
+//
+// And the checkpoint of a tree holding 200 small ignored files (`.env`s, local databases) that
+// it keeps, warm (watcher running), against today's warm checkpoint of the same tree without
+// them, interleaved; the same with one tracked file edited before each. Target: within 2×.
 
 const RUNS = 200;
 const env: NodeJS.ProcessEnv = {

@@ -9,17 +9,15 @@ import { reikaBin } from '../test/helpers/binary.js';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * Session transcripts:
- *
- * - The write cost per event on the hot path: a 200-round session's context changes, each
- *   serialised and written to its transcript as it happens (what the session's journal does),
- *   beside the context manager's own work for the same change.
- * - `reika -p … --continue` of a 200-round session, spawn to its first chat request at the
- *   scripted server, beside a fresh `reika -p` in the same repo (its bootstrap comes from the
- *   bootstrap cache after the first run): the resume reads and replays the transcript instead.
- *   `REIKA_BENCH_TRACE=1` prints each run's startup trace.
- */
+// Session transcripts:
+//
+// - The write cost per event on the hot path: a 200-round session's context changes, each
+//   serialised and written to its transcript as it happens (what the session's journal does),
+//   beside the context manager's own work for the same change.
+// - `reika -p … --continue` of a 200-round session, spawn to its first chat request at the
+//   scripted server, beside a fresh `reika -p` in the same repo (its bootstrap comes from the
+//   bootstrap cache after the first run): the resume reads and replays the transcript instead.
+//   `REIKA_BENCH_TRACE=1` prints each run's startup trace.
 
 const ROUNDS = 200;
 const RUNS = Number(process.env.REIKA_BENCH_RUNS) || 5;

@@ -4,11 +4,9 @@ import { SseDecoder } from '../actors/model-io/http/sse-decoder.js';
 import { splitBytes } from '../test/helpers/scripted-server.js';
 import { fmt, row } from './stats.js';
 
-/**
- * SSE decoding is linear in the size of an event: one 10 MB event against the same
- * bytes as 160 events of 64 KB, both fed in the 64 KB chunks a socket delivers. Decoding alone (the
- * acceptance figure, target ≤ ×2), and decoding plus JSON.parse and mapping of each event.
- */
+// SSE decoding is linear in the size of an event: one 10 MB event against the same
+// bytes as 160 events of 64 KB, both fed in the 64 KB chunks a socket delivers. Decoding alone (the
+// acceptance figure, target ≤ ×2), and decoding plus JSON.parse and mapping of each event.
 
 const MB = 1024 * 1024;
 

@@ -7,25 +7,23 @@ import { ensureBigTree } from './fixtures/big-tree.js';
 import { firstRequest, treeRss } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * `reika -p` startup, side by side with a bare Node client in the same run: the time from spawning
- * a process to its first chat request reaching the scripted server, and the peak RSS of the
- * process tree.
- *
- * - The reference is `node -e` doing one streamed `fetch` to the same server (what any Node client
- *   pays before its first byte leaves: the binary, then undici).
- * - reika runs in a tiny git repo and in the 150k-file tree (`fixtures/big-tree.ts`, used through
- *   a hard-link copy of its own so the bench may add files to it), each cold (the first run after
- *   the tree changed: a file was added, so the bootstrap cache misses) and warm (the next run, the
- *   tree unchanged: a cache hit). The state folder (the cache) is a temp folder of the bench.
- * - reika is the shipped binary (the bundle, `scripts/bundle.mjs`); the tiny warm case is also
- *   run from tsc's unbundled output, to show what the bundle buys.
- * - Each round measures the reference and the reika runs one after another; figures are
- *   medians over the rounds and the ratios compare medians of the same run.
- *
- * Every reika run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where
- * the time goes: the median moment of each startup milestone, in ms since the process started.
- */
+// `reika -p` startup, side by side with a bare Node client in the same run: the time from spawning
+// a process to its first chat request reaching the scripted server, and the peak RSS of the
+// process tree.
+//
+// - The reference is `node -e` doing one streamed `fetch` to the same server (what any Node client
+//   pays before its first byte leaves: the binary, then undici).
+// - reika runs in a tiny git repo and in the 150k-file tree (`fixtures/big-tree.ts`, used through
+//   a hard-link copy of its own so the bench may add files to it), each cold (the first run after
+//   the tree changed: a file was added, so the bootstrap cache misses) and warm (the next run, the
+//   tree unchanged: a cache hit). The state folder (the cache) is a temp folder of the bench.
+// - reika is the shipped binary (the bundle, `scripts/bundle.mjs`); the tiny warm case is also
+//   run from tsc's unbundled output, to show what the bundle buys.
+// - Each round measures the reference and the reika runs one after another; figures are
+//   medians over the rounds and the ratios compare medians of the same run.
+//
+// Every reika run has REIKA_TRACE_STARTUP=1 (a dozen stderr lines), so the bench also prints where
+// the time goes: the median moment of each startup milestone, in ms since the process started.
 
 /** What ships (package.json `bin`: the bundle), and tsc's output it is made from, for comparison. */
 const mainJs = reikaBin;

@@ -1,4 +1,4 @@
-/** Small helpers shared by the benches. */
+// Small helpers shared by the benches.
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -6,19 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { ensureBigTree } from './fixtures/big-tree.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * The interactive terminal's responsiveness, measured through a real pseudo-terminal (util-linux
- * `script` relays our pipe to a pty of 80×24):
- *
- * - spawn → prompt drawn (raw mode is on before the first frame) and spawn → first key echoed,
- *   in a tiny repository and in the 150k-file tree; reference: a bare `node` program that enters
- *   raw mode, draws a prompt and echoes keys, through the same relay;
- * - keystroke echo latency while the 150k-file index is being built (time from writing one key
- *   to the pty until the redrawn prompt line containing it comes back); reference: the bare echo
- *   program's latency through the same relay.
- *
- * No model server is needed: nothing is sent before Enter.
- */
+// The interactive terminal's responsiveness, measured through a real pseudo-terminal (util-linux
+// `script` relays our pipe to a pty of 80×24):
+//
+// - spawn → prompt drawn (raw mode is on before the first frame) and spawn → first key echoed,
+//   in a tiny repository and in the 150k-file tree; reference: a bare `node` program that enters
+//   raw mode, draws a prompt and echoes keys, through the same relay;
+// - keystroke echo latency while the 150k-file index is being built (time from writing one key
+//   to the pty until the redrawn prompt line containing it comes back); reference: the bare echo
+//   program's latency through the same relay.
+//
+// No model server is needed: nothing is sent before Enter.
 
 const mainJs = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const RUNS = 5;

@@ -2,12 +2,10 @@ import { Parser } from 'htmlparser2';
 import { htmlToMarkdown } from '../actors/tool-executor/web/html-markdown.js';
 import { fmt, row, summarize } from './stats.js';
 
-/**
- * `fetch`'s HTML to Markdown on a 1 MB page (navigation, sidebar, scripts, ads and a long article
- * of headings, paragraphs, links, lists, code blocks and tables), CPU time of the conversion:
- * the first call in this process (cold: the code is not compiled yet) and the median of warm
- * calls, beside htmlparser2's bare tokenizer pass over the same bytes (the floor: no output).
- */
+// `fetch`'s HTML to Markdown on a 1 MB page (navigation, sidebar, scripts, ads and a long article
+// of headings, paragraphs, links, lists, code blocks and tables), CPU time of the conversion:
+// the first call in this process (cold: the code is not compiled yet) and the median of warm
+// calls, beside htmlparser2's bare tokenizer pass over the same bytes (the floor: no output).
 
 /** A page of about `bytes`, shaped like a release-notes page of a documentation site. */
 export function samplePage(bytes: number): string {

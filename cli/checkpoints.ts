@@ -1,7 +1,7 @@
 import type { Checkpoint, Restored } from '../actors/tool-executor/safety/checkpoint-store.js';
 import type { UserHead } from '../actors/tool-executor/safety/user-head.js';
 
-/** How `/checkpoints`, `/undo` and `reika undo` print steps and what an undo changed. */
+// How `/checkpoints`, `/undo` and `reika undo` print steps and what an undo changed.
 
 const SHOWN = 40;
 

@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImageError, toImage, type Image } from '../actors/images/image.js';
 
-/**
- * Reads an image from the system clipboard with the platform's own helper program: wl-paste
- * (Wayland) or xclip (X11) on Linux, osascript on macOS, PowerShell on Windows.
- */
+// Reads an image from the system clipboard with the platform's own helper program: wl-paste
+// (Wayland) or xclip (X11) on Linux, osascript on macOS, PowerShell on Windows.
 
 let helperEnv: NodeJS.ProcessEnv = process.env;
 

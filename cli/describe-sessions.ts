@@ -1,10 +1,8 @@
 import type { StoredSession } from '../actors/transcript/session-catalog.js';
 import { formatTokens } from './tui/status-line.js';
 
-/**
- * Stored sessions as the user reads them — `reika sessions`, the `--resume` picker and `/resume`
- * share these lines: id, when it was last used, turns, tokens, the first prompt.
- */
+// Stored sessions as the user reads them — `reika sessions`, the `--resume` picker and `/resume`
+// share these lines: id, when it was last used, turns, tokens, the first prompt.
 
 /** `2026-12-02 14:05`, local time. */
 export function shortDate(iso: string): string {

@@ -9,10 +9,8 @@ import { takeModelOption } from './model-option.js';
 import { locateSubcommand, type Subcommand } from './subcommand.js';
 import { version } from './version.js';
 
-/**
- * The `reika` binary. Parses the command line and hands off to one command module, imported
- * lazily so that `--help` and the interactive prompt start without loading what they don't use.
- */
+// The `reika` binary. Parses the command line and hands off to one command module, imported
+// lazily so that `--help` and the interactive prompt start without loading what they don't use.
 
 const HELP = `reika — a terminal coding agent for local and hosted LLMs
 

@@ -10,13 +10,11 @@ import { sessionLine } from './describe-sessions.js';
 import { SESSION_VARIABLE } from '../actors/tool-executor/safety/session-id.js';
 import { version } from './version.js';
 
-/**
- * How a run finds the session it goes on with (`--continue`, `--resume ID`, `/resume`) and the
- * recorder its transcript goes to. A session another reika is writing is continued in a copy
- * (the same conversation, a file of its own), so two processes never write one file. What can go
- * wrong is one sentence: no such session, a damaged transcript or one from another format
- * version — followed by the other sessions of the folder.
- */
+// How a run finds the session it goes on with (`--continue`, `--resume ID`, `/resume`) and the
+// recorder its transcript goes to. A session another reika is writing is continued in a copy
+// (the same conversation, a file of its own), so two processes never write one file. What can go
+// wrong is one sentence: no such session, a damaged transcript or one from another format
+// version — followed by the other sessions of the folder.
 
 /** `--continue` (the newest of this folder) or `--resume ID`. */
 export type SessionChoice = { continue: true } | { resume: string };

@@ -2,6 +2,9 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { dirname, join } from 'node:path';
 import { projectDir } from '../actors/transcript/store-paths.js';
 
+/** Entries kept per project. */
+export const HISTORY_LIMIT = 500;
+
 /**
  * The prompt's ↑/↓ history across runs, per project root: `history.jsonl` beside the project's
  * transcripts, one JSON string per line, appended as each line is sent (two reika processes in one
@@ -9,10 +12,6 @@ import { projectDir } from '../actors/transcript/store-paths.js';
  * newest place) and capped; the file is rewritten compact once it holds twice the cap. The
  * configured API keys are never written.
  */
-
-/** Entries kept per project. */
-export const HISTORY_LIMIT = 500;
-
 export class PromptHistory {
   readonly file: string;
 

@@ -18,23 +18,6 @@ import type { Diagnostics } from '../actors/lsp/diagnostics.js';
 import type { McpServerConfig } from '../actors/mcp/config.js';
 import { INDEXER_MODULE, MODEL_IO_MODULE, TOOL_EXECUTOR_MODULE } from './actor-modules.js';
 
-/**
- * Spawns reika's actor tree: model-io in a worker thread (adopting the one `main.ts` started
- * first, `runtime/prespawn.ts`), the tool executor in a child process,
- * the indexer (front of its piscina pool) and the approver in the main thread. Nothing here
- * waits: requests to an actor still starting are queued by the supervisor, so the caller can
- * start its bootstrap at once and spawning overlaps the scan.
- *
- * The tool executor is not needed before the model's first reply, so its process starts on
- * {@link Runtime.prewarm} (the session calls it once its first request has gone to model-io), and
- * not before the model-io thread is up and the startup indexer thread has ended: on a small machine
- * a Node process booting beside the scan thread or the model-io thread would delay the first
- * request (bench/startup.bench.ts), and the spawn holds the main thread until the child has
- * exec'd, so before the first request it would hold engine detection and a signal's handling too.
- * A tool call that comes before that starts it at once (`prewarm({ now: true })`). The MCP servers' hub
- * loads on first use, which the session makes right after its bootstrap.
- */
-
 export interface RuntimeOptions {
   /** Answers the tool executor's approval requests (the TUI's prompt; headless declines). */
   approve: ApproveFn;
@@ -113,6 +96,22 @@ function lazyDispatcher(supervisor: Supervisor): ActorDefinition<DispatcherProto
   });
 }
 
+/**
+ * Spawns reika's actor tree: model-io in a worker thread (adopting the one `main.ts` started
+ * first, `runtime/prespawn.ts`), the tool executor in a child process,
+ * the indexer (front of its piscina pool) and the approver in the main thread. Nothing here
+ * waits: requests to an actor still starting are queued by the supervisor, so the caller can
+ * start its bootstrap at once and spawning overlaps the scan.
+ *
+ * The tool executor is not needed before the model's first reply, so its process starts on
+ * {@link Runtime.prewarm} (the session calls it once its first request has gone to model-io), and
+ * not before the model-io thread is up and the startup indexer thread has ended: on a small machine
+ * a Node process booting beside the scan thread or the model-io thread would delay the first
+ * request (bench/startup.bench.ts), and the spawn holds the main thread until the child has
+ * exec'd, so before the first request it would hold engine detection and a signal's handling too.
+ * A tool call that comes before that starts it at once (`prewarm({ now: true })`). The MCP servers' hub
+ * loads on first use, which the session makes right after its bootstrap.
+ */
 export function startRuntime(options: RuntimeOptions): Runtime {
   const supervisor = new Supervisor(options.supervisor);
   const watchers = new Set<(phase: ApprovalPhase) => void>();

@@ -1,14 +1,13 @@
-/**
- * Finds the subcommand in a command line wherever the flags put it: `reika --cwd ../vue map` is
- * `reika map` in ../vue, not a turn with the prompt "map". A bare word that is not a subcommand
- * and looks like a mistyped one is refused rather than sent to the model as a task.
- */
-
 import { VALUED } from './flag-names.js';
 import { closest } from './slash/suggest.js';
 
 /** The subcommands `reika` knows, each run by its own module. */
 export const SUBCOMMANDS = ['index', 'map', 'undo', 'sessions', 'doctor', 'engine', 'config', 'acp', 'completion'] as const;
+/**
+ * Finds the subcommand in a command line wherever the flags put it: `reika --cwd ../vue map` is
+ * `reika map` in ../vue, not a turn with the prompt "map". A bare word that is not a subcommand
+ * and looks like a mistyped one is refused rather than sent to the model as a task.
+ */
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
 

@@ -1,15 +1,14 @@
 import type { Transcript } from '../actors/transcript/read-transcript.js';
 import { shortDate } from './describe-sessions.js';
 
+/** Output lines of a tool shown under its call. */
+const PAYLOAD_LINES = 20;
+
 /**
  * `/save`: a transcript as Markdown a person reads — each turn's prompt, the model's answers,
  * every tool call with its one-line summary and the start of its output, notes to the model,
  * compactions and how turns ended. The JSONL stays the record; this is the readable copy.
  */
-
-/** Output lines of a tool shown under its call. */
-const PAYLOAD_LINES = 20;
-
 export function transcriptMarkdown(transcript: Transcript): string {
   const { header } = transcript;
   const out: string[] = [`# reika session ${header.id}`, '', `- folder: \`${header.root}\``, `- started: ${shortDate(header.created)}`, `- reika ${header.reika}`];

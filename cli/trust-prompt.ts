@@ -4,11 +4,9 @@ import type { Config } from '../actors/config/load-config.js';
 import { sourceLabel } from '../actors/config/sources.js';
 import { readHooks } from '../actors/hooks/hook-config.js';
 
-/**
- * Asked once per project, in the terminal, before the session starts (SPEC §16, §17): a project
- * whose `.env` or settings would loosen safety or change the server, model or key is trusted only
- * when the user says so, seeing what would change. Said yes, it is remembered for the project.
- */
+// Asked once per project, in the terminal, before the session starts (SPEC §16, §17): a project
+// whose `.env` or settings would loosen safety or change the server, model or key is trusted only
+// when the user says so, seeing what would change. Said yes, it is remembered for the project.
 
 /**
  * What trusting the project would change, one line each: its settings values (keys named, never

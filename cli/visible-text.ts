@@ -1,10 +1,8 @@
-/**
- * Names, paths, commands and summaries from tools, made safe to print on a terminal: a control
- * character (C0, DEL, C1) or an invisible format character that reorders or hides text (bidi
- * overrides and isolates such as U+202E, zero-width characters, the BOM, line and paragraph
- * separators) is shown as an escape (`\n`, `\x1b`, `\u202E`) instead of acting on the terminal.
- * A file called `invoice\u202Efdp.exe` then reads as what it is, not as `invoiceexe.pdf`.
- */
+// Names, paths, commands and summaries from tools, made safe to print on a terminal: a control
+// character (C0, DEL, C1) or an invisible format character that reorders or hides text (bidi
+// overrides and isolates such as U+202E, zero-width characters, the BOM, line and paragraph
+// separators) is shown as an escape (`\n`, `\x1b`, `\u202E`) instead of acting on the terminal.
+// A file called `invoice\u202Efdp.exe` then reads as what it is, not as `invoiceexe.pdf`.
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 // C0 and DEL, C1, then the format characters that change how text around them is shown.

@@ -1,7 +1,5 @@
-/**
- * One error type for the whole runtime. Errors cross thread and process boundaries flattened to
- * plain records, so identity checks use the `code`, never `instanceof`.
- */
+// One error type for the whole runtime. Errors cross thread and process boundaries flattened to
+// plain records, so identity checks use the `code`, never `instanceof`.
 
 /**
  * Every error code reika uses: a closed set, so a new failure is a new member here and each

@@ -1,15 +1,13 @@
 import { Worker } from 'node:worker_threads';
 
-/**
- * A worker thread started before the runtime that will own it: `reika` starts the model-io
- * thread as its first statement (`cli/main.ts`), so the thread boots while the main thread is
- * still loading the CLI, the config and the runtime, and the supervisor's `spawn` of that actor
- * adopts it (`ThreadTransport`) instead of starting another.
- *
- * Until it is adopted the thread does not keep the process alive (a run that stops early, on a
- * usage error, just exits), and what it says — messages, an error, its exit — is held for the
- * transport that adopts it.
- */
+// A worker thread started before the runtime that will own it: `reika` starts the model-io
+// thread as its first statement (`cli/main.ts`), so the thread boots while the main thread is
+// still loading the CLI, the config and the runtime, and the supervisor's `spawn` of that actor
+// adopts it (`ThreadTransport`) instead of starting another.
+//
+// Until it is adopted the thread does not keep the process alive (a run that stops early, on a
+// usage error, just exits), and what it says — messages, an error, its exit — is held for the
+// transport that adopts it.
 
 /** The thread's file (the host of every worker-thread actor). */
 export const THREAD_ENTRY = new URL('./thread-entry.js', import.meta.url);

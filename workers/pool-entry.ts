@@ -6,11 +6,9 @@ import { scanAndMap } from '../actors/indexer/scan-and-map.js';
 import { scan } from '../actors/indexer/scan.js';
 import type { FileResult, GrepFilesTask } from '../actors/tool-executor/files/search/search-file.js';
 
-/**
- * The indexer pool's worker file: each named export is one piscina task (`run(task, { name })`).
- * Tasks take and return plain data (structured clone), and run synchronously to the end; a task is
- * cancelled by ending its thread, never by a flag.
- */
+// The indexer pool's worker file: each named export is one piscina task (`run(task, { name })`).
+// Tasks take and return plain data (structured clone), and run synchronously to the end; a task is
+// cancelled by ending its thread, never by a flag.
 
 traceStartup('indexer thread: modules loaded');
 

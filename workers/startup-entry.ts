@@ -3,13 +3,11 @@ import { cachedScanAndMap, scanAndMap } from '../actors/indexer/scan-and-map.js'
 import type { StartupMessage, StartupWork } from '../actors/indexer/startup-thread.js';
 import { traceStartup } from '../actors/indexer/startup-trace.js';
 
-/**
- * The startup thread (`actors/indexer/startup-thread.ts`): a plain worker thread, not a piscina
- * one, so it starts before piscina is even loaded and boots with nothing but the scan and the map
- * code. It scans `workerData.root`, posts the index, ranks the repo map, posts that, and ends;
- * with the default caps the bootstrap cache answers instead when the tree is unchanged.
- * A failure is posted as a message; the main thread ends the thread to abort it.
- */
+// The startup thread (`actors/indexer/startup-thread.ts`): a plain worker thread, not a piscina
+// one, so it starts before piscina is even loaded and boots with nothing but the scan and the map
+// code. It scans `workerData.root`, posts the index, ranks the repo map, posts that, and ends;
+// with the default caps the bootstrap cache answers instead when the tree is unchanged.
+// A failure is posted as a message; the main thread ends the thread to abort it.
 
 traceStartup('indexer thread: modules loaded');
 

@@ -1,18 +1,5 @@
 import type { Usage } from '../model-io/protocol.js';
 
-/**
- * The real prefix-cache figures of the main agent's requests, one entry per request, as the
- * engine reported them (llama.cpp `timings.cache_n`/`prompt_n`, or
- * `usage.prompt_tokens_details.cached_tokens`). The one owner of these facts: the status line,
- * `/tokens`, `--json`, `--stream` and `reika doctor` ask it.
- *
- * A request should only prefill what was appended since the previous one (the previous prompt
- * stays cached). One that prefilled more is flagged, with the cause when reika knows it: a
- * compaction event (its prefix changed on purpose), the chat template (the template check saw
- * the rendered prompt change), a subagent wave that ran in the engine's only slot, else the
- * engine dropped its cache by itself (eviction, another client, a restart).
- */
-
 /** Prefilled tokens beyond the appended ones that are not worth a flag (a generation prompt re-rendered). */
 export const REPREFILL_SLACK_TOKENS = 32;
 
@@ -58,6 +45,18 @@ export interface RequestFacts {
   sharedSlotWave?: boolean;
 }
 
+/**
+ * The real prefix-cache figures of the main agent's requests, one entry per request, as the
+ * engine reported them (llama.cpp `timings.cache_n`/`prompt_n`, or
+ * `usage.prompt_tokens_details.cached_tokens`). The one owner of these facts: the status line,
+ * `/tokens`, `--json`, `--stream` and `reika doctor` ask it.
+ *
+ * A request should only prefill what was appended since the previous one (the previous prompt
+ * stays cached). One that prefilled more is flagged, with the cause when reika knows it: a
+ * compaction event (its prefix changed on purpose), the chat template (the template check saw
+ * the rendered prompt change), a subagent wave that ran in the engine's only slot, else the
+ * engine dropped its cache by itself (eviction, another client, a restart).
+ */
 export class CacheLedger {
   private readonly entries: RequestCache[] = [];
   private readonly facts = new Map<number, RequestFacts>();

@@ -2,11 +2,6 @@ import { createHash } from 'node:crypto';
 import type { ToolCall } from '../model-io/protocol.js';
 import type { ToolResult } from '../tool-executor/protocol.js';
 
-/**
- * Breaks loops across the requests of one turn: the same call giving the same result again, or
- * the same failing edit tried again. First a note to the model, then a stop.
- */
-
 /** The same call with the same result this many times → a note. */
 export const REPEAT_NOTE_AT = 2;
 /** …this many times → the turn stops. */
@@ -42,6 +37,10 @@ function stableJson(value: unknown): string {
  */
 export const REPEAT_WINDOW_CALLS = 40;
 
+/**
+ * Breaks loops across the requests of one turn: the same call giving the same result again, or
+ * the same failing edit tried again. First a note to the model, then a stop.
+ */
 export class LoopGuard {
   /** For each key, the positions (among the calls observed) where it was seen lately. */
   private readonly repeats = new Map<string, number[]>();

@@ -3,11 +3,9 @@ import type { ToolCall } from '../model-io/protocol.js';
 import type { ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent } from './events.js';
 
-/**
- * Where a turn meets the session's hooks (SPEC §17): before and after each tool call, and when the
- * model has answered (`Stop`, or `SubagentStop` for a subagent's turn). What hooks print or how
- * they fail is told as notices; what they decide comes back to the loop.
- */
+// Where a turn meets the session's hooks (SPEC §17): before and after each tool call, and when the
+// model has answered (`Stop`, or `SubagentStop` for a subagent's turn). What hooks print or how
+// they fail is told as notices; what they decide comes back to the loop.
 
 export interface TurnHookContext {
   hooks: Hooks;

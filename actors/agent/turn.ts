@@ -18,12 +18,10 @@ import { pendingCall, transition, type ToolCallChange, type ToolCallState } from
 import type { Hooks } from '../hooks/hooks.js';
 import { afterCall, atCompaction, atStop, beforeCall, type TurnHookContext } from './turn-hooks.js';
 
-/**
- * One turn of the agent loop: stream the model's reply, run its tool calls through the tool
- * executor (or the actor a tool names, {@link TurnOptions.route}), append the results, repeat until the model answers without tools, the request
- * budget runs out or the loop guard stops it. Depends only on a {@link Router}, so the same
- * loop runs in the main thread and inside a subagent's worker thread.
- */
+// One turn of the agent loop: stream the model's reply, run its tool calls through the tool
+// executor (or the actor a tool names, {@link TurnOptions.route}), append the results, repeat until the model answers without tools, the request
+// budget runs out or the loop guard stops it. Depends only on a {@link Router}, so the same
+// loop runs in the main thread and inside a subagent's worker thread.
 
 export interface TurnOptions {
   router: Router;

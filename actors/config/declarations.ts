@@ -1,9 +1,7 @@
-/**
- * Every setting reika reads, declared once: its environment variable, its settings-file key, its
- * type and default, where it may come from, one line of documentation, and whether a project must
- * be trusted to set it. `load-config.ts` parses them into the typed {@link Config}; nothing else
- * reads `REIKA_*` variables (the few `environment`-only ones go through `process-settings.ts`).
- */
+// Every setting reika reads, declared once: its environment variable, its settings-file key, its
+// type and default, where it may come from, one line of documentation, and whether a project must
+// be trusted to set it. `load-config.ts` parses them into the typed {@link Config}; nothing else
+// reads `REIKA_*` variables (the few `environment`-only ones go through `process-settings.ts`).
 
 /** How a value is read (`parse.ts` holds the one parser of each). */
 export type SettingType =

@@ -12,12 +12,10 @@ import type { SettingsLayer } from './settings-layer.js';
 import { dotEnvLayer, foldersUpTo, projectRootOf, reikaValues, userFolderOf, type Layer, type Source } from './sources.js';
 import { projectTrust } from '../mcp/trust.js';
 
-/**
- * The typed configuration, read once per process (and again for the new folder at `/cd`) and
- * passed down: the environment first, then the project's `.env`, then `~/.config/reika/.env`
- * ($XDG_CONFIG_HOME/reika when set); a key set earlier wins. Every setting is declared in
- * `declarations.ts`; profiles come from `REIKA_PROFILES=a,b` and `REIKA_<NAME>_*`.
- */
+// The typed configuration, read once per process (and again for the new folder at `/cd`) and
+// passed down: the environment first, then the project's `.env`, then `~/.config/reika/.env`
+// ($XDG_CONFIG_HOME/reika when set); a key set earlier wins. Every setting is declared in
+// `declarations.ts`; profiles come from `REIKA_PROFILES=a,b` and `REIKA_<NAME>_*`.
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080/v1';
 

@@ -2,14 +2,6 @@ import { declarationOf, type SettingDeclaration } from './declarations.js';
 import { parseList, parseSetting } from './parse.js';
 import { isProjectSource, sourceLabel, type Layer, type Source } from './sources.js';
 
-/**
- * The sources merged into one set of raw values, the strongest first (SPEC §16, §17): a value set
- * by a stronger source wins; lists are merged from every source. A project's sources (its `.env`,
- * `.reika/settings.json`, `.reika/settings.local.json`) may tighten anything, but until the project
- * is trusted they may not loosen safety (a less strict value than the user's) nor redirect code
- * (server, model, key, profiles); what they may not set is left out and listed.
- */
-
 /** A project's value that was not applied, and why. */
 export interface IgnoredSetting {
   env: string;
@@ -26,6 +18,13 @@ export interface MergedLayers {
   ignored: IgnoredSetting[];
 }
 
+/**
+ * The sources merged into one set of raw values, the strongest first (SPEC §16, §17): a value set
+ * by a stronger source wins; lists are merged from every source. A project's sources (its `.env`,
+ * `.reika/settings.json`, `.reika/settings.local.json`) may tighten anything, but until the project
+ * is trusted they may not loosen safety (a less strict value than the user's) nor redirect code
+ * (server, model, key, profiles); what they may not set is left out and listed.
+ */
 export function mergeLayers(layers: readonly Layer[], trusted: boolean): MergedLayers {
   const raw: Record<string, string> = {};
   const sources: Record<string, Source[]> = {};

@@ -1,10 +1,8 @@
 import type { SettingDeclaration, SettingType } from './declarations.js';
 import { ReikaError } from '../../runtime/errors.js';
 
-/**
- * The one parser of each setting type. A value that does not parse is a {@link ConfigError} of one
- * line naming the setting and what it accepts.
- */
+// The one parser of each setting type. A value that does not parse is a {@link ConfigError} of one
+// line naming the setting and what it accepts.
 
 export class ConfigError extends ReikaError {
   constructor(message: string) {

@@ -1,11 +1,9 @@
 import { SETTINGS, type SettingDeclaration } from './declarations.js';
 import { parseBoolean } from './parse.js';
 
-/**
- * The settings a thread or process reads from its own environment (`from: 'environment'` in
- * `declarations.ts`): they are needed before any file is read (the bootstrap cache, startup
- * tracing) and no file may set them. A value that does not parse counts as the default.
- */
+// The settings a thread or process reads from its own environment (`from: 'environment'` in
+// `declarations.ts`): they are needed before any file is read (the bootstrap cache, startup
+// tracing) and no file may set them. A value that does not parse counts as the default.
 
 type EnvironmentSwitch = Extract<(typeof SETTINGS)[number], { from: 'environment'; type: { kind: 'boolean' } }>['env'];
 

@@ -5,14 +5,12 @@ import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS, type SettingDec
 import { ConfigError, parseSetting } from './parse.js';
 import type { SettingsLayer, SettingsScope } from './settings-layer.js';
 
-/**
- * The settings files (SPEC §17): `~/.config/reika/settings.json` (user), `.reika/settings.json`
- * (project) and `.reika/settings.local.json` (local) at the project root. Each is read into the
- * same `REIKA_*` values the environment gives (a key per setting: `declarations.ts`), plus its
- * `permissions` and `hooks` blocks as written, for the rules and hooks. A broken file, an unknown
- * key or a value of the wrong kind is one line naming the file, the key and the line; the rest of
- * the file loads (the parser recovers after a syntax error).
- */
+// The settings files (SPEC §17): `~/.config/reika/settings.json` (user), `.reika/settings.json`
+// (project) and `.reika/settings.local.json` (local) at the project root. Each is read into the
+// same `REIKA_*` values the environment gives (a key per setting: `declarations.ts`), plus its
+// `permissions` and `hooks` blocks as written, for the rules and hooks. A broken file, an unknown
+// key or a value of the wrong kind is one line naming the file, the key and the line; the rest of
+// the file loads (the parser recovers after a syntax error).
 
 export interface SettingsFile {
   layer: SettingsLayer;

@@ -1,3 +1,6 @@
+/** `user`: `~/.config/reika/settings.json`; `project`: `.reika/settings.json`; `local`: `.reika/settings.local.json`. */
+export type SettingsScope = 'user' | 'project' | 'local';
+
 /**
  * One settings file as the rules and hooks see it (SPEC §17): its scope, where it is, whether
  * reika trusts it, and its `permissions` and `hooks` blocks exactly as written. The configuration
@@ -5,10 +8,6 @@
  * `Config.settingsLayers`. Parsing and applying the two blocks is the rules engine's; everything
  * else in a settings file is read by `actors/config/` into the typed {@link Config}.
  */
-
-/** `user`: `~/.config/reika/settings.json`; `project`: `.reika/settings.json`; `local`: `.reika/settings.local.json`. */
-export type SettingsScope = 'user' | 'project' | 'local';
-
 export interface SettingsLayer {
   scope: SettingsScope;
   /** The file's absolute path (where "Always" writes a rule of this scope). */

@@ -1,11 +1,5 @@
 import { PROFILE_FIELDS, SETTINGS, type SettingType } from './declarations.js';
 
-/**
- * The JSON Schema of a settings file, made from the declarations (so it never drifts from what
- * reika reads). `docs/settings.schema.json` is this, written out; a test keeps the two equal.
- * `permissions` and `hooks` are described loosely here: their contents are the rules engine's.
- */
-
 type Schema = Record<string, unknown>;
 
 function schemaOf(type: SettingType): Schema {
@@ -27,6 +21,11 @@ function schemaOf(type: SettingType): Schema {
   }
 }
 
+/**
+ * The JSON Schema of a settings file, made from the declarations (so it never drifts from what
+ * reika reads). `docs/settings.schema.json` is this, written out; a test keeps the two equal.
+ * `permissions` and `hooks` are described loosely here: their contents are the rules engine's.
+ */
 export function settingsSchema(): Schema {
   const properties: Record<string, Schema> = {
     $schema: { type: 'string' },

@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 
-/**
- * Where settings come from, each source a layer of raw `REIKA_*` values (the environment, the
- * project's `.env`, the user's `.env`); `load-config.ts` merges them, earlier layers winning.
- */
+// Where settings come from, each source a layer of raw `REIKA_*` values (the environment, the
+// project's `.env`, the user's `.env`); `load-config.ts` merges them, earlier layers winning.
 
 /** Which source a value came from. */
 export type SourceKind = 'environment' | 'project .env' | 'local settings' | 'project settings' | 'user .env' | 'user settings' | 'command line';

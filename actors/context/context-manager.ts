@@ -12,22 +12,6 @@ import { cutPayload, shedPayload, type ToolEntry, type ToolResultInput } from '.
 import { capUnsent, cutUnsent, cutUnsentText, NEW_PAYLOAD_SHARE, shrinkCall, shrinkUnsentCalls, UNKNOWN_WINDOW_PAYLOAD_CAP, UNSENT_CUT_TO } from './unsent-cuts.js';
 import { WindowBudget, type WindowSource } from './window-budget.js';
 
-/**
- * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
- *
- * Window known: every request is the previous one plus new messages, byte for byte, until the
- * estimate passes the threshold, where what is left for the reply would fall below the reserve
- * (window-budget.ts). Then ONE compaction event (compactor.ts) sheds old payloads and folds old
- * rounds into the recap; nothing accumulates per event. A request that still cannot leave
- * `MAX_TOKENS_FLOOR` for the reply is not sent.
- *
- * Window unknown: only the newest group of tool results carries payloads. Either way, message
- * shapes keep strict chat templates happy: never two user messages in a row.
- *
- * The manager takes the turn's changes, tells its journal of each, and builds each request; the
- * policies it applies live beside it: the window's budget, compaction, cuts of what was never sent.
- */
-
 export interface ContextOptions {
   /** The session's frozen system prompt. */
   system: string;
@@ -65,6 +49,21 @@ export interface PreparedRequest {
   cutChars: number;
 }
 
+/**
+ * The conversation as the model sees it, kept for the prefix cache (SPEC §5).
+ *
+ * Window known: every request is the previous one plus new messages, byte for byte, until the
+ * estimate passes the threshold, where what is left for the reply would fall below the reserve
+ * (window-budget.ts). Then ONE compaction event (compactor.ts) sheds old payloads and folds old
+ * rounds into the recap; nothing accumulates per event. A request that still cannot leave
+ * `MAX_TOKENS_FLOOR` for the reply is not sent.
+ *
+ * Window unknown: only the newest group of tool results carries payloads. Either way, message
+ * shapes keep strict chat templates happy: never two user messages in a row.
+ *
+ * The manager takes the turn's changes, tells its journal of each, and builds each request; the
+ * policies it applies live beside it: the window's budget, compaction, cuts of what was never sent.
+ */
 export class ContextManager {
   private readonly conversation: Conversation;
   private toolsChars: number;

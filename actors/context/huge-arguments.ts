@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { WireToolCall } from '../model-io/protocol.js';
 
-/**
- * A call's huge string arguments replaced by their size and hash. A 2 MB `bash` command that
- * failed with E2BIG would otherwise ride in every later request; the call stays in the history
- * (the model sees what it sent and that it failed), its bulk does not.
- */
+// A call's huge string arguments replaced by their size and hash. A 2 MB `bash` command that
+// failed with E2BIG would otherwise ride in every later request; the call stays in the history
+// (the model sees what it sent and that it failed), its bulk does not.
 
 /** A string argument longer than this is "huge" once its call failed. */
 export const HUGE_ARGUMENT_CHARS = 8 * 1024;

@@ -1,3 +1,10 @@
+/** The uncalibrated rule of thumb. */
+export const CHARS_PER_TOKEN = 4;
+/** What a digit in the new part of an anchored request weighs, in characters. */
+export const DIGIT_CHARS = 4;
+const MIN_FACTOR = 0.5;
+const MAX_FACTOR = 3;
+
 /**
  * Token estimate: characters / 4, corrected by the prompt-token counts the server reports.
  *
@@ -20,14 +27,6 @@
  * mix of prose and code shifts the ratio from request to request). It is clamped so one odd
  * report cannot swing it wildly.
  */
-
-/** The uncalibrated rule of thumb. */
-export const CHARS_PER_TOKEN = 4;
-/** What a digit in the new part of an anchored request weighs, in characters. */
-export const DIGIT_CHARS = 4;
-const MIN_FACTOR = 0.5;
-const MAX_FACTOR = 3;
-
 export class TokenEstimate {
   private factorValue = 1;
   private samples = 0;

@@ -4,12 +4,10 @@ import { shrinkArguments } from './huge-arguments.js';
 import { cutPayload, type ToolEntry } from './tool-entry.js';
 import type { MessageEntry } from './conversation.js';
 
-/**
- * What a request may still change for free: what was never sent. A new payload too large for the
- * window is cut (head and tail kept, a marker between), and as a last resort the huge arguments of
- * unsent calls are replaced by their size and hash, then the model's own text of an unsent reply
- * is cut like a payload; the prefix cache loses nothing either way.
- */
+// What a request may still change for free: what was never sent. A new payload too large for the
+// window is cut (head and tail kept, a marker between), and as a last resort the huge arguments of
+// unsent calls are replaced by their size and hash, then the model's own text of an unsent reply
+// is cut like a payload; the prefix cache loses nothing either way.
 
 /**
  * A new payload takes at most this share of the history budget (the threshold less the system

@@ -2,12 +2,6 @@ import { ReikaError } from '../../runtime/errors.js';
 import type { Usage } from '../model-io/protocol.js';
 
 /**
- * How a context window is shared between the request and the reply (SPEC §5): the reserve kept
- * for the reply, the threshold past which a compaction event happens, and the max_tokens a request
- * goes with. The window is asked of its owner each time; the reserve follows the replies seen.
- */
-
-/**
  * A request leaves room for its estimate to be this much low (the factor errs high and is
  * corrected by every count the server reports), plus {@link SLACK_TOKENS}.
  */
@@ -37,6 +31,11 @@ export const DEFAULT_MAX_OUTPUT = 16_384;
 /** Where the window comes from: a fixed number (a subagent's, a test's) or a function that asks its owner. */
 export type WindowSource = number | (() => number | undefined) | undefined;
 
+/**
+ * How a context window is shared between the request and the reply (SPEC §5): the reserve kept
+ * for the reply, the threshold past which a compaction event happens, and the max_tokens a request
+ * goes with. The window is asked of its owner each time; the reserve follows the replies seen.
+ */
 export class WindowBudget {
   /** The window's owner, asked each time. */
   private windowOf: () => number | undefined = () => undefined;

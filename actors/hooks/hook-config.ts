@@ -1,8 +1,6 @@
-/**
- * The `hooks` block of a settings file (SPEC §17), in Claude Code's shape:
- * `{Event: [{matcher, hooks: [{type: "command", command, timeout}]}]}`. Read into flat entries,
- * one per command; what cannot be used is one line naming the file and the key, and the rest loads.
- */
+// The `hooks` block of a settings file (SPEC §17), in Claude Code's shape:
+// `{Event: [{matcher, hooks: [{type: "command", command, timeout}]}]}`. Read into flat entries,
+// one per command; what cannot be used is one line naming the file and the key, and the rest loads.
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'PreCompact', 'Notification'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];

@@ -1,20 +1,6 @@
 import { hookMatches, type HookEntry, type HookEvent } from './hook-config.js';
 import { runHook, type HookRun } from './run-hook.js';
 
-/**
- * The hooks of a session (SPEC §17): the commands the user's (and a trusted project's) settings
- * attach to an event, run together when it happens. Each gets one JSON object on stdin:
- * `hook_event_name`, `session_id`, `transcript_path`, `cwd`, plus the event's own fields
- * (`tool_name`, `tool_input`, `tool_response`, `prompt`…). What they answer:
- * - exit 0: go on (stdout is shown; a JSON object on stdout may decide, below);
- * - exit 2: block, with stderr as the reason (PreToolUse: the call does not run and the model gets
- *   the reason as its result; UserPromptSubmit: the prompt is not sent; Stop: the model goes on
- *   with the reason as its instruction; PostToolUse: the model gets the reason with the result);
- * - JSON on stdout, `{"decision": "block" | "approve", "reason": "…"}` (or Claude Code's
- *   `hookSpecificOutput.permissionDecision` `deny` / `allow`), decides the same way;
- * - any other exit, a timeout, a command that cannot start: one line for the user, and reika goes on.
- */
-
 /** What the session tells every hook. */
 export interface HookSessionFacts {
   sessionId: string;
@@ -35,6 +21,19 @@ export interface HookOutcome {
   problems: string[];
 }
 
+/**
+ * The hooks of a session (SPEC §17): the commands the user's (and a trusted project's) settings
+ * attach to an event, run together when it happens. Each gets one JSON object on stdin:
+ * `hook_event_name`, `session_id`, `transcript_path`, `cwd`, plus the event's own fields
+ * (`tool_name`, `tool_input`, `tool_response`, `prompt`…). What they answer:
+ * - exit 0: go on (stdout is shown; a JSON object on stdout may decide, below);
+ * - exit 2: block, with stderr as the reason (PreToolUse: the call does not run and the model gets
+ *   the reason as its result; UserPromptSubmit: the prompt is not sent; Stop: the model goes on
+ *   with the reason as its instruction; PostToolUse: the model gets the reason with the result);
+ * - JSON on stdout, `{"decision": "block" | "approve", "reason": "…"}` (or Claude Code's
+ *   `hookSpecificOutput.permissionDecision` `deny` / `allow`), decides the same way;
+ * - any other exit, a timeout, a command that cannot start: one line for the user, and reika goes on.
+ */
 export class Hooks {
   constructor(
     private readonly entries: readonly HookEntry[],

@@ -3,10 +3,8 @@ import type { Router } from '../../runtime/calls.js';
 import { MODEL_IO, type Endpoint } from '../model-io/protocol.js';
 import { toDataUrl, type Image } from './image.js';
 
-/**
- * Asks a vision model to transcribe an image's text and then describe it; the answer is what the
- * main model sees in place of the image.
- */
+// Asks a vision model to transcribe an image's text and then describe it; the answer is what the
+// main model sees in place of the image.
 
 export const DESCRIBE_PROMPT =
   'First transcribe every piece of text in this image exactly as written (code, errors, labels), inside a fenced block. ' +

@@ -1,12 +1,11 @@
 import { ReikaError } from '../../runtime/errors.js';
 
+export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+
 /**
  * An image the user attached (pasted or `@file.png`), and the fixed facts the context budget and
  * the wire need about it.
  */
-
-export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
-
 export interface Image {
   bytes: Buffer;
   mime: ImageMime;

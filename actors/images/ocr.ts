@@ -1,10 +1,8 @@
 import type { Image } from './image.js';
 import { ImageError } from './image.js';
 
-/**
- * OCR through `@napi-rs/system-ocr` (macOS Vision, Windows.Media.Ocr). It is an optional
- * dependency with no Linux binary, so it is loaded lazily, inside a try, on first use.
- */
+// OCR through `@napi-rs/system-ocr` (macOS Vision, Windows.Media.Ocr). It is an optional
+// dependency with no Linux binary, so it is loaded lazily, inside a try, on first use.
 
 export const OCR_UNAVAILABLE_ON_LINUX = 'OCR unavailable on Linux — set REIKA_VISION_MODEL or REIKA_VISION=native';
 

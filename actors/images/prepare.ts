@@ -4,10 +4,8 @@ import { mentions, parseMentions } from '../prompt/mentions.js';
 import { isImagePath, toDataUrl, toImage, type Image, type TurnImage } from './image.js';
 import { attachImage, type ImageContext } from './recognize.js';
 
-/**
- * Everything a turn's prompt carries in images: pasted images (native parts or recognised text)
- * and `@file.png` mentions (always recognised). Failures become notes, never a failed turn.
- */
+// Everything a turn's prompt carries in images: pasted images (native parts or recognised text)
+// and `@file.png` mentions (always recognised). Failures become notes, never a failed turn.
 
 export interface PreparedPrompt {
   /** The prompt with recognised text appended. */

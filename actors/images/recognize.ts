@@ -6,10 +6,8 @@ import type { Image } from './image.js';
 import { IMAGE_TOKENS } from './image.js';
 import { OCR_UNAVAILABLE_ON_LINUX, ocrImage } from './ocr.js';
 
-/**
- * Turns an attached image into what the model gets: text from a vision model (REIKA_VISION_MODEL)
- * or OCR, or — in native mode, for a pasted image — the image itself for one turn.
- */
+// Turns an attached image into what the model gets: text from a vision model (REIKA_VISION_MODEL)
+// or OCR, or — in native mode, for a pasted image — the image itself for one turn.
 
 /** What recognition reads of the configuration (the session hands its whole `Config`). */
 export interface VisionConfig {

@@ -9,16 +9,14 @@ import type { FileIndex, IndexerProtocol, RepoMap } from './protocol.js';
 import { renderRepoMap } from './render-map.js';
 import { traceStartup } from './startup-trace.js';
 
-/**
- * The indexer actor: runs in the main thread (`supervisor.register('indexer', indexerActor)`) as
- * a thin front for the piscina pool, so the tree is only ever walked in worker threads. The
- * request's `signal` goes to the pool: an abort ends the thread doing the work.
- *
- * A scan may come prepared (`prepareMap`, or prestarted in a thread of its own before the runtime
- * by `prestart.ts`): its thread goes on to rank the repo map of its map candidates, and the
- * repo-map request that follows for exactly those files is answered from it instead of being
- * extracted again.
- */
+// The indexer actor: runs in the main thread (`supervisor.register('indexer', indexerActor)`) as
+// a thin front for the piscina pool, so the tree is only ever walked in worker threads. The
+// request's `signal` goes to the pool: an abort ends the thread doing the work.
+//
+// A scan may come prepared (`prepareMap`, or prestarted in a thread of its own before the runtime
+// by `prestart.ts`): its thread goes on to rank the repo map of its map candidates, and the
+// repo-map request that follows for exactly those files is answered from it instead of being
+// extracted again.
 
 /** The root as an absolute folder, or a one-sentence error (checked here: cheap and async). */
 async function checkRoot(root: string): Promise<string> {

@@ -5,25 +5,23 @@ import { environmentSwitch } from '../config/process-settings.js';
 import { DEFAULT_CAPS } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 
-/**
- * The bootstrap cache: the file index and the ranked repo map of a project root, kept
- * on disk under `<state>/bootstrap/<key of the root>/` (`cache.json`, `result.json`), so a session
- * started in an unchanged tree reuses them instead of crawling and extracting again. The map is deterministic,
- * so a hit gives the very bytes a fresh scan would, and the engine sees the same system prompt
- * prefix session after session.
- *
- * Validation is cheap and errs towards a miss: the entry records a stamp (mtime, ctime, size,
- * inode) of everything the result was read from — every folder the scan listed (a file added,
- * removed or renamed changes its folder), every `.gitignore` within discovery, every file the map
- * extracted, and git's `index`, `HEAD` (a branch switch), `info/exclude`, config and the user's
- * excludes file — and any stamp that differs, appears or disappears is a miss. A file whose
- * stamp is newer than the start of the scan (it may have changed while it was read, or within
- * the file system's timestamp granularity after) makes the result unsavable: it is used, never
- * kept. A cache written by other code (another build of reika) or with other caps is a miss; a
- * corrupt or unreadable file is a miss too, and never an error the user sees.
- *
- * `REIKA_BOOTSTRAP_CACHE=off` turns it off.
- */
+// The bootstrap cache: the file index and the ranked repo map of a project root, kept
+// on disk under `<state>/bootstrap/<key of the root>/` (`cache.json`, `result.json`), so a session
+// started in an unchanged tree reuses them instead of crawling and extracting again. The map is deterministic,
+// so a hit gives the very bytes a fresh scan would, and the engine sees the same system prompt
+// prefix session after session.
+//
+// Validation is cheap and errs towards a miss: the entry records a stamp (mtime, ctime, size,
+// inode) of everything the result was read from — every folder the scan listed (a file added,
+// removed or renamed changes its folder), every `.gitignore` within discovery, every file the map
+// extracted, and git's `index`, `HEAD` (a branch switch), `info/exclude`, config and the user's
+// excludes file — and any stamp that differs, appears or disappears is a miss. A file whose
+// stamp is newer than the start of the scan (it may have changed while it was read, or within
+// the file system's timestamp granularity after) makes the result unsavable: it is used, never
+// kept. A cache written by other code (another build of reika) or with other caps is a miss; a
+// corrupt or unreadable file is a miss too, and never an error the user sees.
+//
+// `REIKA_BOOTSTRAP_CACHE=off` turns it off.
 
 /** The format of `cache.json` and `result.json`; bump when it changes. */
 const FORMAT = 2;

@@ -1,8 +1,6 @@
-/**
- * The repo map's size in tokens (characters / 4). A pinned value (`REIKA_REPO_MAP_BUDGET`) wins;
- * otherwise 5% of the model's context window, clamped to 3,200–12,000; 3,200 when the window is
- * unknown.
- */
+// The repo map's size in tokens (characters / 4). A pinned value (`REIKA_REPO_MAP_BUDGET`) wins;
+// otherwise 5% of the model's context window, clamped to 3,200–12,000; 3,200 when the window is
+// unknown.
 
 export const MIN_REPO_MAP_TOKENS = 3_200;
 export const MAX_REPO_MAP_TOKENS = 12_000;

@@ -1,7 +1,5 @@
-/**
- * The scan's caps (SPEC §2, "Breadth-first scan within caps"). Past a cap the result is
- * shallow-first and names the cap in `FileIndex.capped`.
- */
+// The scan's caps (SPEC §2, "Breadth-first scan within caps"). Past a cap the result is
+// shallow-first and names the cap in `FileIndex.capped`.
 
 /** The file index keeps at most this many paths. */
 export const MAX_INDEX_PATHS = 10_000;

@@ -4,15 +4,13 @@ import { PreparedScan, type PreparedWork } from './prepared-scan.js';
 import { startupThread } from './startup-thread.js';
 import { traceStartup } from './startup-trace.js';
 
-/**
- * Starting the indexer before the runtime: `reika -p` calls {@link prestartIndexer} as the first
- * thing after its arguments are read. The bootstrap cache is looked up right there, on the main
- * thread (`bootstrap-cache.ts`: one small file and a stat per stamp): a hit starts no thread at all.
- * On a miss a thread boots, scans and ranks the repo map while the main thread is still loading
- * the runtime and the session (`startup-thread.ts`). The indexer actor adopts the prepared scan
- * when it is set up without options (`createIndexerActor`), and the bootstrap's scan and repo-map
- * requests are answered from it.
- */
+// Starting the indexer before the runtime: `reika -p` calls {@link prestartIndexer} as the first
+// thing after its arguments are read. The bootstrap cache is looked up right there, on the main
+// thread (`bootstrap-cache.ts`: one small file and a stat per stamp): a hit starts no thread at all.
+// On a miss a thread boots, scans and ranks the repo map while the main thread is still loading
+// the runtime and the session (`startup-thread.ts`). The indexer actor adopts the prepared scan
+// when it is set up without options (`createIndexerActor`), and the bootstrap's scan and repo-map
+// requests are answered from it.
 
 let prestarted: PreparedScan | undefined;
 

@@ -1,10 +1,8 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { ScanCaps } from './caps.js';
 
-/**
- * The indexer actor's contract. The actor is a front in the main thread for a piscina pool of
- * worker threads (`workers/`); the main thread never walks the tree.
- */
+// The indexer actor's contract. The actor is a front in the main thread for a piscina pool of
+// worker threads (`workers/`); the main thread never walks the tree.
 
 /** Which cap stopped the scan early. */
 export type CapName = 'files' | 'map-files' | 'map-directories' | 'gitignore-directories' | 'directories';

@@ -1,10 +1,8 @@
 import type { RepoMap, RepoMapFile } from './protocol.js';
 
-/**
- * The repo map's text: ranked files cut to the token budget, whole lines only. Kept apart from
- * `repo-map.ts` so the main thread can render a map ranked in a worker without loading the
- * language tables.
- */
+// The repo map's text: ranked files cut to the token budget, whole lines only. Kept apart from
+// `repo-map.ts` so the main thread can render a map ranked in a worker without loading the
+// language tables.
 
 /** Names shown on one line at most; the rest are counted. */
 export const MAX_SYMBOLS_PER_LINE = 30;

@@ -8,14 +8,12 @@ import { renderRepoMap } from './render-map.js';
 
 export { lineOf, MAX_SYMBOLS_PER_LINE, omittedLine, renderRepoMap } from './render-map.js';
 
-/**
- * Builds the repo map: extraction in the indexer's pool, in batches, then one ranking task in the
- * pool (with the files AGENTS.md names, `mentions.ts`), then the cut to the token budget here (a
- * few thousand string concatenations). The main thread only hands batches around.
- *
- * Byte-stable: batches have a fixed size and come back in order, ranking sorts by path before it
- * starts and breaks ties by path, so the same files give the same bytes for any worker count.
- */
+// Builds the repo map: extraction in the indexer's pool, in batches, then one ranking task in the
+// pool (with the files AGENTS.md names, `mentions.ts`), then the cut to the token budget here (a
+// few thousand string concatenations). The main thread only hands batches around.
+//
+// Byte-stable: batches have a fixed size and come back in order, ranking sorts by path before it
+// starts and breaks ties by path, so the same files give the same bytes for any worker count.
 
 /** Files per extraction task: small enough to spread over the threads, large enough to be cheap. */
 export const EXTRACT_BATCH = 64;

@@ -11,6 +11,13 @@ import { mentionedFiles } from './map/mentions.js';
 import { rankFiles } from './map/rank.js';
 import { scan, type ScanHooks } from './scan.js';
 
+export interface ScanAndMapOptions {
+  caps?: Partial<ScanCaps>;
+  onIndex(index: FileIndex): void;
+  /** Told of each folder the scan reads (`scan.ts`). */
+  hooks?: ScanHooks;
+}
+
 /**
  * The scan, then the repo map's extraction and ranking of the scan's map candidates, in one
  * thread. At startup the map always follows the scan, so doing both here skips a round trip
@@ -24,14 +31,6 @@ import { scan, type ScanHooks } from './scan.js';
  * `index.mapCandidates`: the same files (`mapFilesOf`), extracted and ranked by the same code.
  * Runs as a pool task (`pool-entry.ts`) and in the startup thread (`startup-entry.ts`).
  */
-
-export interface ScanAndMapOptions {
-  caps?: Partial<ScanCaps>;
-  onIndex(index: FileIndex): void;
-  /** Told of each folder the scan reads (`scan.ts`). */
-  hooks?: ScanHooks;
-}
-
 export function scanAndMap(root: string, options: ScanAndMapOptions): RepoMapFile[] {
   const index = scan(root, options.caps, options.hooks);
   traceStartup(`indexer thread: scanned (${index.paths.length} paths, ${index.mapCandidates?.length ?? 0} map candidates)`);

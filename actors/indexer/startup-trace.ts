@@ -2,13 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
 import { environmentSwitch } from '../config/process-settings.js';
 
-/**
- * `REIKA_TRACE_STARTUP=1`: one stderr line per startup milestone, `[startup 123.4 ms t0] label`,
- * in milliseconds since the process started, from the main thread (t0) and the indexer threads
- * alike. A thread's clock starts with the thread, so the main thread's origin goes to the threads
- * it starts in their environment ({@link traceEnv}). Off, a mark costs one boolean test.
- * `bench/startup.bench.ts` prints the median of each milestone.
- */
+// `REIKA_TRACE_STARTUP=1`: one stderr line per startup milestone, `[startup 123.4 ms t0] label`,
+// in milliseconds since the process started, from the main thread (t0) and the indexer threads
+// alike. A thread's clock starts with the thread, so the main thread's origin goes to the threads
+// it starts in their environment ({@link traceEnv}). Off, a mark costs one boolean test.
+// `bench/startup.bench.ts` prints the median of each milestone.
 
 export const TRACE_STARTUP = environmentSwitch('REIKA_TRACE_STARTUP');
 const ORIGIN_VARIABLE = 'REIKA_TRACE_ORIGIN';

@@ -4,19 +4,17 @@ import * as lsp from 'vscode-languageserver-protocol/node';
 import { defineActor } from '../../runtime/actor.js';
 import type { LspCheck, LspDiagnostic, LspProtocol, LspRequest } from './protocol.js';
 
-/**
- * One language server for the session, in a child process of its own (`kind: 'process'`, niced
- * like MCP servers by the supervisor): it starts the server (typescript-language-server, pyright,
- * gopls, rust-analyzer) in a process group of its own and speaks LSP to it over stdio through
- * `vscode-languageserver-protocol`. The server is told reika's pid, so it also ends when this
- * process is killed; at shutdown its whole group is killed.
- *
- * What it keeps per file: the text the server has, and the errors the server last published for
- * exactly that text. `sync` brings the server's copy up to date before an edit; `check` sends the
- * edited text and waits (at most `waitMs`) for the errors of it: those it did not have before are
- * the ones the edit introduced. Errors are compared by code and message, not position (an edit
- * moves the lines below it).
- */
+// One language server for the session, in a child process of its own (`kind: 'process'`, niced
+// like MCP servers by the supervisor): it starts the server (typescript-language-server, pyright,
+// gopls, rust-analyzer) in a process group of its own and speaks LSP to it over stdio through
+// `vscode-languageserver-protocol`. The server is told reika's pid, so it also ends when this
+// process is killed; at shutdown its whole group is killed.
+//
+// What it keeps per file: the text the server has, and the errors the server last published for
+// exactly that text. `sync` brings the server's copy up to date before an edit; `check` sends the
+// edited text and waits (at most `waitMs`) for the errors of it: those it did not have before are
+// the ones the edit introduced. Errors are compared by code and message, not position (an edit
+// moves the lines below it).
 
 export interface LspOptions {
   language: string;

@@ -8,14 +8,6 @@ import { lspAddress, type LspDiagnostic, type LspLanguage, type LspProtocol } fr
 import { findImporters } from './importers.js';
 import { findServer, LANGUAGES, languageOf, type ServerCommand } from './servers.js';
 
-/**
- * Diagnostics after edits (SPEC §19), in the main process: for a file in a language reika has a
- * server for, `before` (an edit or write is about to run) starts that language's server actor if
- * it is not started yet and gives it the file as it is; `after` gives it the file as the edit left
- * it and says which errors the edit introduced, waiting at most the budget. A missing or failing
- * server is one line in `/doctor`, never an error in a turn: `after` then says nothing.
- */
-
 /** At most this many errors are reported after one edit. */
 export const MAX_REPORTED = 5;
 /** Files larger than this are not given to a server. */
@@ -41,6 +33,13 @@ interface Server {
 
 const actorModule = new URL('./actor.js', import.meta.url);
 
+/**
+ * Diagnostics after edits (SPEC §19), in the main process: for a file in a language reika has a
+ * server for, `before` (an edit or write is about to run) starts that language's server actor if
+ * it is not started yet and gives it the file as it is; `after` gives it the file as the edit left
+ * it and says which errors the edit introduced, waiting at most the budget. A missing or failing
+ * server is one line in `/doctor`, never an error in a turn: `after` then says nothing.
+ */
 export class Diagnostics {
   private readonly servers = new Map<string, Server>();
   /** The syncs `before` started, by path, which `after` lets finish first. */

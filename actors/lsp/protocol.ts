@@ -1,10 +1,8 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
 
-/**
- * A language server's actor (`actors/lsp/actor.ts`): a child process that runs one language
- * server for the session and answers what an edit changed in its diagnostics. The agent loop
- * asks it through {@link Diagnostics} (`diagnostics.ts`), never directly.
- */
+// A language server's actor (`actors/lsp/actor.ts`): a child process that runs one language
+// server for the session and answers what an edit changed in its diagnostics. The agent loop
+// asks it through {@link Diagnostics} (`diagnostics.ts`), never directly.
 
 export type LspRequest =
   /**

@@ -3,12 +3,10 @@ import { createRequire } from 'node:module';
 import { delimiter, dirname, extname, join } from 'node:path';
 import type { LspLanguage } from './protocol.js';
 
-/**
- * Which language server serves a file, and where it is: the project's own install first
- * (`node_modules/.bin`), then PATH, then the one installed beside reika (its development
- * dependencies). TypeScript's server uses the project's `typescript` when it has one and reika's
- * otherwise (typescript-language-server looks in the workspace first, then beside itself).
- */
+// Which language server serves a file, and where it is: the project's own install first
+// (`node_modules/.bin`), then PATH, then the one installed beside reika (its development
+// dependencies). TypeScript's server uses the project's `typescript` when it has one and reika's
+// otherwise (typescript-language-server looks in the workspace first, then beside itself).
 
 export interface ServerCommand {
   language: LspLanguage;

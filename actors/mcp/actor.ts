@@ -11,21 +11,19 @@ import { convertResult } from './convert-result.js';
 import { mcpApproval } from './mcp-tool.js';
 import type { McpHello, McpProtocol, McpToolInfo } from './protocol.js';
 
-/**
- * One MCP server's actor: a child process (`kind: 'process'`) that runs the SDK client, which in
- * turn runs a stdio server in a process group of its own (or talks to an HTTP server).
- *
- * Why a process and not the main thread: loading the SDK (zod schemas, ajv) takes ~1.4 s of CPU
- * on the loaded development machine, which would freeze the terminal; here it overlaps the user
- * typing. And it puts the server under the runtime's supervision as it is: when a stdio server
- * dies, the calls it held fail with one sentence and this process exits, so the supervisor
- * restarts it (and the server) with backoff and stops after a crash loop. An abort of the turn
- * aborts the call's signal, on which the SDK sends `notifications/cancelled`. At shutdown the
- * server's whole process group is killed.
- *
- * A server that cannot be started makes `setup` exit with one line on stderr: the reason the hub
- * shows.
- */
+// One MCP server's actor: a child process (`kind: 'process'`) that runs the SDK client, which in
+// turn runs a stdio server in a process group of its own (or talks to an HTTP server).
+//
+// Why a process and not the main thread: loading the SDK (zod schemas, ajv) takes ~1.4 s of CPU
+// on the loaded development machine, which would freeze the terminal; here it overlaps the user
+// typing. And it puts the server under the runtime's supervision as it is: when a stdio server
+// dies, the calls it held fail with one sentence and this process exits, so the supervisor
+// restarts it (and the server) with backoff and stops after a crash loop. An abort of the turn
+// aborts the call's signal, on which the SDK sends `notifications/cancelled`. At shutdown the
+// server's whole process group is killed.
+//
+// A server that cannot be started makes `setup` exit with one line on stderr: the reason the hub
+// shows.
 
 interface Options {
   server: McpServerConfig;

@@ -3,12 +3,10 @@ import { describeServer } from './describe-status.js';
 import { McpHub, type McpServerStatus } from './hub.js';
 import type { McpTrust } from './trust.js';
 
-/**
- * `reika doctor`'s MCP section: starts every configured server the way a session would (the
- * user's at once; a project's only if approved before or REIKA_MCP_TRUST_PROJECT=1, as nobody is
- * asked here), waits until each is ready or failed (or `timeoutMs` passed), and stops them all
- * again. One call, nothing left running.
- */
+// `reika doctor`'s MCP section: starts every configured server the way a session would (the
+// user's at once; a project's only if approved before or REIKA_MCP_TRUST_PROJECT=1, as nobody is
+// asked here), waits until each is ready or failed (or `timeoutMs` passed), and stops them all
+// again. One call, nothing left running.
 
 export interface McpCheckOptions {
   /** The project root (its `.mcp.json`). */

@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { safeToolPart } from './tool-names.js';
 
-/**
- * MCP server configuration: `~/.config/reika/mcp.json` (the user's, trusted) and the project's
- * `.mcp.json` (started only once approved, see `trust.ts`), in the `{"mcpServers": {…}}` shape
- * other clients share. A project server with the name of a user server replaces it. Values may
- * use `${VAR}` (and `${VAR:-default}`), expanded from the environment. A bad entry is one line in
- * `problems` and the others load.
- */
+// MCP server configuration: `~/.config/reika/mcp.json` (the user's, trusted) and the project's
+// `.mcp.json` (started only once approved, see `trust.ts`), in the `{"mcpServers": {…}}` shape
+// other clients share. A project server with the name of a user server replaces it. Values may
+// use `${VAR}` (and `${VAR:-default}`), expanded from the environment. A bad entry is one line in
+// `problems` and the others load.
 
 export type McpSource = 'user' | 'project';
 

@@ -3,14 +3,6 @@ import type { SpillStore } from '../tool-executor/files/spill.js';
 import { formatBytes } from '../tool-executor/tools/tool-env.js';
 import type { ToolOutcome } from '../tool-executor/tools/tool-env.js';
 
-/**
- * An MCP `tools/call` result as a reika tool outcome: the text of its content blocks in order
- * (text, resources, links), images and other binary parts saved to spill files that the payload
- * names, structured content as JSON when the blocks say nothing else, and `isError` as an error
- * the model can act on. Payloads past {@link INLINE_CHARS} keep their head inline; the whole text
- * goes to a spill file that `read` and `grep` can open, as bash does.
- */
-
 export const INLINE_CHARS = 64 * 1024;
 const SUMMARY_CHARS = 160;
 
@@ -32,6 +24,13 @@ export type McpContent =
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'application/pdf': 'pdf' };
 
+/**
+ * An MCP `tools/call` result as a reika tool outcome: the text of its content blocks in order
+ * (text, resources, links), images and other binary parts saved to spill files that the payload
+ * names, structured content as JSON when the blocks say nothing else, and `isError` as an error
+ * the model can act on. Payloads past {@link INLINE_CHARS} keep their head inline; the whole text
+ * goes to a spill file that `read` and `grep` can open, as bash does.
+ */
 export async function convertResult(result: McpCallResult, label: string, spill: SpillStore): Promise<ToolOutcome> {
   const parts: string[] = [];
   const files: string[] = [];

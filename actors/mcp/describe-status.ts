@@ -1,8 +1,6 @@
 import type { McpChange, McpServerStatus } from './hub.js';
 
-/**
- * MCP servers in words, for `/mcp`, the terminal's notes and headless stderr (and `reika doctor`).
- */
+// MCP servers in words, for `/mcp`, the terminal's notes and headless stderr (and `reika doctor`).
 
 /** `everything (user, stdio) ready: 13 tools` / `db (project, stdio) failed: the command "x" was not found`. */
 export function describeServer(status: McpServerStatus): string {

@@ -9,14 +9,12 @@ import { mcpToolDefinition } from './mcp-tool.js';
 import { mcpAddress } from './protocol.js';
 import { McpTrust } from './trust.js';
 
-/**
- * The MCP servers of a session, in the main process: reads the config, decides trust, spawns one
- * actor per server (`actor.ts`, a supervised child process) and follows each through its states.
- * Nothing here waits for a server: the session takes the tools of the servers that are ready when
- * it freezes its tools array, and later ones join at `/mcp reload` or `/cd .`.
- *
- * {@link McpHub.status} is the one place that says how each server is doing (`/mcp`, `reika doctor`).
- */
+// The MCP servers of a session, in the main process: reads the config, decides trust, spawns one
+// actor per server (`actor.ts`, a supervised child process) and follows each through its states.
+// Nothing here waits for a server: the session takes the tools of the servers that are ready when
+// it freezes its tools array, and later ones join at `/mcp reload` or `/cd .`.
+//
+// {@link McpHub.status} is the one place that says how each server is doing (`/mcp`, `reika doctor`).
 
 export type McpState = 'starting' | 'ready' | 'failed' | 'declined';
 

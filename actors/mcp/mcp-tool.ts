@@ -3,10 +3,8 @@ import { defineTool } from '../tool-executor/tools/define-tool.js';
 import type { McpServerConfig } from './config.js';
 import { mcpAddress, type McpToolInfo } from './protocol.js';
 
-/**
- * An MCP server's tool as the session's registry holds it: its server's schema, offered in agent
- * mode (and plan mode when the server marks it read-only), run by the server's actor.
- */
+// An MCP server's tool as the session's registry holds it: its server's schema, offered in agent
+// mode (and plan mode when the server marks it read-only), run by the server's actor.
 
 /**
  * How its use is approved (SPEC §4, §14): `safe` asks unless the config says `"approve":

@@ -1,11 +1,9 @@
 import { actorAddress, type ActorAddress, type Protocol } from '../../runtime/actor.js';
 import type { ToolDelta, ToolExecutorRequest, ToolResult } from '../tool-executor/protocol.js';
 
-/**
- * The contract of one MCP server's actor (`mcp/<server>`, a child process running the SDK client,
- * which itself runs the server). The agent loop sends it tool calls exactly as it sends them to
- * the tool executor; the hub (`hub.ts`) asks it what the server offers.
- */
+// The contract of one MCP server's actor (`mcp/<server>`, a child process running the SDK client,
+// which itself runs the server). The agent loop sends it tool calls exactly as it sends them to
+// the tool executor; the hub (`hub.ts`) asks it what the server offers.
 
 /** The actor's address for a server (the name as configured, before any renaming for tools). */
 export function mcpAddress(server: string): ActorAddress<McpProtocol> {

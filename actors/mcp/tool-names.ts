@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 
-/**
- * MCP tool names and schemas as strict servers accept them. OpenAI-compatible servers take
- * function names of letters, digits, `_` and `-`, at most 64 (the registry's NAME_PATTERN); MCP
- * servers name tools freely (dots, slashes, long names). Each name becomes `mcp__<server>__<tool>`
- * with other characters turned into `_`; one that is too long, or that collides with another
- * after that, keeps a prefix and ends in a short hash of the original, so it is stable across
- * sessions (the tools array must not change) and unique.
- */
+// MCP tool names and schemas as strict servers accept them. OpenAI-compatible servers take
+// function names of letters, digits, `_` and `-`, at most 64 (the registry's NAME_PATTERN); MCP
+// servers name tools freely (dots, slashes, long names). Each name becomes `mcp__<server>__<tool>`
+// with other characters turned into `_`; one that is too long, or that collides with another
+// after that, keeps a prefix and ends in a short hash of the original, so it is stable across
+// sessions (the tools array must not change) and unique.
 
 const MAX_NAME = 64;
 const HASH_CHARS = 6;

@@ -1,10 +1,8 @@
 import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { TemplateProbe } from './template-check/probe.js';
 
-/**
- * The model-IO actor's contract. It speaks OpenAI-compatible `/chat/completions` with streaming
- * to any server and emits one normalised stream of {@link ModelEvent}s; raw SSE never leaves it.
- */
+// The model-IO actor's contract. It speaks OpenAI-compatible `/chat/completions` with streaming
+// to any server and emits one normalised stream of {@link ModelEvent}s; raw SSE never leaves it.
 
 /** Where and how to reach one model (one profile). */
 export interface Endpoint {

@@ -1,11 +1,9 @@
-/**
- * The front matter of a markdown file (custom commands, skills): a first line `---`, then
- * `key: value` lines, then `---`; the rest is the body. Values are strings: plain, in single or
- * double quotes, a `|` or `>` block, or a `- item` list (joined with ", "); a `#` after a space
- * starts a comment outside quotes. This is the part of YAML such files use (Claude Code's commands
- * and skills among them); anything else is an error of one line that names the line, so the
- * caller can skip that file and load the rest.
- */
+// The front matter of a markdown file (custom commands, skills): a first line `---`, then
+// `key: value` lines, then `---`; the rest is the body. Values are strings: plain, in single or
+// double quotes, a `|` or `>` block, or a `- item` list (joined with ", "); a `#` after a space
+// starts a comment outside quotes. This is the part of YAML such files use (Claude Code's commands
+// and skills among them); anything else is an error of one line that names the line, so the
+// caller can skip that file and load the rest.
 
 export interface FrontMatter {
   /** Keys as written (lower-cased), values unquoted. Empty when the file has no front matter. */

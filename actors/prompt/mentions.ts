@@ -1,10 +1,8 @@
-/**
- * The `@path` mentions in a message: an `@` at the start or after whitespace, each path once, in
- * order. `me@example.com` is no mention. A path with spaces or quotes is written as a shell would
- * take it: `@"my notes/résumé.md"`, `@'my notes/x.md'` or `@my\ notes/x.md` (inside double quotes
- * a backslash escapes `"` and `\`; outside quotes it escapes the next character). A mention outside
- * quotes drops trailing punctuation (`see @a.ts, then`); a quoted one is taken as written.
- */
+// The `@path` mentions in a message: an `@` at the start or after whitespace, each path once, in
+// order. `me@example.com` is no mention. A path with spaces or quotes is written as a shell would
+// take it: `@"my notes/résumé.md"`, `@'my notes/x.md'` or `@my\ notes/x.md` (inside double quotes
+// a backslash escapes `"` and `\`; outside quotes it escapes the next character). A mention outside
+// quotes drops trailing punctuation (`see @a.ts, then`); a quoted one is taken as written.
 
 export interface Mention {
   /** The path as the file system is asked for it (quotes and escapes removed). */

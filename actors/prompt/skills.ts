@@ -2,15 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontMatter } from './front-matter.js';
 
-/**
- * Skills (SPEC §14): `.reika/skills/NAME/SKILL.md` in the project and `skills/NAME/SKILL.md` in
- * the user's folder (`~/.config/reika`), each with front matter `name` and `description`. Only
- * the names and descriptions go in the frozen system prompt; the model reads a skill's body with
- * `read` when a task calls for it, so a long skill costs nothing until it is used. A project
- * skill replaces a user skill of the same name. A folder that cannot be used is one line in
- * `problems`; the others load.
- */
-
 export interface Skill {
   name: string;
   description: string;
@@ -19,6 +10,14 @@ export interface Skill {
   source: 'project' | 'user';
 }
 
+/**
+ * Skills (SPEC §14): `.reika/skills/NAME/SKILL.md` in the project and `skills/NAME/SKILL.md` in
+ * the user's folder (`~/.config/reika`), each with front matter `name` and `description`. Only
+ * the names and descriptions go in the frozen system prompt; the model reads a skill's body with
+ * `read` when a task calls for it, so a long skill costs nothing until it is used. A project
+ * skill replaces a user skill of the same name. A folder that cannot be used is one line in
+ * `problems`; the others load.
+ */
 export interface Skills {
   /** Sorted by name: the same files give the same prompt, byte for byte. */
   skills: Skill[];

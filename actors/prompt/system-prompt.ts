@@ -3,11 +3,9 @@ import type { AgentsFile } from '../indexer/agents-md.js';
 import { renderSummary, type ProjectSummary } from './project-summary.js';
 import { renderSkills, type Skill } from './skills.js';
 
-/**
- * The ONE system-prompt builder. Modes differ only by the lines chosen here, so they cannot
- * drift apart; the result is built once per session and never edited (the prefix cache depends
- * on it). Nudges for the model go in trailing user messages, never in here.
- */
+// The ONE system-prompt builder. Modes differ only by the lines chosen here, so they cannot
+// drift apart; the result is built once per session and never edited (the prefix cache depends
+// on it). Nudges for the model go in trailing user messages, never in here.
 
 /** The bootstrap facts the prompt is made of (frozen for the session). */
 export interface PromptFacts {

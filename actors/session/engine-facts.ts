@@ -9,13 +9,6 @@ import type { TemplateChecker } from '../model-io/template-check/template-checke
 import { CacheLedger, type CacheTotals, type RequestCache } from '../agent/cache-ledger.js';
 import type { AgentEvent } from '../agent/events.js';
 
-/**
- * What the session does with the engine's record, in one place: the template probe's
- * decision (where the system prompt goes, whether reasoning goes back), the llama.cpp fields of
- * each request (`return_progress`, `id_slot`), the template check of each sent request, and the
- * real cache figures of the main agent's requests ({@link CacheLedger}).
- */
-
 /** Engine facts settled once per connection, before the first request when they come in time. */
 export interface EngineDecision {
   placement: SystemPlacement;
@@ -42,6 +35,12 @@ export interface SessionDoctorFacts {
  */
 const DETECTION_WAIT_MS = 300;
 
+/**
+ * What the session does with the engine's record, in one place: the template probe's
+ * decision (where the system prompt goes, whether reasoning goes back), the llama.cpp fields of
+ * each request (`return_progress`, `id_slot`), the template check of each sent request, and the
+ * real cache figures of the main agent's requests ({@link CacheLedger}).
+ */
 export class EngineFacts {
   private detection: Promise<EngineInfo | undefined> = Promise.resolve(undefined);
   private engine: EngineInfo | undefined;

@@ -4,14 +4,12 @@ import { buildId } from '../indexer/bootstrap-cache.js';
 import type { ServerEngineInfo } from '../model-io/protocol.js';
 import { projectKey, stateFolder } from '../state-dir.js';
 
-/**
- * What a server said of itself last time, per base URL and configured model, beside the bootstrap
- * cache in the state folder (`<state>/engines/<key>.json`): the models it listed, the window it
- * stated, its engine record. A warm start connects from it and asks the server nothing before its
- * first request has gone; then the session asks once (ModelLink) and keeps the fresh answers for
- * this start and the next. Written only after a detection that reached the server; from another
- * build of reika, unreadable or corrupt, it is a miss.
- */
+// What a server said of itself last time, per base URL and configured model, beside the bootstrap
+// cache in the state folder (`<state>/engines/<key>.json`): the models it listed, the window it
+// stated, its engine record. A warm start connects from it and asks the server nothing before its
+// first request has gone; then the session asks once (ModelLink) and keeps the fresh answers for
+// this start and the next. Written only after a detection that reached the server; from another
+// build of reika, unreadable or corrupt, it is a miss.
 
 export interface RememberedEngine {
   /** The model the session settled on (the configured one, or the server's only model). */

@@ -3,17 +3,6 @@ import { describeRule, shortPath } from '../tool-executor/rules/describe-rule.js
 import { addRules, removeRule } from '../config/settings-rules.js';
 import { parseRule, type RuleData, type RuleEffect, type RuleSource } from '../tool-executor/rules/rule.js';
 
-/**
- * The permission rules and hooks of a session, from its settings layers (SPEC §17), and the one
- * place that decides which of them are in force — trust is data:
- * - the user's file: everything;
- * - a project's files (`.reika/settings.json`, `.reika/settings.local.json`): deny and ask rules
- *   always (a project may tighten), allow rules and hooks only once the project is trusted (they
- *   loosen, or run code); what is set aside is said in one line.
- * Rules added during the session ("Always", `/permissions add`) are written to their file and in
- * force at once; removed ones stop at once.
- */
-
 /** One settings file as the configuration lists it (`Config.settingsLayers`). */
 export interface SettingsLayerInput {
   scope: RuleSource['scope'];
@@ -33,6 +22,16 @@ export interface ListedRule extends RuleData {
 
 const EFFECTS: readonly RuleEffect[] = ['deny', 'ask', 'allow'];
 
+/**
+ * The permission rules and hooks of a session, from its settings layers (SPEC §17), and the one
+ * place that decides which of them are in force — trust is data:
+ * - the user's file: everything;
+ * - a project's files (`.reika/settings.json`, `.reika/settings.local.json`): deny and ask rules
+ *   always (a project may tighten), allow rules and hooks only once the project is trusted (they
+ *   loosen, or run code); what is set aside is said in one line.
+ * Rules added during the session ("Always", `/permissions add`) are written to their file and in
+ * force at once; removed ones stop at once.
+ */
 export class PermissionBook {
   private readonly rules: ListedRule[] = [];
   /** Hooks in force, in layer order. */

@@ -34,16 +34,6 @@ import { Hooks, type HookSessionFacts } from '../hooks/hooks.js';
 import { atCompaction, tell } from '../agent/turn-hooks.js';
 import type { SessionRuntime } from './session-runtime.js';
 
-/**
- * One reika session, for the terminal UI and the headless CLI alike: bootstrap once (index, repo
- * map, summary, AGENTS.md → one frozen system prompt), then turns, each with its own abort scope;
- * bootstrap and model discovery start in the constructor, and the first turn waits for them.
- * Each fact has one owner, asked by the others: the system prompt and tools ({@link FrozenPrompt}),
- * profile, connection, window and dialect ({@link ModelLink}), usage ({@link UsageLedger}), the
- * conversation and its place in the transcript ({@link SessionConversation}), the engine's facts
- * ({@link EngineFacts}). The session runs turns and forwards the `/` commands to them.
- */
-
 export interface SessionOptions {
   runtime: SessionRuntime;
   config: Config;
@@ -75,6 +65,15 @@ export interface SessionOptions {
   waitForMcp?: boolean;
 }
 
+/**
+ * One reika session, for the terminal UI and the headless CLI alike: bootstrap once (index, repo
+ * map, summary, AGENTS.md → one frozen system prompt), then turns, each with its own abort scope;
+ * bootstrap and model discovery start in the constructor, and the first turn waits for them.
+ * Each fact has one owner, asked by the others: the system prompt and tools ({@link FrozenPrompt}),
+ * profile, connection, window and dialect ({@link ModelLink}), usage ({@link UsageLedger}), the
+ * conversation and its place in the transcript ({@link SessionConversation}), the engine's facts
+ * ({@link EngineFacts}). The session runs turns and forwards the `/` commands to them.
+ */
 export class Session {
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private readonly config: Config;

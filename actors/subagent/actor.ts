@@ -7,12 +7,10 @@ import { coverage, namedFiles } from './coverage.js';
 import type { SubagentDelta, SubagentProtocol, SubagentRequest } from './protocol.js';
 import { buildReport, callLine } from './report.js';
 
-/**
- * One subagent: a worker-thread actor (`subagent/N`) that the dispatcher spawns for one call,
- * asks once and stops. It runs the same agent loop as the main agent in `subagent` mode, with a
- * context of its own, read-only tools and a request budget whose last request is forced to
- * report. Whatever happens (answer, budget, error, abort) it replies with a report.
- */
+// One subagent: a worker-thread actor (`subagent/N`) that the dispatcher spawns for one call,
+// asks once and stops. It runs the same agent loop as the main agent in `subagent` mode, with a
+// context of its own, read-only tools and a request budget whose last request is forced to
+// report. Whatever happens (answer, budget, error, abort) it replies with a report.
 
 /** Nudge before the last budgeted request; that request also withholds tools (tool_choice none). */
 export const REPORT_NOW =

@@ -2,15 +2,14 @@ import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolCallRecord } from '../agent/events.js';
 
+/** A word that looks like a path: has a `/` or ends in a dotted extension. */
+const PATH_WORD = /(?:[\w@~+-][\w@~.+-]*)?(?:\/[\w@~.+-]+)+\/?|[\w@~+-][\w@~.+-]*\.[A-Za-z][\w]{0,9}/g;
+
 /**
  * Which files a subagent's task named and which of them it never read, so the parent can hand
  * those to another subagent. Named: every entry of `files`, plus path-like words of the task
  * text that are files in the project (so "e.g." or "v1.2" are not taken for files).
  */
-
-/** A word that looks like a path: has a `/` or ends in a dotted extension. */
-const PATH_WORD = /(?:[\w@~+-][\w@~.+-]*)?(?:\/[\w@~.+-]+)+\/?|[\w@~+-][\w@~.+-]*\.[A-Za-z][\w]{0,9}/g;
-
 export interface Coverage {
   /** The named files, as the task or `files` wrote them (deduplicated). */
   named: string[];

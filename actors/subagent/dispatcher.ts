@@ -8,13 +8,11 @@ import { coverage, namedFiles, notCoveredSection } from './coverage.js';
 import { subagentAddress, type DispatcherProtocol, type DispatchRequest, type SubagentBrief, type SubagentReport } from './protocol.js';
 import { reportResult } from './report.js';
 
-/**
- * The dispatcher (`subagents`, main thread): for each `subagent` call it spawns a worker-thread
- * actor `subagent/N`, hands it the task, relays its progress, and stops it once it has replied,
- * so nothing of a wave outlives it. The call arrives in the turn's abort scope, so the turn's one
- * abort reaches the subagent and every request it made. A subagent that crashes or never
- * answers still yields a report: the calls it had streamed so far.
- */
+// The dispatcher (`subagents`, main thread): for each `subagent` call it spawns a worker-thread
+// actor `subagent/N`, hands it the task, relays its progress, and stops it once it has replied,
+// so nothing of a wave outlives it. The call arrives in the turn's abort scope, so the turn's one
+// abort reaches the subagent and every request it made. A subagent that crashes or never
+// answers still yields a report: the calls it had streamed so far.
 
 /** What the dispatcher needs of the supervisor. */
 export interface Spawner {

@@ -5,11 +5,9 @@ import type { TurnStatus, UsageTotals } from '../agent/events.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolDelta, ToolResult, ToolSettings } from '../tool-executor/protocol.js';
 
-/**
- * The subagents' contract. Two actors: the dispatcher (`subagents`, main thread), which the
- * agent loop asks once per `subagent` call, and one worker-thread actor `subagent/N` per call,
- * which the dispatcher spawns, asks once and stops. Both stream progress lines as tool output.
- */
+// The subagents' contract. Two actors: the dispatcher (`subagents`, main thread), which the
+// agent loop asks once per `subagent` call, and one worker-thread actor `subagent/N` per call,
+// which the dispatcher spawns, asks once and stops. Both stream progress lines as tool output.
 
 /** What a subagent needs from the session: frozen facts, so every subagent's prefix is the same. */
 export interface SubagentBrief {

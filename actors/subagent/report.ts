@@ -4,12 +4,10 @@ import { notCoveredSection, type Coverage } from './coverage.js';
 import type { SubagentReport } from './protocol.js';
 import { isReikaErrorCode } from '../../runtime/errors.js';
 
-/**
- * A subagent's report, whatever happened: its final answer, or (stopped, errored, aborted) what
- * it found so far, always closed by the "Not covered" list. As a tool result for the parent,
- * the `summary` holds a header and the report's first {@link KEPT_CHARS} characters, so an aged
- * report keeps its beginning instead of shrinking to one line; the `payload` holds the rest.
- */
+// A subagent's report, whatever happened: its final answer, or (stopped, errored, aborted) what
+// it found so far, always closed by the "Not covered" list. As a tool result for the parent,
+// the `summary` holds a header and the report's first {@link KEPT_CHARS} characters, so an aged
+// report keeps its beginning instead of shrinking to one line; the `payload` holds the rest.
 
 /** Characters of a report kept when it ages in the parent's context (SPEC §6). */
 export const KEPT_CHARS = 2_400;

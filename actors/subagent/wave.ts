@@ -6,12 +6,10 @@ import type { ToolDelta, ToolResult, ToolResultCode } from '../tool-executor/pro
 import { SUBAGENTS, type DispatchRequest, type SubagentBrief } from './protocol.js';
 import { SUBAGENT_TOOL, subagentTool, type SubagentArgs } from '../tool-executor/tools/subagent.js';
 
-/**
- * The hard limits on subagents (SPEC §6), kept per turn: the `subagent` calls of one response
- * form a wave that runs in parallel before the response's other calls; at most
- * {@link WAVE_SIZE} run, the rest are refused with a note to send them in the next wave; at
- * most {@link WAVES_PER_TURN} waves per turn, a further one is refused whole.
- */
+// The hard limits on subagents (SPEC §6), kept per turn: the `subagent` calls of one response
+// form a wave that runs in parallel before the response's other calls; at most
+// {@link WAVE_SIZE} run, the rest are refused with a note to send them in the next wave; at
+// most {@link WAVES_PER_TURN} waves per turn, a further one is refused whole.
 
 export const WAVE_SIZE = 4;
 export const WAVES_PER_TURN = 3;

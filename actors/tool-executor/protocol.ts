@@ -4,11 +4,9 @@ import type { RuleData } from './rules/rule.js';
 import type { ReikaErrorCode } from '../../runtime/errors.js';
 import type { ToolErrorCode } from './tools/tool-error.js';
 
-/**
- * The tool-executor actor's contract (a child process). Tool names and argument keys are a
- * stable contract with models, scripts and tests (SPEC §3); the tools themselves are declared in
- * `registry.ts`.
- */
+// The tool-executor actor's contract (a child process). Tool names and argument keys are a
+// stable contract with models, scripts and tests (SPEC §3); the tools themselves are declared in
+// `registry.ts`.
 
 /** `safe` asks only for dangerous actions, `off` asks for every action, `bypass` never asks. */
 export type ApprovalMode = 'safe' | 'off' | 'bypass';

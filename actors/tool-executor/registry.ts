@@ -14,33 +14,31 @@ import { searchTool } from './tools/search.js';
 import { todoTool } from './tools/todo.js';
 import { writeTool } from './tools/write.js';
 
-/**
- * The tools of a session, in one place: the OpenAI `tools` array of each mode, the mode filters
- * and the runners all read it.
- *
- * **Same mode, same bytes.** The engine's prefix cache covers the tools array, so a session must
- * send identical bytes in every request. The first {@link ToolRegistry.toolsArray} call of a mode
- * fixes that mode's array; from then on `register` refuses (a tool found later waits for the next
- * session or `/cd`), and each call returns a fresh copy of the same JSON. The built-ins come first
- * in their fixed order, tools registered later follow sorted by name, so the order never depends
- * on which server answered first.
- *
- * **How a tool that does not run in the executor registers** (an MCP tool, next):
- * ```ts
- * registry.register(defineTool({
- *   name: `mcp__${server}__${tool.name}`,          // must match NAME_PATTERN, ≤ 64 characters
- *   description: tool.description,
- *   parameters: tool.inputSchema,                  // the server's JSON schema, sent as it is
- *   modes: readOnly ? { agent: {}, plan: {} } : { agent: {} },
- *   approval: approveAlways || readOnly ? 'never' : 'ask',
- *   runs: { actor: `mcp/${server}` },              // the agent loop sends the call there
- * }));
- * ```
- * before the session's first request. The agent loop routes each call by its definition's `runs`:
- * `executor` to the tool executor, `agent-loop` to its own hook (the subagent wave), `{ actor }`
- * to that actor, which answers with a `ToolResult` and asks the approver itself (`approvals.ts`
- * `decide`) when the class is `ask`.
- */
+// The tools of a session, in one place: the OpenAI `tools` array of each mode, the mode filters
+// and the runners all read it.
+//
+// **Same mode, same bytes.** The engine's prefix cache covers the tools array, so a session must
+// send identical bytes in every request. The first {@link ToolRegistry.toolsArray} call of a mode
+// fixes that mode's array; from then on `register` refuses (a tool found later waits for the next
+// session or `/cd`), and each call returns a fresh copy of the same JSON. The built-ins come first
+// in their fixed order, tools registered later follow sorted by name, so the order never depends
+// on which server answered first.
+//
+// **How a tool that does not run in the executor registers** (an MCP tool, next):
+// ```ts
+// registry.register(defineTool({
+//   name: `mcp__${server}__${tool.name}`,          // must match NAME_PATTERN, ≤ 64 characters
+//   description: tool.description,
+//   parameters: tool.inputSchema,                  // the server's JSON schema, sent as it is
+//   modes: readOnly ? { agent: {}, plan: {} } : { agent: {} },
+//   approval: approveAlways || readOnly ? 'never' : 'ask',
+//   runs: { actor: `mcp/${server}` },              // the agent loop sends the call there
+// }));
+// ```
+// before the session's first request. The agent loop routes each call by its definition's `runs`:
+// `executor` to the tool executor, `agent-loop` to its own hook (the subagent wave), `{ actor }`
+// to that actor, which answers with a `ToolResult` and asks the approver itself (`approvals.ts`
+// `decide`) when the class is `ask`.
 
 /** OpenAI function names: letters, digits, `_` and `-`, at most 64. */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

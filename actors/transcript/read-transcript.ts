@@ -2,13 +2,6 @@ import { readFileSync } from 'node:fs';
 import { ReikaError } from '../../runtime/errors.js';
 import { TRANSCRIPT_VERSION, type SessionHeader, type TranscriptEvent } from './transcript-event.js';
 
-/**
- * Reads a transcript back. A last line without its newline is a write cut short (a crash
- * mid-event): it is skipped, and `torn` says so. Anything else that does not parse — a header of
- * another format version, a damaged line in the middle — is refused with one sentence (code
- * `REIKA_ERR_TRANSCRIPT`), never half-read.
- */
-
 export interface Transcript {
   header: SessionHeader;
   /** The events after the header, in order. */
@@ -19,6 +12,12 @@ export interface Transcript {
   torn?: number;
 }
 
+/**
+ * Reads a transcript back. A last line without its newline is a write cut short (a crash
+ * mid-event): it is skipped, and `torn` says so. Anything else that does not parse — a header of
+ * another format version, a damaged line in the middle — is refused with one sentence (code
+ * `REIKA_ERR_TRANSCRIPT`), never half-read.
+ */
 export function readTranscript(path: string, id: string): Transcript {
   let bytes: Buffer;
   try {

@@ -1,10 +1,8 @@
 import type { TranscriptEvent } from './transcript-event.js';
 
-/**
- * The last turns of a stored session as the terminal showed them — the prompt, then the answer's
- * text and one line per tool call, in order — so a resumed session opens where the user left it
- * (`cli/tui/app.ts` replays them through the same views a live turn uses).
- */
+// The last turns of a stored session as the terminal showed them — the prompt, then the answer's
+// text and one line per tool call, in order — so a resumed session opens where the user left it
+// (`cli/tui/app.ts` replays them through the same views a live turn uses).
 
 /** Turns shown on resuming. */
 export const RECENT_TURNS = 3;

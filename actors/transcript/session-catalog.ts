@@ -6,12 +6,10 @@ import { readTranscript } from './read-transcript.js';
 import { isIdLike, isSessionId, projectDir, sessionFiles, sessionsDir, type SessionFiles } from './store-paths.js';
 import type { SessionMeta } from './transcript-event.js';
 
-/**
- * The sessions on disk: those of one project root (newest first), all of them, or the one an id
- * (or a unique prefix of it) names, wherever its project folder is now. The figures come from the
- * `ID.meta.json` beside each transcript; a transcript whose meta is missing or damaged is read
- * instead (slower, still listed).
- */
+// The sessions on disk: those of one project root (newest first), all of them, or the one an id
+// (or a unique prefix of it) names, wherever its project folder is now. The figures come from the
+// `ID.meta.json` beside each transcript; a transcript whose meta is missing or damaged is read
+// instead (slower, still listed).
 
 export interface StoredSession {
   id: string;

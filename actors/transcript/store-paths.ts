@@ -2,12 +2,10 @@ import { join } from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { projectStateDir, stateFolder } from '../state-dir.js';
 
-/**
- * Where transcripts live: `$XDG_STATE_HOME/reika/sessions/<project>/<id>.jsonl`, one folder per
- * project root (the root's key, `actors/state-dir.ts`: checkpoints are kept the same way), with
- * `<id>.meta.json` (the listing's figures) and `<id>.lock` (the process writing it) beside each
- * transcript, and the project's prompt history in `history.jsonl`.
- */
+// Where transcripts live: `$XDG_STATE_HOME/reika/sessions/<project>/<id>.jsonl`, one folder per
+// project root (the root's key, `actors/state-dir.ts`: checkpoints are kept the same way), with
+// `<id>.meta.json` (the listing's figures) and `<id>.lock` (the process writing it) beside each
+// transcript, and the project's prompt history in `history.jsonl`.
 
 /** `$XDG_STATE_HOME/reika/sessions`. */
 export function sessionsDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -7,16 +7,15 @@ import type { AgentsFile } from '../indexer/agents-md.js';
 import type { ProjectSummary } from '../prompt/project-summary.js';
 import type { ApprovalMode } from '../tool-executor/protocol.js';
 
+/** The format this reika writes and reads. */
+export const TRANSCRIPT_VERSION = 1;
+
 /**
  * One line of a session transcript (JSONL, one event per line, appended as it happens). The
  * first line is the `session` header and carries the format version; a reika that reads another
  * version refuses the file in one sentence rather than guessing. Nothing here holds an API key or
  * a header: endpoints are never recorded, and every line is scrubbed of the configured keys.
  */
-
-/** The format this reika writes and reads. */
-export const TRANSCRIPT_VERSION = 1;
-
 export type TranscriptEvent =
   | SessionHeader
   | FrozenRecord

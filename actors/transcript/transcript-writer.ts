@@ -3,14 +3,6 @@ import { tryLock } from '../lock-file.js';
 import { newSessionId, projectDir, sessionFiles, type SessionFiles } from './store-paths.js';
 import { TRANSCRIPT_VERSION, type SessionHeader, type SessionMeta, type TranscriptEvent } from './transcript-event.js';
 
-/**
- * Appends one session's events to its transcript, one JSON line per event, each written to the
- * file at once (`write(2)` per event, no buffer in the process: a crash or SIGKILL loses at most
- * the line being written). Files are created `0600` in a `0700` folder; every line is scrubbed of
- * the configured API keys. A write that fails (disk full) stops the recording with one problem
- * report and never stops the session.
- */
-
 export interface WriterOptions {
   /** Strings never to write (API keys): replaced by `[redacted]`. Short ones (< 8) are ignored. */
   secrets?: readonly string[];
@@ -26,6 +18,13 @@ export interface WriterOptions {
   checkpoints?: string;
 }
 
+/**
+ * Appends one session's events to its transcript, one JSON line per event, each written to the
+ * file at once (`write(2)` per event, no buffer in the process: a crash or SIGKILL loses at most
+ * the line being written). Files are created `0600` in a `0700` folder; every line is scrubbed of
+ * the configured API keys. A write that fails (disk full) stops the recording with one problem
+ * report and never stops the session.
+ */
 export class TranscriptWriter {
   private fd: number | undefined;
   private readonly secrets: string[];

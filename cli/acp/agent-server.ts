@@ -14,19 +14,18 @@ import { editorLink, type EditorLink } from './editor-link.js';
 import type { EditorSession } from './editor-session.js';
 import { editorMcpServers } from './editor-mcp.js';
 
-/**
- * reika as an ACP agent (SPEC §18): the handlers of the protocol's methods, over one connection.
- * Each `session/new` or `session/load` makes an {@link EditorSession}; requests name it by id.
- * Whatever goes wrong in a handler is a JSON-RPC error with one sentence; nothing is printed on
- * stdout but the protocol (logs go to `log`, stderr).
- */
-
 export interface AgentServerOptions {
   /** `reika acp --profile NAME --mode plan --approvals off`. */
   flags: SessionFlags;
   log(line: string): void;
 }
 
+/**
+ * reika as an ACP agent (SPEC §18): the handlers of the protocol's methods, over one connection.
+ * Each `session/new` or `session/load` makes an {@link EditorSession}; requests name it by id.
+ * Whatever goes wrong in a handler is a JSON-RPC error with one sentence; nothing is printed on
+ * stdout but the protocol (logs go to `log`, stderr).
+ */
 export interface AgentServer {
   app: AgentApp;
   /** Ends every session: turns aborted, actors and processes ended. */

@@ -3,12 +3,10 @@ import type { Session } from '../../actors/session/session.js';
 import { loadCustomCommands } from '../slash/custom-commands.js';
 import { formatTokens } from '../tui/status-line.js';
 
-/**
- * The `/` commands a prompt in the editor can start with (ACP `available_commands_update`): the
- * built-ins that make sense there (modes and approvals are the editor's own controls) and the
- * custom commands of `.reika/commands/` and `~/.config/reika/commands/`, which expand to their
- * prompt as in the terminal.
- */
+// The `/` commands a prompt in the editor can start with (ACP `available_commands_update`): the
+// built-ins that make sense there (modes and approvals are the editor's own controls) and the
+// custom commands of `.reika/commands/` and `~/.config/reika/commands/`, which expand to their
+// prompt as in the terminal.
 
 interface BuiltIn {
   name: string;

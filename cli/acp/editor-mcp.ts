@@ -1,12 +1,10 @@
 import { RequestError, type McpServer } from '@agentclientprotocol/sdk';
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from '../../actors/mcp/config.js';
 
-/**
- * The MCP servers an editor passes with `session/new` / `session/load`, as reika's own server
- * config: they join the session's servers (the user's `mcp.json` and the project's `.mcp.json`)
- * and are trusted like the user's own, since the user configured them in the editor. Their tools
- * ask as any MCP tool does. One of the same name replaces the configured one.
- */
+// The MCP servers an editor passes with `session/new` / `session/load`, as reika's own server
+// config: they join the session's servers (the user's `mcp.json` and the project's `.mcp.json`)
+// and are trusted like the user's own, since the user configured them in the editor. Their tools
+// ask as any MCP tool does. One of the same name replaces the configured one.
 
 /** Where the status line and `/mcp` say such a server came from. */
 export const EDITOR_FILE = 'the editor (ACP session)';

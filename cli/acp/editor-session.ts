@@ -20,12 +20,6 @@ import { availableCommands, runBuiltIn } from './editor-commands.js';
 import { engineNote } from './engine-note.js';
 import { TurnUpdates } from './turn-updates.js';
 
-/**
- * One ACP session: reika's own {@link Session} (the same bootstrap, turns, transcript and abort as
- * the terminal's) on a runtime of its own, whose approver is the editor. The session's events go
- * to the editor as updates (turn-updates.ts); `session/cancel` is the turn's one abort.
- */
-
 export const MODES: SessionModeState['availableModes'] = [
   { id: 'agent', name: 'Agent', description: 'Reads, edits and runs commands; dangerous steps ask first' },
   { id: 'plan', name: 'Plan', description: 'Read-only: looks around and proposes a plan, changes nothing' },
@@ -48,6 +42,11 @@ export interface EditorSessionOptions {
   log(line: string): void;
 }
 
+/**
+ * One ACP session: reika's own {@link Session} (the same bootstrap, turns, transcript and abort as
+ * the terminal's) on a runtime of its own, whose approver is the editor. The session's events go
+ * to the editor as updates (turn-updates.ts); `session/cancel` is the turn's one abort.
+ */
 export class EditorSession {
   readonly id: string;
   private readonly runtime: Runtime;

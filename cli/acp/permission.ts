@@ -2,16 +2,14 @@ import type { PermissionOption, RequestPermissionRequest, RequestPermissionRespo
 import type { ApprovalReply, ApprovalRequest } from '../../actors/approver/protocol.js';
 import { approvalKey } from '../tui/approval-prompt.js';
 
-/**
- * Approvals in an editor (ACP `session/request_permission`): the executor's question becomes the
- * editor's four choices, and its answer an {@link ApprovalReply}. "Always allow" writes the rules
- * the question names (SPEC §17) to the project's `.reika/settings.local.json` as allow rules, in
- * force at once; "Always reject" writes the question's rule there as a deny rule — only when it
- * names one rule: a compound line's several rules name its harmless commands too, which a deny
- * would refuse from then on. A question without a rule to write, or a rule that cannot be
- * written, is remembered for the session instead, keyed as the terminal keys it (the exact
- * command, or tool + path): the next such call is answered without asking.
- */
+// Approvals in an editor (ACP `session/request_permission`): the executor's question becomes the
+// editor's four choices, and its answer an {@link ApprovalReply}. "Always allow" writes the rules
+// the question names (SPEC §17) to the project's `.reika/settings.local.json` as allow rules, in
+// force at once; "Always reject" writes the question's rule there as a deny rule — only when it
+// names one rule: a compound line's several rules name its harmless commands too, which a deny
+// would refuse from then on. A question without a rule to write, or a rule that cannot be
+// written, is remembered for the session instead, keyed as the terminal keys it (the exact
+// command, or tool + path): the next such call is answered without asking.
 
 export const OPTIONS: readonly PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },

@@ -5,13 +5,11 @@ import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { ImageError, isImagePath, toImage, type Image } from '../../actors/images/image.js';
 import { attachFile, fileBlock } from '../tui/attachments.js';
 
-/**
- * An editor's prompt (ACP content blocks) as the terminal would have sent it: the text typed, each
- * linked file attached as a `<file>` block the way `@path` attaches it, each embedded resource
- * (the editor's buffer, unsaved changes and all) as the same block with the editor's text, and
- * images as pasted images (recognised or sent natively, as the profile says). What cannot be used
- * is one line in `problems`, for the user; the rest goes on.
- */
+// An editor's prompt (ACP content blocks) as the terminal would have sent it: the text typed, each
+// linked file attached as a `<file>` block the way `@path` attaches it, each embedded resource
+// (the editor's buffer, unsaved changes and all) as the same block with the editor's text, and
+// images as pasted images (recognised or sent natively, as the profile says). What cannot be used
+// is one line in `problems`, for the user; the rest goes on.
 
 export interface EditorPrompt {
   /** The message: the text, then the attached files. */

@@ -4,13 +4,11 @@ import type { ToolCallState } from '../../actors/agent/tool-call-state.js';
 import type { ToolResult } from '../../actors/tool-executor/protocol.js';
 import { toolTarget } from '../tui/tool-line.js';
 
-/**
- * A tool call's life as the editor sees it (ACP `tool_call` / `tool_call_update`): the call's own
- * id, a kind for the icon, a title, the files it touches (`locations`, absolute, with a line where
- * one is known), the status (pending → in_progress → completed | failed) and, at the end, what it
- * did: a `diff` for edit and write, the output as text for the rest. A declined or cancelled call
- * is `failed`, its summary saying why.
- */
+// A tool call's life as the editor sees it (ACP `tool_call` / `tool_call_update`): the call's own
+// id, a kind for the icon, a title, the files it touches (`locations`, absolute, with a line where
+// one is known), the status (pending → in_progress → completed | failed) and, at the end, what it
+// did: a `diff` for edit and write, the output as text for the rest. A declined or cancelled call
+// is `failed`, its summary saying why.
 
 /** The icon an editor shows for each of reika's tools; MCP tools and any other are `other`. */
 const KINDS: Readonly<Record<string, ToolKind>> = {

@@ -3,15 +3,6 @@ import type { AgentEvent } from '../../actors/agent/events.js';
 import { announceCall, callUpdate, outputUpdate, toolKind, toolTitle } from './tool-call-update.js';
 import { planUpdate } from './plan-update.js';
 
-/**
- * A session's events as ACP `session/update`s: the answer as `agent_message_chunk`, reasoning as
- * `agent_thought_chunk`, each tool call as `tool_call` then `tool_call_update`s (tool-call-update.ts),
- * the model's task list as `plan`.
- * A running command's output is shown as it comes, its last {@link OUTPUT_TAIL_CHARS} at most,
- * at most one update per {@link OUTPUT_EVERY_MS} (each replaces the last); the call's end carries
- * the whole result. The call waiting for approval is kept for the permission request.
- */
-
 /** The tail of a running command's output shown in the editor. */
 const OUTPUT_TAIL_CHARS = 16 * 1024;
 /** Output updates of one call are this far apart at least (a chatty command is not a flood of updates). */
@@ -22,6 +13,14 @@ interface Output {
   sentAt: number;
 }
 
+/**
+ * A session's events as ACP `session/update`s: the answer as `agent_message_chunk`, reasoning as
+ * `agent_thought_chunk`, each tool call as `tool_call` then `tool_call_update`s (tool-call-update.ts),
+ * the model's task list as `plan`.
+ * A running command's output is shown as it comes, its last {@link OUTPUT_TAIL_CHARS} at most,
+ * at most one update per {@link OUTPUT_EVERY_MS} (each replaces the last); the call's end carries
+ * the whole result. The call waiting for approval is kept for the permission request.
+ */
 export class TurnUpdates {
   /** Output gathered per running call. */
   private readonly outputs = new Map<string, Output>();

@@ -5,12 +5,10 @@ import { agentServer } from '../acp/agent-server.js';
 import { protocolOutput } from '../acp/protocol-output.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
 
-/**
- * `reika acp`: an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains IDEs,
- * Neovim, Emacs). Only JSON-RPC goes to stdout — anything else in the process that writes there
- * (a worker thread's stray print) is turned to stderr, where the logs go. When stdin closes (the
- * editor went away) every session is closed and reika exits.
- */
+// `reika acp`: an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains IDEs,
+// Neovim, Emacs). Only JSON-RPC goes to stdout — anything else in the process that writes there
+// (a worker thread's stray print) is turned to stderr, where the logs go. When stdin closes (the
+// editor went away) every session is closed and reika exits.
 
 export async function run(argv: string[]): Promise<number> {
   traceStartup('acp: loaded');

@@ -1,10 +1,8 @@
 import { SUBCOMMANDS } from '../subcommand.js';
 
-/**
- * `reika completion bash|zsh|fish`: a completion script for the shell, printed on stdout, to be
- * sourced from the shell's start-up file (docs in `--help`). Subcommands, flags and the values
- * flags take; `--cwd` completes folders and `--model` files.
- */
+// `reika completion bash|zsh|fish`: a completion script for the shell, printed on stdout, to be
+// sourced from the shell's start-up file (docs in `--help`). Subcommands, flags and the values
+// flags take; `--cwd` completes folders and `--model` files.
 
 const FLAGS = ['-p', '--prompt', '--json', '--stream', '-m', '--model', '--profile', '--mode', '--approvals', '--cwd', '-c', '--continue', '--resume', '--help', '--version'];
 const VALUES: Record<string, readonly string[]> = { '--mode': ['agent', 'plan'], '--approvals': ['safe', 'off'] };

@@ -4,11 +4,9 @@ import { loadConfig, type Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/config/parse.js';
 import { sourceLabel } from '../../actors/config/sources.js';
 
-/**
- * `reika config [--json]`: the effective settings of this folder and where each came from (the
- * environment, a `.env` file, a settings file, or the default), the settings files with whether
- * each is present and trusted, and what could not be used. Secrets show as `(set)`.
- */
+// `reika config [--json]`: the effective settings of this folder and where each came from (the
+// environment, a `.env` file, a settings file, or the default), the settings files with whether
+// each is present and trusted, and what could not be used. Secrets show as `(set)`.
 
 export interface SettingRow {
   key: string;

@@ -3,11 +3,9 @@ import { ConfigError } from '../../actors/config/parse.js';
 import { describeDoctor, doctorReport } from '../doctor/doctor-report.js';
 import { gatherServer, oneSentence } from '../doctor/gather.js';
 
-/**
- * `reika doctor [--json] [--profile NAME] [--cwd DIR]`: what reika knows of the server, the
- * model, the engine and this machine, and the fix for each problem, on one screen (or one JSON
- * object). Works with the server down (exit 1, the first problem says so); never a stack trace.
- */
+// `reika doctor [--json] [--profile NAME] [--cwd DIR]`: what reika knows of the server, the
+// model, the engine and this machine, and the fix for each problem, on one screen (or one JSON
+// object). Works with the server down (exit 1, the first problem says so); never a stack trace.
 
 /** How long configured MCP servers get to start before their state is reported. */
 const MCP_WAIT_MS = 5_000;

@@ -3,13 +3,11 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binaryPackage, engineFolder, installedEngineEntry, NODE_LLAMA_CPP_VERSION } from '../../actors/model-io/embedded/engine-location.js';
 
-/**
- * `reika engine` says whether the embedded engine (llama.cpp inside reika, for `--model x.gguf`)
- * is installed and where; `reika engine install` installs it: node-llama-cpp at the version reika
- * is written against, with only this platform's prebuilt CPU build of llama.cpp (not the CUDA and
- * Vulkan builds npm would add for every x64 Linux), from the npm registry into reika's data
- * folder. npm (which comes with Node) does the fetching; any failure is one line.
- */
+// `reika engine` says whether the embedded engine (llama.cpp inside reika, for `--model x.gguf`)
+// is installed and where; `reika engine install` installs it: node-llama-cpp at the version reika
+// is written against, with only this platform's prebuilt CPU build of llama.cpp (not the CUDA and
+// Vulkan builds npm would add for every x64 Linux), from the npm registry into reika's data
+// folder. npm (which comes with Node) does the fetching; any failure is one line.
 
 const USAGE = 'usage: reika engine [install]';
 

@@ -16,17 +16,15 @@ import { resumeLine, SessionChoiceError, type OpenedSession } from '../open-sess
 import { beginSession } from '../begin-session.js';
 import { exitLater, EXIT_GRACE_MS } from '../exit-later.js';
 
-/**
- * `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
- * stdout, progress to stderr; `--json` prints one result object, `--stream` JSON lines of events
- * (docs/headless.md). Exit 0 answered, 1 error, 130 interrupted (SIGINT/SIGTERM abort the turn
- * through the runtime's one abort message, then every actor is closed).
- *
- * Startup order (bench/startup.bench.ts, REIKA_TRACE_STARTUP=1): once the arguments and the config
- * are read, a thread starts scanning the folder and ranking its repo map (`prestartIndexer`), even
- * before a prompt on stdin has arrived; then the runtime loads and starts (the model-io thread
- * boots meanwhile), then the session. The indexer actor adopts the prestarted scan.
- */
+// `reika -p "PROMPT"` (or the prompt on stdin): one task, no questions asked. The answer goes to
+// stdout, progress to stderr; `--json` prints one result object, `--stream` JSON lines of events
+// (docs/headless.md). Exit 0 answered, 1 error, 130 interrupted (SIGINT/SIGTERM abort the turn
+// through the runtime's one abort message, then every actor is closed).
+//
+// Startup order (bench/startup.bench.ts, REIKA_TRACE_STARTUP=1): once the arguments and the config
+// are read, a thread starts scanning the folder and ranking its repo map (`prestartIndexer`), even
+// before a prompt on stdin has arrived; then the runtime loads and starts (the model-io thread
+// boots meanwhile), then the session. The indexer actor adopts the prestarted scan.
 
 /** After an interrupt, how long the turn may take to wind down before the runtime is closed anyway. */
 const WIND_DOWN_MS = 800;

@@ -4,11 +4,9 @@ import { client } from '../../runtime/actor.js';
 import { Supervisor } from '../../runtime/supervisor.js';
 import { startDirCommand } from './dir-args.js';
 
-/**
- * `reika index [DIR] [--json]`: prints the file index of DIR (default: the current folder), one
- * path per line relative to DIR with `/` separators, or `{paths, capped, stats}` with `--json`.
- * The scan runs in the indexer pool exactly as in a session; no model server is involved.
- */
+// `reika index [DIR] [--json]`: prints the file index of DIR (default: the current folder), one
+// path per line relative to DIR with `/` separators, or `{paths, capped, stats}` with `--json`.
+// The scan runs in the indexer pool exactly as in a session; no model server is involved.
 
 const USAGE = 'usage: reika index [DIR] [--json]';
 

@@ -19,12 +19,10 @@ import type { PermissionBook } from '../../actors/session/permission-book.js';
 import { askProjectTrust, trustChanges } from '../trust-prompt.js';
 import { projectTrust } from '../../actors/mcp/trust.js';
 
-/**
- * `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
- * anything heavy loads — the actor runtime, the agent session and the bootstrap (index, repo map)
- * are imported and started after the first frame, so typing never waits for them; the first
- * message waits for the bootstrap if it has to. See docs/terminal.md.
- */
+// `reika` in a terminal: the interactive session. The prompt is drawn and accepts keys before
+// anything heavy loads — the actor runtime, the agent session and the bootstrap (index, repo map)
+// are imported and started after the first frame, so typing never waits for them; the first
+// message waits for the bootstrap if it has to. See docs/terminal.md.
 
 export async function run(argv: string[]): Promise<number> {
   let config: Config;

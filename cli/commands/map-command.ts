@@ -6,13 +6,11 @@ import { client } from '../../runtime/actor.js';
 import { Supervisor } from '../../runtime/supervisor.js';
 import { startDirCommand } from './dir-args.js';
 
-/**
- * `reika map [DIR] [--json]`: prints the repo map of DIR (default: the current folder) exactly as
- * a session would put it in the system prompt: scanned and ranked in the indexer pool, cut to
- * the budget (`REIKA_REPO_MAP_BUDGET`, else 5% of `REIKA_CONTEXT_WINDOW` within 3,200–12,000
- * tokens, else 3,200; no model server is asked). `--json` gives `{budgetTokens, omitted, files,
- * text}` with every ranked file, its score and its symbols, also those the budget cut.
- */
+// `reika map [DIR] [--json]`: prints the repo map of DIR (default: the current folder) exactly as
+// a session would put it in the system prompt: scanned and ranked in the indexer pool, cut to
+// the budget (`REIKA_REPO_MAP_BUDGET`, else 5% of `REIKA_CONTEXT_WINDOW` within 3,200–12,000
+// tokens, else 3,200; no model server is asked). `--json` gives `{budgetTokens, omitted, files,
+// text}` with every ranked file, its score and its symbols, also those the budget cut.
 
 const USAGE = 'usage: reika map [DIR] [--json]';
 

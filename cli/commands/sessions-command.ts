@@ -2,12 +2,10 @@ import { allSessions, listSessions } from '../../actors/transcript/session-catal
 import { projectDir, sessionsDir } from '../../actors/transcript/store-paths.js';
 import { sessionLine } from '../describe-sessions.js';
 
-/**
- * `reika sessions [--all] [--json]`: the stored sessions of this folder (all folders with
- * `--all`), newest first, with what `reika --resume ID` needs. `--json` prints one array of
- * `{id, root, created, updated, turns, firstPrompt, promptTokens, cachedTokens, completionTokens,
- * model, transcript}`. No model server is involved.
- */
+// `reika sessions [--all] [--json]`: the stored sessions of this folder (all folders with
+// `--all`), newest first, with what `reika --resume ID` needs. `--json` prints one array of
+// `{id, root, created, updated, turns, firstPrompt, promptTokens, cachedTokens, completionTokens,
+// model, transcript}`. No model server is involved.
 
 const USAGE = 'usage: reika sessions [--all] [--json]';
 

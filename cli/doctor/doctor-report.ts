@@ -4,12 +4,6 @@ import type { EngineInfo, ServerEngineInfo } from '../../actors/model-io/protoco
 import type { TemplateFinding } from '../../actors/model-io/template-check/probe.js';
 import type { SafetyStatus } from '../../actors/tool-executor/safety/status.js';
 
-/**
- * What `reika doctor` and `/doctor` say: one record built from what reika knows (the config, the
- * engine's own answers, this session's figures, safety, MCP), with each problem and its fix.
- * `--json` prints it as is; {@link describeDoctor} makes the screen of it.
- */
-
 /** What the doctor is told. Everything but the endpoint is optional: a server that is down still gets a report. */
 export interface DoctorInput {
   profile: string;
@@ -60,6 +54,11 @@ export interface DoctorProblem {
   fix: string;
 }
 
+/**
+ * What `reika doctor` and `/doctor` say: one record built from what reika knows (the config, the
+ * engine's own answers, this session's figures, safety, MCP), with each problem and its fix.
+ * `--json` prints it as is; {@link describeDoctor} makes the screen of it.
+ */
 export interface DoctorReport {
   profile: string;
   baseUrl: string;

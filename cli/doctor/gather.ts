@@ -6,12 +6,10 @@ import { ReikaError } from '../../runtime/errors.js';
 import { checkTemplate } from '../../actors/model-io/template-check/probe.js';
 import type { DoctorInput } from './doctor-report.js';
 
-/**
- * What `reika doctor` learns without a session: the server's models and window (`discover`) and
- * its engine record (`detectEngine`) asked side by side, the chat template checked against a
- * short recorded conversation, safety and the MCP servers. Nothing here throws for a server
- * that is down: that becomes the report's first problem.
- */
+// What `reika doctor` learns without a session: the server's models and window (`discover`) and
+// its engine record (`detectEngine`) asked side by side, the chat template checked against a
+// short recorded conversation, safety and the MCP servers. Nothing here throws for a server
+// that is down: that becomes the report's first problem.
 
 export function settingsPrefix(profile: Profile): string {
   return profile.name === 'default' ? 'REIKA_' : `REIKA_${profile.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;

@@ -2,15 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontMatter } from '../../actors/prompt/front-matter.js';
 
-/**
- * Custom slash commands (SPEC §14): each `NAME.md` in the project's `.reika/commands/` and in
- * `~/.config/reika/commands/` is `/NAME [args]`, a prompt sent as a message with `$ARGUMENTS`
- * replaced by what follows the name. Front matter may give a `description` (shown by `/help` and
- * Tab completion) and an `argument-hint`. A project command replaces a user command of the same
- * name. The folders are read at every use, so an edited file counts at once. A file that cannot
- * be used is one line in `problems`; the others load.
- */
-
 export interface CustomCommand {
   /** Lower-case, as typed after `/`. */
   name: string;
@@ -23,6 +14,14 @@ export interface CustomCommand {
   source: 'project' | 'user';
 }
 
+/**
+ * Custom slash commands (SPEC §14): each `NAME.md` in the project's `.reika/commands/` and in
+ * `~/.config/reika/commands/` is `/NAME [args]`, a prompt sent as a message with `$ARGUMENTS`
+ * replaced by what follows the name. Front matter may give a `description` (shown by `/help` and
+ * Tab completion) and an `argument-hint`. A project command replaces a user command of the same
+ * name. The folders are read at every use, so an edited file counts at once. A file that cannot
+ * be used is one line in `problems`; the others load.
+ */
 export interface CustomCommands {
   commands: CustomCommand[];
   problems: string[];

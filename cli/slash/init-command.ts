@@ -3,13 +3,6 @@ import { join } from 'node:path';
 import { creationDiff, editDiff } from '../../actors/tool-executor/files/diff.js';
 import type { SlashCommand } from './slash-context.js';
 
-/**
- * `/init`: the model drafts an `AGENTS.md` for the project in a read-only turn (it investigates
- * with plan mode's tools and cannot write anything itself); the draft is shown as a diff in the
- * approval menu and written only when the user approves it. The new file reaches the system
- * prompt at the next bootstrap (`/cd .`), as AGENTS.md is part of the frozen prefix.
- */
-
 /** The message the model gets; `existing` when the project has an AGENTS.md already. */
 export function initPrompt(existing: boolean): string {
   return [
@@ -43,6 +36,12 @@ export function draftOf(answer: string): string {
   return text === '' ? '' : `${text}\n`;
 }
 
+/**
+ * `/init`: the model drafts an `AGENTS.md` for the project in a read-only turn (it investigates
+ * with plan mode's tools and cannot write anything itself); the draft is shown as a diff in the
+ * approval menu and written only when the user approves it. The new file reaches the system
+ * prompt at the next bootstrap (`/cd .`), as AGENTS.md is part of the frozen prefix.
+ */
 export const initCommand: SlashCommand = {
   name: 'init',
   help: 'have the model draft AGENTS.md for this project (shown as a diff, written only if you approve)',

@@ -1,13 +1,11 @@
 import { formatMention, mentionBeforeCursor } from '../../actors/prompt/mentions.js';
 
-/**
- * Tab completion for `@path` from the file index, one path segment at a time like a shell:
- * `@sr` → `@src/`, then `@src/` lists what is inside. When no path starts with the text, paths
- * containing it anywhere are offered instead. A path with a space or a quote is inserted quoted
- * (`@"my notes/résumé.md"`), and a mention typed quoted (`@"my no`, `@'my no`) or with escapes
- * (`@my\ no`) is completed the same way. Names are matched in NFC, so a name typed composed finds
- * a file stored decomposed and the other way round.
- */
+// Tab completion for `@path` from the file index, one path segment at a time like a shell:
+// `@sr` → `@src/`, then `@src/` lists what is inside. When no path starts with the text, paths
+// containing it anywhere are offered instead. A path with a space or a quote is inserted quoted
+// (`@"my notes/résumé.md"`), and a mention typed quoted (`@"my no`, `@'my no`) or with escapes
+// (`@my\ no`) is completed the same way. Names are matched in NFC, so a name typed composed finds
+// a file stored decomposed and the other way round.
 
 export interface Completion {
   /** Replacement for the mention (including the `@`), or undefined when nothing changes. */

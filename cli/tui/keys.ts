@@ -1,8 +1,6 @@
-/**
- * Decodes raw terminal input (stdin in raw mode) into key events: printable text, named keys,
- * and bracketed pastes. Escape sequences that arrive split across reads are held until complete;
- * a lone Esc is reported after a short wait, because it is also the first byte of every sequence.
- */
+// Decodes raw terminal input (stdin in raw mode) into key events: printable text, named keys,
+// and bracketed pastes. Escape sequences that arrive split across reads are held until complete;
+// a lone Esc is reported after a short wait, because it is also the first byte of every sequence.
 
 export type KeyName =
   | 'enter'

@@ -1,12 +1,4 @@
 import { groupThousands } from './spinner.js';
-/**
- * Long pastes, collapsed: a bracketed paste of more than {@link COLLAPSE_LINES} lines or
- * {@link COLLAPSE_CHARS} characters stands in the prompt as one token, `[pasted 500 lines #1]`,
- * which the editor moves over and deletes whole; the message sent holds the full text in its
- * place. Tokens stay known for the whole run, so a message recalled from this run's history still
- * sends its pastes. Typing inside a token makes it plain text (sent as it reads).
- */
-
 /** A paste with more lines than this is collapsed. */
 export const COLLAPSE_LINES = 10;
 /** A paste with more characters than this is collapsed. */
@@ -19,6 +11,13 @@ export interface Span {
   end: number;
 }
 
+/**
+ * Long pastes, collapsed: a bracketed paste of more than {@link COLLAPSE_LINES} lines or
+ * {@link COLLAPSE_CHARS} characters stands in the prompt as one token, `[pasted 500 lines #1]`,
+ * which the editor moves over and deletes whole; the message sent holds the full text in its
+ * place. Tokens stay known for the whole run, so a message recalled from this run's history still
+ * sends its pastes. Typing inside a token makes it plain text (sent as it reads).
+ */
 export class PastedTexts {
   private readonly texts = new Map<string, string>();
   private count = 0;

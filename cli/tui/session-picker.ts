@@ -4,11 +4,9 @@ import { KeyDecoder, type KeyEvent } from './keys.js';
 import type { Style } from './style.js';
 import { enterRawMode, type TerminalInput } from './terminal.js';
 
-/**
- * `reika --resume` without an id: the folder's sessions, newest first (date, turns, tokens, first
- * prompt), ↑/↓ to choose, Enter to resume, Esc or q to leave. Drawn below the cursor and erased
- * afterwards, before the interactive session takes the terminal.
- */
+// `reika --resume` without an id: the folder's sessions, newest first (date, turns, tokens, first
+// prompt), ↑/↓ to choose, Enter to resume, Esc or q to leave. Drawn below the cursor and erased
+// afterwards, before the interactive session takes the terminal.
 
 /** Rows of the list shown at once. */
 const ROWS = 12;

@@ -6,11 +6,6 @@ import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-execu
 import type { CustomCommands } from '../slash/custom-commands.js';
 import type { RecentTurn } from '../../actors/transcript/recent-turns.js';
 
-/**
- * What the terminal UI needs from a session, and nothing more. The interactive command adapts the
- * agent's `Session` to this; tests drive the UI with a scripted one.
- */
-
 export type SessionMode = 'agent' | 'plan';
 
 /** Events of one turn, in the order they happen. */
@@ -69,6 +64,10 @@ export interface SessionFacts {
   reprefills?: RequestCache[];
 }
 
+/**
+ * What the terminal UI needs from a session, and nothing more. The interactive command adapts the
+ * agent's `Session` to this; tests drive the UI with a scripted one.
+ */
 export interface SessionPort {
   facts(): SessionFacts;
   /** Paths of the file index once the bootstrap has it (for `@path` completion). */

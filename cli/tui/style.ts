@@ -1,7 +1,5 @@
-/**
- * ANSI styling that honours `NO_COLOR` (any non-empty value) and `TERM=dumb`: with either set
- * every function returns its text unchanged, so layout never depends on colour.
- */
+// ANSI styling that honours `NO_COLOR` (any non-empty value) and `TERM=dumb`: with either set
+// every function returns its text unchanged, so layout never depends on colour.
 
 export interface Style {
   readonly color: boolean;

@@ -1,8 +1,6 @@
-/**
- * Puts the terminal into the mode the UI needs and back: raw input (every key arrives at once,
- * no echo, Ctrl-C as a byte rather than SIGINT), bracketed paste, and a restore that runs exactly
- * once — on exit, on a signal, or on an uncaught error — so the shell is never left raw.
- */
+// Puts the terminal into the mode the UI needs and back: raw input (every key arrives at once,
+// no echo, Ctrl-C as a byte rather than SIGINT), bracketed paste, and a restore that runs exactly
+// once — on exit, on a signal, or on an uncaught error — so the shell is never left raw.
 
 export interface TerminalInput {
   isTTY?: boolean;

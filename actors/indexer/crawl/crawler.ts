@@ -4,24 +4,22 @@ import { TrackedPaths } from './git-index.js';
 import type { GitUserEnvironment } from './ignore-global.js';
 import { ALWAYS_SKIPPED, IgnoreRules } from './ignore-rules.js';
 
-/**
- * The one crawler behind the file index, the repo map and `@`-completion (`../scan.ts`) and the
- * `list`, `glob` and `grep` tools (`tool-executor/files/walk.ts`): what the tree is, decided in one
- * place, so the index and the tools see the same files.
- *
- * The tree is what git lists: `git ls-files --cached --others --exclude-standard`. Untracked
- * paths that an ignore rule matches are left out (`IgnoreRules`: every `.gitignore` scoped to its
- * folder, `info/exclude`, `core.excludesFile`, plus the always-skipped folders); **tracked files
- * stay in even when a rule matches them**, as git lists them, and an ignored folder holding
- * tracked files is read for those files only. Symlinks are entries of their own (to a file, a
- * folder or nowhere), never followed, so a loop is one entry. Sockets, FIFOs, devices, names that
- * are not UTF-8 or hold a line break, and entries that vanish are skipped and counted.
- *
- * Breadth-first, names sorted within a folder. The crawler never reads a folder itself: a driver
- * asks {@link Crawl.nextFolder}, lists it (synchronously in an indexer thread, asynchronously in
- * the tool executor) and hands the listing to {@link Crawl.take}; caps, depth and cancellation are
- * the driver's.
- */
+// The one crawler behind the file index, the repo map and `@`-completion (`../scan.ts`) and the
+// `list`, `glob` and `grep` tools (`tool-executor/files/walk.ts`): what the tree is, decided in one
+// place, so the index and the tools see the same files.
+//
+// The tree is what git lists: `git ls-files --cached --others --exclude-standard`. Untracked
+// paths that an ignore rule matches are left out (`IgnoreRules`: every `.gitignore` scoped to its
+// folder, `info/exclude`, `core.excludesFile`, plus the always-skipped folders); **tracked files
+// stay in even when a rule matches them**, as git lists them, and an ignored folder holding
+// tracked files is read for those files only. Symlinks are entries of their own (to a file, a
+// folder or nowhere), never followed, so a loop is one entry. Sockets, FIFOs, devices, names that
+// are not UTF-8 or hold a line break, and entries that vanish are skipped and counted.
+//
+// Breadth-first, names sorted within a folder. The crawler never reads a folder itself: a driver
+// asks {@link Crawl.nextFolder}, lists it (synchronously in an indexer thread, asynchronously in
+// the tool executor) and hands the listing to {@link Crawl.take}; caps, depth and cancellation are
+// the driver's.
 
 export type EntryKind = 'file' | 'symlink' | 'directory';
 

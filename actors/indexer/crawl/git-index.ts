@@ -2,14 +2,12 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path';
 import type { GitRepository } from './ignore-rules.js';
 
-/**
- * The tracked paths of a repository, read from its index file (`.git/index`, versions 2–4, SHA-1
- * or SHA-256), so that the scan lists tracked files an ignore rule matches, as
- * `git ls-files --cached` does. Only ignored entries are ever looked up, so the index is not
- * decoded: one pass notes where each path name starts, and lookups binary-search the raw bytes
- * (the index is sorted by path bytes). Version 4 compresses names against the previous one, so
- * its names are decoded once instead.
- */
+// The tracked paths of a repository, read from its index file (`.git/index`, versions 2–4, SHA-1
+// or SHA-256), so that the scan lists tracked files an ignore rule matches, as
+// `git ls-files --cached` does. Only ignored entries are ever looked up, so the index is not
+// decoded: one pass notes where each path name starts, and lookups binary-search the raw bytes
+// (the index is sorted by path bytes). Version 4 compresses names against the previous one, so
+// its names are decoded once instead.
 
 const GITLINK = 0o160000;
 const TYPE_MASK = 0o170000;

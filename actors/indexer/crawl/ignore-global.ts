@@ -2,13 +2,11 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/**
- * Where git's per-user ignore file is (`core.excludesFile`), read the way git reads its config
- * files without running git: the repository's `config` over the global `~/.gitconfig` (or
- * `GIT_CONFIG_GLOBAL`) over `$XDG_CONFIG_HOME/git/config`; unset, `$XDG_CONFIG_HOME/git/ignore`
- * (`~/.config/git/ignore`). `include`/`includeIf` directives and the system config are not
- * followed.
- */
+// Where git's per-user ignore file is (`core.excludesFile`), read the way git reads its config
+// files without running git: the repository's `config` over the global `~/.gitconfig` (or
+// `GIT_CONFIG_GLOBAL`) over `$XDG_CONFIG_HOME/git/config`; unset, `$XDG_CONFIG_HOME/git/ignore`
+// (`~/.config/git/ignore`). `include`/`includeIf` directives and the system config are not
+// followed.
 
 /** Where to look instead of the real environment (tests). */
 export interface GitUserEnvironment {

@@ -5,11 +5,9 @@ import { findDefinitions } from './symbols/definitions.js';
 import type { Definition, Language } from './symbols/language.js';
 import { extensionOf, languageOfExtension } from './symbols/languages.js';
 
-/**
- * The repo map's pool task, run in the indexer's worker threads: reads a batch of files and
- * returns, per file, its definitions and the identifiers it mentions (the edges of the reference
- * graph are drawn later, in `rankFiles`, once every file's definitions are known).
- */
+// The repo map's pool task, run in the indexer's worker threads: reads a batch of files and
+// returns, per file, its definitions and the identifiers it mentions (the edges of the reference
+// graph are drawn later, in `rankFiles`, once every file's definitions are known).
 
 export interface ExtractTask {
   /** Absolute root the paths are relative to. */

@@ -1,8 +1,6 @@
-/**
- * What a path is, for ranking: core source, a test (or a bench or example: code around the core
- * that the core never uses), or generated/vendored code. Tests and generated files get a tenth or
- * less of the ranking's teleport mass so they cannot crowd out the core.
- */
+// What a path is, for ranking: core source, a test (or a bench or example: code around the core
+// that the core never uses), or generated/vendored code. Tests and generated files get a tenth or
+// less of the ranking's teleport mass so they cannot crowd out the core.
 
 export type FileRole = 'core' | 'test' | 'generated';
 

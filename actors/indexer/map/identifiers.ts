@@ -1,13 +1,11 @@
-/**
- * The identifiers a file mentions, as 31-bit hashes (FNV-1a over the UTF-16 code units, shifted to
- * stay a small integer). The ranking matches them against hashes of defined names: no substring
- * is ever cut out of a file, the per-file dedupe is a set of small integers, and the result
- * crosses threads as one typed array.
- *
- * Two different names share a hash about once in two billion pairs; across the ~20,000 names and
- * ~500,000 mentions of a capped repo that is a handful of stray, weightless edges at most, and the
- * same ones on every run, so the map stays byte-stable.
- */
+// The identifiers a file mentions, as 31-bit hashes (FNV-1a over the UTF-16 code units, shifted to
+// stay a small integer). The ranking matches them against hashes of defined names: no substring
+// is ever cut out of a file, the per-file dedupe is a set of small integers, and the result
+// crosses threads as one typed array.
+//
+// Two different names share a hash about once in two billion pairs; across the ~20,000 names and
+// ~500,000 mentions of a capped repo that is a handful of stray, weightless edges at most, and the
+// same ones on every run, so the map stays byte-stable.
 
 /** Mentions shorter than this are not collected: such names weigh next to nothing in the ranking. */
 export const MIN_IDENTIFIER_LENGTH = 4;

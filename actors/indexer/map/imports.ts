@@ -1,19 +1,17 @@
-/**
- * Resolves the repo map's import specifiers (`Language.imports`) to mapped files, without a
- * parser and without reading any config: a file is known by its path without the extension (a
- * folder's `index.*` or `__init__.py` by the folder), and also without its first `src`/`lib`
- * folder, the usual workspace layout (`packages/core/src/x.ts` is `@scope/core/x`).
- *
- * - `./x`, `../x` name exactly the file at that path from the importer's folder; `/a/x` the file
- *   at `a/x` from the root (`fromRoot`: extraction turns relative specifiers into these, in the
- *   worker threads, so the ranking only looks them up).
- * - Any other specifier names the files whose key ends with its segments (`@scope/` dropped):
- *   `scrapy/http` is `scrapy/http/__init__.py`, `@vue/shared` is `packages/shared/src/index.ts`.
- *   A single segment only names a folder (`react`, `json`, `os` never name `src/json.ts`), so
- *   the standard library and packages from a registry link nothing. Of several matches the
- *   shortest keys win, all of them: the edge is shared.
- * - `a|b`: the first alternative that names a file.
- */
+// Resolves the repo map's import specifiers (`Language.imports`) to mapped files, without a
+// parser and without reading any config: a file is known by its path without the extension (a
+// folder's `index.*` or `__init__.py` by the folder), and also without its first `src`/`lib`
+// folder, the usual workspace layout (`packages/core/src/x.ts` is `@scope/core/x`).
+//
+// - `./x`, `../x` name exactly the file at that path from the importer's folder; `/a/x` the file
+//   at `a/x` from the root (`fromRoot`: extraction turns relative specifiers into these, in the
+//   worker threads, so the ranking only looks them up).
+// - Any other specifier names the files whose key ends with its segments (`@scope/` dropped):
+//   `scrapy/http` is `scrapy/http/__init__.py`, `@vue/shared` is `packages/shared/src/index.ts`.
+//   A single segment only names a folder (`react`, `json`, `os` never name `src/json.ts`), so
+//   the standard library and packages from a registry link nothing. Of several matches the
+//   shortest keys win, all of them: the edge is shared.
+// - `a|b`: the first alternative that names a file.
 
 const NONE: readonly number[] = Object.freeze([]);
 

@@ -2,19 +2,17 @@ import { relative, resolve, sep } from 'node:path';
 import { agentsMdCandidates, collectAgentsMd, type AgentsFile } from '../agents-md.js';
 import { isMapSource } from './symbols/languages.js';
 
-/**
- * The mapped files the project's AGENTS.md files name (the ranking personalised as Aider's is
- * by the files a chat mentions). Only the instruction files count, never the user's
- * prompt: the map is part of the system prompt, which must be the same bytes in every session of
- * an unchanged repository (the engine's prefix cache, the bootstrap cache), and the prompt
- * differs from session to session.
- *
- * A mention is a word of the text that spells a mapped file's path (`actors/indexer/scan.ts`,
- * also in backticks, a link or as `scan.ts:42`): from the repository's top (where the session's
- * AGENTS.md files usually are), from the AGENTS.md file's own folder, or, with no `/` in it, the
- * file name of exactly one mapped file (a name of a language the map reads: `scan.ts`, not
- * `e.g.`). A few milliseconds, cold, for a 12,000-character AGENTS.md and 3,000 files.
- */
+// The mapped files the project's AGENTS.md files name (the ranking personalised as Aider's is
+// by the files a chat mentions). Only the instruction files count, never the user's
+// prompt: the map is part of the system prompt, which must be the same bytes in every session of
+// an unchanged repository (the engine's prefix cache, the bootstrap cache), and the prompt
+// differs from session to session.
+//
+// A mention is a word of the text that spells a mapped file's path (`actors/indexer/scan.ts`,
+// also in backticks, a link or as `scan.ts:42`): from the repository's top (where the session's
+// AGENTS.md files usually are), from the AGENTS.md file's own folder, or, with no `/` in it, the
+// file name of exactly one mapped file (a name of a language the map reads: `scan.ts`, not
+// `e.g.`). A few milliseconds, cold, for a 12,000-character AGENTS.md and 3,000 files.
 
 /** Path-like words: letters, digits and `_@$+-./`, with a `.` or a `/` in them. */
 const WORD = /[\w@$+-]*[./][\w@$+\-./]*/g;

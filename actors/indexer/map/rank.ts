@@ -4,32 +4,30 @@ import { ROLE_WEIGHT, roleOf } from './file-role.js';
 import { hashRange, HashIds, MIN_IDENTIFIER_LENGTH } from './identifiers.js';
 import { importEdges } from './imports.js';
 
-/**
- * Ranks the repo map's files, in an indexer worker: a reference graph (file A mentions an
- * identifier that file B defines → edge A→B; file A imports file B → a strong edge A→B) scored by
- * personalised PageRank.
- *
- * An import (`Language.imports`, resolved by `ModuleIndex` against the mapped files' paths) weighs
- * IMPORT_VOTE: for the languages with import rules the graph is then close to the one a parser
- * computes (measured against the TypeScript compiler's and Python's `ast` import graphs on
- * excalidraw, vuejs/core and scrapy: 98–100% of their edges, 96–99.9% of ours theirs), and the
- * identifier edges below order what imports leave open, and carry the languages without them.
- * For those languages the score also counts a file's importers (IMPORTERS_WEIGHT).
- *
- * An edge's weight is the sum over the identifiers behind it of:
- * - specificity: ((length − 2) / 6)², at most 1, so `get` weighs 1/36 of `loadUser`; compound
- *   names (`parseConfig`, `read_file`) of 8+ characters count twice;
- * - rarity: 1 + ln((N+1)/(df+1)), df the number of files that mention the identifier, so a word
- *   every file says (`name`, `value`) carries little;
- * - the definer's share: split between the files defining the identifier (exported definitions
- *   count 4× private ones; a name defined only privately keeps that lower weight), and damped by
- *   1/√(definers) so names defined all over carry little.
- * A file that defines an identifier itself is taken to mean its own. Tests, generated and vendored
- * files get a tenth of the teleport mass (and of their final score) so they cannot crowd out the
- * core. The files the project's AGENTS.md names (`mentions.ts`) share MENTIONED_SHARE of the
- * teleport mass, so they and what they use rank higher (Aider's personalisation). Scores are
- * quantised before sorting, ties go by path: the same files give the same order.
- */
+// Ranks the repo map's files, in an indexer worker: a reference graph (file A mentions an
+// identifier that file B defines → edge A→B; file A imports file B → a strong edge A→B) scored by
+// personalised PageRank.
+//
+// An import (`Language.imports`, resolved by `ModuleIndex` against the mapped files' paths) weighs
+// IMPORT_VOTE: for the languages with import rules the graph is then close to the one a parser
+// computes (measured against the TypeScript compiler's and Python's `ast` import graphs on
+// excalidraw, vuejs/core and scrapy: 98–100% of their edges, 96–99.9% of ours theirs), and the
+// identifier edges below order what imports leave open, and carry the languages without them.
+// For those languages the score also counts a file's importers (IMPORTERS_WEIGHT).
+//
+// An edge's weight is the sum over the identifiers behind it of:
+// - specificity: ((length − 2) / 6)², at most 1, so `get` weighs 1/36 of `loadUser`; compound
+//   names (`parseConfig`, `read_file`) of 8+ characters count twice;
+// - rarity: 1 + ln((N+1)/(df+1)), df the number of files that mention the identifier, so a word
+//   every file says (`name`, `value`) carries little;
+// - the definer's share: split between the files defining the identifier (exported definitions
+//   count 4× private ones; a name defined only privately keeps that lower weight), and damped by
+//   1/√(definers) so names defined all over carry little.
+// A file that defines an identifier itself is taken to mean its own. Tests, generated and vendored
+// files get a tenth of the teleport mass (and of their final score) so they cannot crowd out the
+// core. The files the project's AGENTS.md names (`mentions.ts`) share MENTIONED_SHARE of the
+// teleport mass, so they and what they use rank higher (Aider's personalisation). Scores are
+// quantised before sorting, ties go by path: the same files give the same order.
 
 const DAMPING = 0.85;
 const MAX_ITERATIONS = 100;

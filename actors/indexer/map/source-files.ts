@@ -1,9 +1,7 @@
 import { LANGUAGES } from './symbols/languages.js';
 
-/**
- * Which files are repo-map candidates: source files of the languages the repo map reads
- * (SPEC §2), recognised by extension only, so the scan never opens a file to decide.
- */
+// Which files are repo-map candidates: source files of the languages the repo map reads
+// (SPEC §2), recognised by extension only, so the scan never opens a file to decide.
 
 /** Lower-case extensions, with the dot: exactly those of the repo map's language table. */
 export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => language.extensions));

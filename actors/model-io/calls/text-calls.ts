@@ -5,16 +5,14 @@ import type { ToolIndex } from './tool-index.js';
 
 export type { TextItem } from '../dialects/dialect.js';
 
-/**
- * Text tool calls: models that print their calls instead of using native `tool_calls`, in any
- * family of the dialect table (`dialects/table.ts`), only for tools offered in the request.
- *
- * {@link scanTextCalls} is a pure function of the text so far: it returns what is settled and how
- * far, holding back anything that may still become a call (a partial opener, an unclosed block, a
- * line that starts like a call). Feeding text in any pieces therefore gives the same items as
- * parsing it whole, and the user never sees markup that becomes a call. Prose is settled at once:
- * the scan jumps from one possible opener to the next with one regular expression.
- */
+// Text tool calls: models that print their calls instead of using native `tool_calls`, in any
+// family of the dialect table (`dialects/table.ts`), only for tools offered in the request.
+//
+// {@link scanTextCalls} is a pure function of the text so far: it returns what is settled and how
+// far, holding back anything that may still become a call (a partial opener, an unclosed block, a
+// line that starts like a call). Feeding text in any pieces therefore gives the same items as
+// parsing it whole, and the user never sees markup that becomes a call. Prose is settled at once:
+// the scan jumps from one possible opener to the next with one regular expression.
 
 export interface ScanResult {
   items: TextItem[];

@@ -1,19 +1,6 @@
 import { callItems, json, malformed, skipSpace, type Dialect, type TextItem } from './dialect.js';
 import { callsFromJson, readJson } from './json-call.js';
 
-/**
- * DeepSeek V3 / R1 / V3.1 (`deepseek_v3`, `deepseek_v31` parsers and llama.cpp's R1 parser):
- * ```
- * <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
- * ```json
- * {…}
- * ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
- * ```
- * V3.1 writes `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`. The tokens also come
- * spelt in ASCII (`<|tool_calls_begin|>`, `▁` as `_` or a space, `\_`), as distilled models and
- * detokenisers print them; every spelling reads the same.
- */
-
 /** A DeepSeek token at `i`: its words joined by `_` (`tool_calls_begin`), its end; `partial` when the text ends inside one. */
 function token(text: string, i: number): { name: string; end: number } | 'partial' | undefined {
   if (text[i] !== '<') return undefined;
@@ -38,6 +25,18 @@ function token(text: string, i: number): { name: string; end: number } | 'partia
 
 const SPELLINGS = ['<｜tool▁calls▁begin｜>', '<｜tool▁call▁begin｜>', '<|tool▁calls▁begin|>', '<|tool_calls_begin|>', '<｜tool_calls_begin｜>', '<｜tool calls begin｜>', '<｜tool\\_calls\\_begin｜>', '<｜tool▁calls｜>', '<|tool▁call▁begin|>'];
 
+/**
+ * DeepSeek V3 / R1 / V3.1 (`deepseek_v3`, `deepseek_v31` parsers and llama.cpp's R1 parser):
+ * ```
+ * <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME
+ * ```json
+ * {…}
+ * ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
+ * ```
+ * V3.1 writes `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`. The tokens also come
+ * spelt in ASCII (`<|tool_calls_begin|>`, `▁` as `_` or a space, `\_`), as distilled models and
+ * detokenisers print them; every spelling reads the same.
+ */
 export const deepseek: Dialect = {
   name: 'deepseek',
   label: 'DeepSeek <｜tool▁calls▁begin｜>',

@@ -2,19 +2,6 @@ import type { ToolIndex } from '../calls/tool-index.js';
 import { malformed, type Dialect, type Scan } from './dialect.js';
 import { DIALECTS } from './table.js';
 
-/**
- * The safety net behind the table: call markup of a format no entry knows is never the answer.
- * Tried last at every `<`, `<|`, `<｜` and `]<]` of the content (not the reasoning, where a model
- * may think about markup; not inside code, where HTML, JSX and XML are text). What counts:
- * - a special-token bracket, `<|word|>`, `<｜word｜>`, `]<]word[>[`;
- * - a tag named like a call, `<tool…>`, `<x:call>`, `<invoke …>`, `<function…>`, `<parameter…>`;
- * when a tool offered in the request is named near it in a call's position (`<call>read{`,
- * `name="read"`, `"read"`, `=read>`). Then the rest of the reply is held and, at its end, reported
- * (`malformed`, dialect `unknown`): the model is asked once for its native format or Hermes'
- * `<tool_call>{json}</tool_call>`, and the turn ends after a second failure, as for known families.
- * Marker and no tool named within {@link WINDOW} characters: ordinary text.
- */
-
 /** How far after the marker a tool's name is looked for. */
 const WINDOW = 600;
 const SPECIAL = /<[｜|][^<>｜|\n]{1,48}[｜|]>|\]<\][^\][\n]{1,48}\[>\[/y;
@@ -65,6 +52,18 @@ function marker(text: string, start: number): string | 'partial' | undefined {
   return text.slice(start, close + 1);
 }
 
+/**
+ * The safety net behind the table: call markup of a format no entry knows is never the answer.
+ * Tried last at every `<`, `<|`, `<｜` and `]<]` of the content (not the reasoning, where a model
+ * may think about markup; not inside code, where HTML, JSX and XML are text). What counts:
+ * - a special-token bracket, `<|word|>`, `<｜word｜>`, `]<]word[>[`;
+ * - a tag named like a call, `<tool…>`, `<x:call>`, `<invoke …>`, `<function…>`, `<parameter…>`;
+ * when a tool offered in the request is named near it in a call's position (`<call>read{`,
+ * `name="read"`, `"read"`, `=read>`). Then the rest of the reply is held and, at its end, reported
+ * (`malformed`, dialect `unknown`): the model is asked once for its native format or Hermes'
+ * `<tool_call>{json}</tool_call>`, and the turn ends after a second failure, as for known families.
+ * Marker and no tool named within {@link WINDOW} characters: ordinary text.
+ */
 export const unknownMarkup: Dialect = {
   name: 'unknown',
   label: 'an unknown tool-call format',

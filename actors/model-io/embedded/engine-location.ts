@@ -3,12 +3,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/**
- * Where the embedded engine lives when `reika engine install` put it there: node-llama-cpp (the
- * version reika is written against) with only this platform's prebuilt llama.cpp, in reika's data
- * folder, `$XDG_DATA_HOME/reika/engine` (default `~/.local/share/reika/engine`). A default install
- * of reika does not carry it (its builds for every GPU are ~680 MB).
- */
+// Where the embedded engine lives when `reika engine install` put it there: node-llama-cpp (the
+// version reika is written against) with only this platform's prebuilt llama.cpp, in reika's data
+// folder, `$XDG_DATA_HOME/reika/engine` (default `~/.local/share/reika/engine`). A default install
+// of reika does not carry it (its builds for every GPU are ~680 MB).
 
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
 

@@ -13,13 +13,11 @@ import { promptTokens, render } from './render.js';
 import { scriptFromEnvironment, type Script } from './script.js';
 import { documentedFunctions, grammarSchema, pinnedSchema } from './tool-grammar.js';
 
-/**
- * The embedded engine: llama.cpp inside the model-io thread, answering the same `chat` and
- * `discover` requests as the HTTP path. The main agent's requests run on a context sequence of
- * their own; each subagent of a wave gets another (a second context, made at the first wave), so
- * a wave never evicts the main conversation from the KV cache. Requests on one sequence run one
- * at a time; sequences run side by side.
- */
+// The embedded engine: llama.cpp inside the model-io thread, answering the same `chat` and
+// `discover` requests as the HTTP path. The main agent's requests run on a context sequence of
+// their own; each subagent of a wave gets another (a second context, made at the first wave), so
+// a wave never evicts the main conversation from the KV cache. Requests on one sequence run one
+// at a time; sequences run side by side.
 
 export interface EmbeddedChatContext {
   signal: AbortSignal;

@@ -1,10 +1,8 @@
 import { ReikaError } from '../../../runtime/errors.js';
 import { NODE_LLAMA_CPP_VERSION } from './engine-location.js';
 
-/**
- * What can go wrong before the embedded engine generates anything, each one sentence a user
- * can act on. Codes are stable (`reika doctor` and tests branch on them).
- */
+// What can go wrong before the embedded engine generates anything, each one sentence a user
+// can act on. Codes are stable (`reika doctor` and tests branch on them).
 
 export { NODE_LLAMA_CPP_VERSION } from './engine-location.js';
 

@@ -4,20 +4,6 @@ import { windowExceeded } from './errors.js';
 import type { GrammarStateLike, ModelLike, NodeLlamaCpp, LlamaLike, SequenceLike, Token } from './llama-api.js';
 import { dropNulls, literalGrammar, nameGrammar } from './tool-grammar.js';
 
-/**
- * One generation on one context sequence, token by token, as wire deltas for the turn assembler
- * (the same one the HTTP path feeds, so both paths stream the same events).
- *
- * The cache: the sequence keeps what it evaluated; the prompt is compared with it and only the
- * tokens after the first difference are evaluated, in chunks so that an abort lands between two.
- * Text streams as it is sampled. When the model starts a call in its template's syntax (or must
- * call: a forced step), the rest of the call's opening is put in by reika, the function name is
- * sampled under a grammar of the tool names, the arguments under the tool's JSON schema grammar,
- * and the closing is put in again — so a call is valid JSON for its schema whatever the weights.
- * Every token evaluated after the prompt is kept in `evaluated`: prompt + evaluated is the cache
- * the next request of the lane starts from.
- */
-
 /** Prompt tokens evaluated per step while prefilling (an abort waits for one step at most). */
 const PREFILL_CHUNK = 256;
 
@@ -67,6 +53,19 @@ export interface GenerationResult {
 
 type Phase = 'text' | 'name' | 'params';
 
+/**
+ * One generation on one context sequence, token by token, as wire deltas for the turn assembler
+ * (the same one the HTTP path feeds, so both paths stream the same events).
+ *
+ * The cache: the sequence keeps what it evaluated; the prompt is compared with it and only the
+ * tokens after the first difference are evaluated, in chunks so that an abort lands between two.
+ * Text streams as it is sampled. When the model starts a call in its template's syntax (or must
+ * call: a forced step), the rest of the call's opening is put in by reika, the function name is
+ * sampled under a grammar of the tool names, the arguments under the tool's JSON schema grammar,
+ * and the closing is put in again — so a call is valid JSON for its schema whatever the weights.
+ * Every token evaluated after the prompt is kept in `evaluated`: prompt + evaluated is the cache
+ * the next request of the lane starts from.
+ */
 export async function generate(job: GenerationJob): Promise<GenerationResult> {
   const { api, llama, model, sequence, prompt, signal } = job;
   if (prompt.length >= job.window) throw windowExceeded(prompt.length, job.window);

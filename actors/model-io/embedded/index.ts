@@ -2,12 +2,10 @@ import type { ChatRequest } from '../http/stream-chat.js';
 import type { ChatReply, DiscoverReply, Endpoint } from '../protocol.js';
 import { EmbeddedEngine, type EmbeddedChatContext } from './engine.js';
 
-/**
- * model-io's door to the embedded engine (imported only when an endpoint says `engine:
- * 'embedded'`). One engine per thread: a request for another model file or other settings
- * disposes the loaded one first, since two models rarely fit in memory. A load that failed is
- * tried again by the next request (the user may have fixed the file meanwhile).
- */
+// model-io's door to the embedded engine (imported only when an endpoint says `engine:
+// 'embedded'`). One engine per thread: a request for another model file or other settings
+// disposes the loaded one first, since two models rarely fit in memory. A load that failed is
+// tried again by the next request (the user may have fixed the file meanwhile).
 
 let current: { key: string; engine: Promise<EmbeddedEngine> } | undefined;
 

@@ -2,12 +2,10 @@ import { onAbort } from '../../../runtime/abort.js';
 import type { ContextLike, SequenceLike } from './llama-api.js';
 import type { LaneMemory } from './render.js';
 
-/**
- * Context sequences handed to requests, one request per sequence at a time. The main agent has
- * one sequence (a pool of one); the subagents share a pool: a subagent keeps the sequence it had
- * while it lives, and a new one takes the free sequence whose cache shares most with its prompt
- * (subagents share their system prompt), the least recently used on a tie, or waits for one.
- */
+// Context sequences handed to requests, one request per sequence at a time. The main agent has
+// one sequence (a pool of one); the subagents share a pool: a subagent keeps the sequence it had
+// while it lives, and a new one takes the free sequence whose cache shares most with its prompt
+// (subagents share their system prompt), the least recently used on a tie, or waits for one.
 
 export interface Lane {
   readonly sequence: SequenceLike;

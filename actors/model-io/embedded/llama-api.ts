@@ -1,8 +1,6 @@
-/**
- * The part of node-llama-cpp (3.21.1) the embedded engine uses, typed here rather than imported:
- * node-llama-cpp is an optional dependency, so reika must compile and run without it. The module
- * is loaded at run time only (load.ts); every call reika makes into it goes through these types.
- */
+// The part of node-llama-cpp (3.21.1) the embedded engine uses, typed here rather than imported:
+// node-llama-cpp is an optional dependency, so reika must compile and run without it. The module
+// is loaded at run time only (load.ts); every call reika makes into it goes through these types.
 
 export type Token = number & { __token?: never };
 

@@ -4,11 +4,9 @@ import { modelMissing, noBinary, notGguf, outOfMemory, packageMissing, unsupport
 import { installedEngineEntry } from './engine-location.js';
 import type { ChatWrapperLike, ContextLike, LlamaLike, ModelLike, NodeLlamaCpp } from './llama-api.js';
 
-/**
- * Loading the embedded engine: node-llama-cpp (lazily, so that reika without it loses nothing),
- * its prebuilt llama.cpp binary (never a build from source), the GGUF's weights and the main
- * context. Every failure a user can hit becomes one sentence (errors.ts).
- */
+// Loading the embedded engine: node-llama-cpp (lazily, so that reika without it loses nothing),
+// its prebuilt llama.cpp binary (never a build from source), the GGUF's weights and the main
+// context. Every failure a user can hit becomes one sentence (errors.ts).
 
 export interface LoadedEngine {
   api: NodeLlamaCpp;

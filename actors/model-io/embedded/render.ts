@@ -1,17 +1,15 @@
 import type { ChatMessage } from '../protocol.js';
 import type { ChatWrapperLike, FunctionDoc, HistoryItem, LlamaTextLike, ModelLike, ModelResponseItem, NodeLlamaCpp, Token } from './llama-api.js';
 
-/**
- * The prompt of one request, rendered by the GGUF's own chat template (through node-llama-cpp's
- * chat wrapper), as tokens. When the request extends the lane's previous one (its messages, then
- * the reply the engine gave, then more), the prompt is the lane's KV cache exactly as evaluated —
- * prompt and generated tokens alike — plus the tokens of what the template renders after that
- * reply. Re-rendering the reply would not give back the sampled tokens (the template reformats
- * arguments, and sampled tokens need not be the tokenizer's own split), so every request would
- * re-evaluate the last reply and all after it. Anything else (the first request, a compaction, a
- * template that rewrites earlier turns) is rendered whole and evaluated from the first token that
- * differs from the cache.
- */
+// The prompt of one request, rendered by the GGUF's own chat template (through node-llama-cpp's
+// chat wrapper), as tokens. When the request extends the lane's previous one (its messages, then
+// the reply the engine gave, then more), the prompt is the lane's KV cache exactly as evaluated —
+// prompt and generated tokens alike — plus the tokens of what the template renders after that
+// reply. Re-rendering the reply would not give back the sampled tokens (the template reformats
+// arguments, and sampled tokens need not be the tokenizer's own split), so every request would
+// re-evaluate the last reply and all after it. Anything else (the first request, a compaction, a
+// template that rewrites earlier turns) is rendered whole and evaluated from the first token that
+// differs from the cache.
 
 /** What a lane remembers of its last request. */
 export interface LaneMemory {

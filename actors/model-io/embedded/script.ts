@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { environmentText } from '../../config/process-settings.js';
 
+export type ScriptCall = { call: string; arguments: Record<string, unknown> };
+
+/** One call, several calls in one reply (`{"calls": [...]}`), or an answer. */
+export type ScriptStep = ScriptCall | { calls: ScriptCall[] } | { answer: string };
+
 /**
  * A test aid, not a feature: `REIKA_EMBEDDED_SCRIPT=steps.json` makes the embedded engine
  * constrain its sampling, one step per chat request, so that a random-weight test model drives
@@ -10,12 +15,6 @@ import { environmentText } from '../../config/process-settings.js';
  * several calls in one reply; `{"answer": "Done."}` admits only that text. Once the steps run out, generation is free again. Nothing else changes: the
  * prompt, the KV cache and the counters are the engine's own.
  */
-
-export type ScriptCall = { call: string; arguments: Record<string, unknown> };
-
-/** One call, several calls in one reply (`{"calls": [...]}`), or an answer. */
-export type ScriptStep = ScriptCall | { calls: ScriptCall[] } | { answer: string };
-
 export class Script {
   private next = 0;
 

@@ -1,12 +1,10 @@
 import type { ToolSchema } from '../protocol.js';
 import type { FunctionDoc } from './llama-api.js';
 
-/**
- * Reika's tool schemas, twice: as the model reads them (the template's tool list, unchanged
- * JSON Schema, so the rendered prompt never changes) and as llama.cpp samples their arguments
- * (node-llama-cpp's GBNF JSON subset, where every listed property must be written: an optional
- * property therefore becomes "its type or null", and the nulls are dropped after sampling).
- */
+// Reika's tool schemas, twice: as the model reads them (the template's tool list, unchanged
+// JSON Schema, so the rendered prompt never changes) and as llama.cpp samples their arguments
+// (node-llama-cpp's GBNF JSON subset, where every listed property must be written: an optional
+// property therefore becomes "its type or null", and the nulls are dropped after sampling).
 
 type Schema = Record<string, unknown>;
 

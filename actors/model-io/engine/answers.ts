@@ -2,14 +2,12 @@
    checked with `typeof` at every leaf before use. */
 import { openHttp, readText } from '../http/http-request.js';
 
-/**
- * What the server answered to each GET that discovery and detection make (`/v1/models`,
- * `/props`, `/slots`, …), kept for the life of this thread (one start): every consumer —
- * discovery at connect, engine detection, a subagent's discovery, `/model`'s list, `doctor` —
- * shares one answer per URL, so each endpoint is asked at most once per start. An answer that
- * failed because its asker aborted is forgotten (the next asker asks); `forgetAnswers` drops an
- * origin's answers when a caller wants fresh ones (after the first reply).
- */
+// What the server answered to each GET that discovery and detection make (`/v1/models`,
+// `/props`, `/slots`, …), kept for the life of this thread (one start): every consumer —
+// discovery at connect, engine detection, a subagent's discovery, `/model`'s list, `doctor` —
+// shares one answer per URL, so each endpoint is asked at most once per start. An answer that
+// failed because its asker aborted is forgotten (the next asker asks); `forgetAnswers` drops an
+// origin's answers when a caller wants fresh ones (after the first reply).
 
 export interface Answer {
   status: number;

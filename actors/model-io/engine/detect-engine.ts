@@ -8,20 +8,18 @@ import { answerOf, hasAnswer, type Answer } from './answers.js';
 import { windowOfModel, windowOfProps } from './discover.js';
 import { isLocalHost, originOf } from './hosts.js';
 
-/**
- * Which engine serves an endpoint, and what it tells about itself, in one {@link ServerEngineInfo}
- * record (what `reika doctor` shows; what the session uses for slots, prefill progress and the
- * template check). Runs at session start beside the bootstrap scan, never before the first
- * request: each question is a cheap GET (Ollama's `/api/show` a POST) with a short timeout, and
- * an engine that answers none of them is `unknown`, not an error.
- *
- * Evidence, in order: the `/v1/models` entries' `owned_by` (`llamacpp`, `vllm`, `sglang`,
- * LM Studio's `organization_owner`, Ollama's `library`) and the `Server` header (llama-server
- * sends `llama.cpp`; mlx_lm.server is Python's `BaseHTTP`); then each engine's own endpoints:
- * llama.cpp `/props` and `/slots`, vLLM `/version`, SGLang `/get_server_info`, Ollama
- * `/api/version` and `/api/show`, LM Studio `/api/v0/models`. A host that is not this machine or a
- * private network and names none of them is `hosted`.
- */
+// Which engine serves an endpoint, and what it tells about itself, in one {@link ServerEngineInfo}
+// record (what `reika doctor` shows; what the session uses for slots, prefill progress and the
+// template check). Runs at session start beside the bootstrap scan, never before the first
+// request: each question is a cheap GET (Ollama's `/api/show` a POST) with a short timeout, and
+// an engine that answers none of them is `unknown`, not an error.
+//
+// Evidence, in order: the `/v1/models` entries' `owned_by` (`llamacpp`, `vllm`, `sglang`,
+// LM Studio's `organization_owner`, Ollama's `library`) and the `Server` header (llama-server
+// sends `llama.cpp`; mlx_lm.server is Python's `BaseHTTP`); then each engine's own endpoints:
+// llama.cpp `/props` and `/slots`, vLLM `/version`, SGLang `/get_server_info`, Ollama
+// `/api/version` and `/api/show`, LM Studio `/api/v0/models`. A host that is not this machine or a
+// private network and names none of them is `hosted`.
 
 /** Each detection question waits at most this long (a local server answers in milliseconds). */
 const PROBE_TIMEOUT_MS = 3_000;

@@ -1,4 +1,4 @@
-/** Where an endpoint is: its origin, and whether it is a machine here or a hosted API. */
+// Where an endpoint is: its origin, and whether it is a machine here or a hosted API.
 
 /** `http://host:port/v1` → `http://host:port`. */
 export function originOf(baseUrl: string): string {

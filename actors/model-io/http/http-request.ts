@@ -2,15 +2,13 @@ import { createRequire } from 'node:module';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { onAbort } from '../../../runtime/abort.js';
 
-/**
- * One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
- * - the bytes arrive as Buffers straight from the socket, with no WHATWG-stream layer per chunk
- *   (bench/model-io.bench.ts measures both on the same 1 MB stream);
- * - connection failures keep their `code` (ECONNREFUSED, ECONNRESET…) instead of a generic
- *   `TypeError: fetch failed`, which is what the retry policy branches on;
- * - `setTimeout` is exactly the idle timeout REIKA_REQUEST_TIMEOUT_MS means: time without a byte.
- * Keep-alive agents reuse the connection to a local server across the turns of a session.
- */
+// One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
+// - the bytes arrive as Buffers straight from the socket, with no WHATWG-stream layer per chunk
+//   (bench/model-io.bench.ts measures both on the same 1 MB stream);
+// - connection failures keep their `code` (ECONNREFUSED, ECONNRESET…) instead of a generic
+//   `TypeError: fetch failed`, which is what the retry policy branches on;
+// - `setTimeout` is exactly the idle timeout REIKA_REQUEST_TIMEOUT_MS means: time without a byte.
+// Keep-alive agents reuse the connection to a local server across the turns of a session.
 
 const httpAgent = new HttpAgent({ keepAlive: true });
 

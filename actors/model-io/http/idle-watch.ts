@@ -1,19 +1,6 @@
 import type { Clock } from '../../../runtime/clock.js';
 import { openHttp } from './http-request.js';
 
-/**
- * The idle timeout of one chat request (REIKA_REQUEST_TIMEOUT_MS, "time without life"), which
- * must never cut off a slow prefill yet must end a request to a server that died. Life is any
- * byte of the answer (llama.cpp's `return_progress` chunks during a prefill included) or, after
- * half the limit in silence, a 2xx answer to a health check on a second connection (`GET /health`):
- * a server that is busy reading a 20-minute prompt answers it, a dead one does not. Any other
- * status is no life: a 404 or 405 means the server has no health endpoint (or a proxy answers
- * for an engine behind it that may be dead), so only the stream's bytes can show life.
- * Once the model generates (the prefill is over) only bytes count: a stream silent for the whole
- * limit mid-answer is cut. With no life for the whole limit the request is ended. Timers come
- * from the injected clock, so tests decide what time it is.
- */
-
 export interface IdleWatchOptions {
   /** 0 = no limit. */
   limitMs: number;
@@ -30,6 +17,18 @@ export interface IdleWatchOptions {
   onProbe?(alive: boolean): void;
 }
 
+/**
+ * The idle timeout of one chat request (REIKA_REQUEST_TIMEOUT_MS, "time without life"), which
+ * must never cut off a slow prefill yet must end a request to a server that died. Life is any
+ * byte of the answer (llama.cpp's `return_progress` chunks during a prefill included) or, after
+ * half the limit in silence, a 2xx answer to a health check on a second connection (`GET /health`):
+ * a server that is busy reading a 20-minute prompt answers it, a dead one does not. Any other
+ * status is no life: a 404 or 405 means the server has no health endpoint (or a proxy answers
+ * for an engine behind it that may be dead), so only the stream's bytes can show life.
+ * Once the model generates (the prefill is over) only bytes count: a stream silent for the whole
+ * limit mid-answer is cut. With no life for the whole limit the request is ended. Timers come
+ * from the injected clock, so tests decide what time it is.
+ */
 export class IdleWatch {
   private cancel: (() => void) | undefined;
   private probe: AbortController | undefined;

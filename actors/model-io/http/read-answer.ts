@@ -7,15 +7,6 @@ import { isRetryableStatus } from './retry-policy.js';
 import { SseDecoder, type SseEvent } from './sse-decoder.js';
 import type { TurnAssembler } from '../calls/turn-assembler.js';
 
-/**
- * The body of a 200 answer to a chat request, read into the turn: an event stream, or one JSON
- * object from a server that ignored `stream: true`, told apart by the content type or, when that
- * says neither, by the first bytes. Anything else (an HTML error page, plain text) is a failure
- * naming what the server sent. A stream whose reply is complete (finish_reason, and the usage
- * when the stream carries a usage field) ends after {@link DONE_GRACE_MS} even if `[DONE]` and
- * the close never come.
- */
-
 /** After finish_reason (and the usage, when announced) the stream gets this long to end. */
 export const DONE_GRACE_MS = 1_000;
 /** After finish_reason, usage the stream announced (chunks with a `usage` field) gets this long. */
@@ -41,6 +32,14 @@ type Kind = 'sse' | 'json' | 'other' | undefined;
 
 const GRACE_OVER = Symbol('grace over');
 
+/**
+ * The body of a 200 answer to a chat request, read into the turn: an event stream, or one JSON
+ * object from a server that ignored `stream: true`, told apart by the content type or, when that
+ * says neither, by the first bytes. Anything else (an HTML error page, plain text) is a failure
+ * naming what the server sent. A stream whose reply is complete (finish_reason, and the usage
+ * when the stream carries a usage field) ends after {@link DONE_GRACE_MS} even if `[DONE]` and
+ * the close never come.
+ */
 export async function readAnswer(response: IncomingMessage, turn: TurnAssembler, context: AnswerContext): Promise<ChatReply> {
   const { signal, status } = context;
   const type = String(response.headers['content-type'] ?? '');

@@ -1,10 +1,3 @@
-/**
- * Server-sent events decoding that survives any chunking: lines split anywhere (even inside a
- * UTF-8 character), `\n`, `\r\n` or `\r` endings, comments and keep-alives, multi-line `data:`.
- * Only what the chat stream needs is kept: each event's `data` (and its `event` name, if any);
- * llama.cpp's non-standard `error:` line becomes an `error` event.
- */
-
 /** One decoded event. */
 export interface SseEvent {
   /** The `event:` field, `message` when absent. */
@@ -13,6 +6,12 @@ export interface SseEvent {
   data: string;
 }
 
+/**
+ * Server-sent events decoding that survives any chunking: lines split anywhere (even inside a
+ * UTF-8 character), `\n`, `\r\n` or `\r` endings, comments and keep-alives, multi-line `data:`.
+ * Only what the chat stream needs is kept: each event's `data` (and its `event` name, if any);
+ * llama.cpp's non-standard `error:` line becomes an `error` event.
+ */
 export class SseDecoder {
   /**
    * The bytes of a line still waiting for its break. Lines are found in the bytes (a line break is

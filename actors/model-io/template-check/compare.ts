@@ -1,11 +1,9 @@
 import type { ChatMessage, ToolSchema } from '../protocol.js';
 
-/**
- * Compares two renderings of a session's consecutive requests through the engine's chat
- * template. The engine reuses the tokens of the longest common prefix: where the new prompt
- * departs from the previous one before the previous one's end, everything after that point is
- * prefilled again. Names the cause from where the departure lies.
- */
+// Compares two renderings of a session's consecutive requests through the engine's chat
+// template. The engine reuses the tokens of the longest common prefix: where the new prompt
+// departs from the previous one before the previous one's end, everything after that point is
+// prefilled again. Names the cause from where the departure lies.
 
 export type BreakCause = 'system-dropped' | 'system-moved' | 'tools-moved' | 'assistant-rerendered' | 'tool-rerendered' | 'user-rerendered' | 'other';
 

@@ -3,12 +3,10 @@ import type { ChatMessage, ServerEngineInfo, ToolSchema } from '../protocol.js';
 import { placeSystem } from '../system-placement.js';
 import { compareRenderings, type BreakCause } from './compare.js';
 
-/**
- * What an engine's chat template does to reika's requests, found once at session start by
- * rendering a short recorded session (two turns: prose and calls, a call with no text, tool
- * results, an answer, a new question) request after request. Gives the doctor its template
- * findings and the session its system placement.
- */
+// What an engine's chat template does to reika's requests, found once at session start by
+// rendering a short recorded session (two turns: prose and calls, a call with no text, tool
+// results, an answer, a new question) request after request. Gives the doctor its template
+// findings and the session its system placement.
 
 /** Something the template does to reika's requests; `fix` when the user can change it. */
 export interface TemplateFinding {

@@ -4,11 +4,9 @@ import { compareRenderings, type RenderedRequest } from './compare.js';
 import { LLAMA_CPP_VARIABLES, probeTemplate, rewriteFor, type TemplateSource } from './probe.js';
 import type { CheckerRequest, CheckerReply } from './template-checker.js';
 
-/**
- * Runs inside the template checker's worker thread: renders requests through the engine's chat
- * template with @huggingface/jinja and compares each with the previous one of its sequence. The
- * previous rendering stays here, so only the messages cross the thread boundary.
- */
+// Runs inside the template checker's worker thread: renders requests through the engine's chat
+// template with @huggingface/jinja and compares each with the previous one of its sequence. The
+// previous rendering stays here, so only the messages cross the thread boundary.
 
 let source: TemplateSource | undefined;
 let rewrite: ReturnType<typeof rewriteFor>;

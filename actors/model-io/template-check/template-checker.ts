@@ -3,13 +3,6 @@ import type { ChatMessage, ToolSchema } from '../protocol.js';
 import type { TemplateBreak } from './compare.js';
 import type { TemplateProbe, TemplateSource } from './probe.js';
 
-/**
- * The template check's main-thread side: one worker thread (render-worker.ts) that renders each
- * request of a sequence through the engine's chat template after it was sent, and says whether
- * the new prompt extends the previous one. Nothing waits for it: a request is sent first, then
- * its messages are posted here. An idle worker never holds the process open.
- */
-
 type CheckerCommand =
   | { type: 'template'; source: TemplateSource }
   | { type: 'probe' }
@@ -36,6 +29,12 @@ type Pending = { resolve: (reply: CheckerReply) => void; reject: (error: Error) 
 
 const workerModule = new URL('./render-worker.js', import.meta.url);
 
+/**
+ * The template check's main-thread side: one worker thread (render-worker.ts) that renders each
+ * request of a sequence through the engine's chat template after it was sent, and says whether
+ * the new prompt extends the previous one. Nothing waits for it: a request is sent first, then
+ * its messages are posted here. An idle worker never holds the process open.
+ */
 export class TemplateChecker {
   private workerValue: Worker | undefined;
   private readonly source: TemplateSource;

@@ -1,9 +1,3 @@
-/**
- * Where a text changed after several replacements applied one after another (a multi-edit), in
- * both the first text's offsets and the last one's, so one diff can show every change with only
- * its own context. Outside the spans the two texts are equal.
- */
-
 /** One changed stretch: `[from, to)` of the first text became `[newFrom, newTo)` of the last. */
 export interface ChangedSpan {
   from: number;
@@ -15,6 +9,11 @@ export interface ChangedSpan {
 /** Past this many spans they are merged into one (a replace_all over a whole file). */
 const MAX_SPANS = 500;
 
+/**
+ * Where a text changed after several replacements applied one after another (a multi-edit), in
+ * both the first text's offsets and the last one's, so one diff can show every change with only
+ * its own context. Outside the spans the two texts are equal.
+ */
 export class ChangedSpans {
   /** Sorted, apart from each other (touching spans are merged). */
   private spans: ChangedSpan[] = [];

@@ -1,12 +1,10 @@
 import type { ChangedSpan } from './changed-spans.js';
 
-/**
- * Unified diffs of one change, as `git apply` takes them: an approval prompt shows them and the
- * model reads them, so they must be the exact patch. Lines keep their CR (a CRLF file's patch
- * applies to it), a last line without a newline is marked `\ No newline at end of file`, and the
- * hunk's counts are the lines it holds. Not a general diff algorithm: edit changes one span, so
- * the hunk is what lies between the common leading and trailing lines.
- */
+// Unified diffs of one change, as `git apply` takes them: an approval prompt shows them and the
+// model reads them, so they must be the exact patch. Lines keep their CR (a CRLF file's patch
+// applies to it), a last line without a newline is marked `\ No newline at end of file`, and the
+// hunk's counts are the lines it holds. Not a general diff algorithm: edit changes one span, so
+// the hunk is what lies between the common leading and trailing lines.
 
 const CONTEXT = 3;
 const MAX_DIFF_LINES = 400;

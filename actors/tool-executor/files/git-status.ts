@@ -2,11 +2,9 @@ import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/**
- * Which files a command changed, from `git status` before and after it: a path counts as changed
- * when its status line appears, disappears or differs, or when it was already dirty and its size
- * or mtime moved. Outside a git repository (or when git is slow) there is no report.
- */
+// Which files a command changed, from `git status` before and after it: a path counts as changed
+// when its status line appears, disappears or differs, or when it was already dirty and its size
+// or mtime moved. Outside a git repository (or when git is slow) there is no report.
 
 const GIT_TIMEOUT_MS = 5_000;
 /** A repository whose `git status` took longer than this is not asked again (huge trees). */

@@ -2,11 +2,9 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-/**
- * Path rules shared by every tool: arguments are relative to the project root or absolute, and
- * "inside the project" is decided on real paths (after `..` and symlinks), so a symlinked folder
- * that points elsewhere counts as outside.
- */
+// Path rules shared by every tool: arguments are relative to the project root or absolute, and
+// "inside the project" is decided on real paths (after `..` and symlinks), so a symlinked folder
+// that points elsewhere counts as outside.
 
 /** Resolves a tool's path argument to an absolute, normalised path (`~` is the home folder). */
 export function resolveToolPath(root: string, path: string): string {

@@ -1,10 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-/**
- * Reading text without trusting it: binary sniffing, UTF-8 with a Latin-1 fallback, and a line
- * stream that pages a file of any size with bounded memory (long lines are clipped, not kept).
- */
+// Reading text without trusting it: binary sniffing, UTF-8 with a Latin-1 fallback, and a line
+// stream that pages a file of any size with bounded memory (long lines are clipped, not kept).
 
 /** How many leading bytes decide "binary" (git looks at the first 8000 too). */
 export const SNIFF_BYTES = 8000;

@@ -4,14 +4,6 @@ import { Crawl, type CrawlVisitor, type EntryKind } from '../../indexer/crawl/cr
 import { isInsideProject } from './paths.js';
 import { credentialEntries } from '../safety/credential-paths.js';
 
-/**
- * The breadth-first walk of list, glob and grep: the indexer's crawler (`indexer/crawl/crawler.ts`)
- * driven with asynchronous listings, so the tools see the tree the file index sees (git's:
- * ignored paths left out, tracked files kept, symlinks listed and never followed, sockets and
- * unusable names skipped), only deeper and without its caps. Naming an ignored folder as the
- * start lists it anyway (and what is inside it, unfiltered).
- */
-
 export interface WalkEntry {
   /** `/`-separated, relative to the start folder. */
   rel: string;
@@ -50,6 +42,13 @@ export type WalkVisitor = (entry: WalkEntry) => boolean | void;
 /** How long the walk reads before it lets other work (an abort) in. */
 const SLICE_MS = 8;
 
+/**
+ * The breadth-first walk of list, glob and grep: the indexer's crawler (`indexer/crawl/crawler.ts`)
+ * driven with asynchronous listings, so the tools see the tree the file index sees (git's:
+ * ignored paths left out, tracked files kept, symlinks listed and never followed, sockets and
+ * unusable names skipped), only deeper and without its caps. Naming an ignored folder as the
+ * start lists it anyway (and what is inside it, unfiltered).
+ */
 export async function walk(options: WalkOptions, visit: WalkVisitor): Promise<WalkStats> {
   // A start outside the project (on real paths: a symlinked folder may lead out) has its own rules.
   const root = isInsideProject(options.root, options.start) ? options.root : options.start;

@@ -1,10 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/**
- * A Linux-only look at running processes through /proc, used to make sure a killed command left
- * nothing behind: zombies count as gone, and processes that left the group (setsid) are still
- * found by the marker in their environment. Elsewhere these return empty lists.
- */
+// A Linux-only look at running processes through /proc, used to make sure a killed command left
+// nothing behind: zombies count as gone, and processes that left the group (setsid) are still
+// found by the marker in their environment. Elsewhere these return empty lists.
 
 export interface ProcessInfo {
   pid: number;

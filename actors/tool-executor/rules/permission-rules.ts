@@ -4,13 +4,6 @@ import { commandSubject, type CommandSubject } from './command-subject.js';
 import { compilePathPattern, type PathPattern } from './path-pattern.js';
 import { coversTool, parseRule, RuleSyntaxError, type RuleData, type RuleEffect, type RuleSource } from './rule.js';
 
-/**
- * The permission rules of a session, compiled once, asked per tool call (SPEC §17): deny beats
- * ask, ask beats allow, and a call no rule names is left to the approvals mode. Which rules are
- * here at all (a project's allow rules only when it is trusted) is decided before, by
- * `activeRules` in `layers.ts`.
- */
-
 /** What a call is, as rules see it. */
 export interface RuleSubject {
   /** reika's tool name (`bash`, `edit`, `mcp__github__create_issue`). */
@@ -40,6 +33,12 @@ interface Compiled {
   domain?: string;
 }
 
+/**
+ * The permission rules of a session, compiled once, asked per tool call (SPEC §17): deny beats
+ * ask, ask beats allow, and a call no rule names is left to the approvals mode. Which rules are
+ * here at all (a project's allow rules only when it is trusted) is decided before, by
+ * `activeRules` in `layers.ts`.
+ */
 export class PermissionRules {
   private constructor(
     private readonly root: string,

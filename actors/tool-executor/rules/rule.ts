@@ -1,8 +1,6 @@
-/**
- * One permission rule in Claude Code's syntax (SPEC §17): `Tool` or `Tool(specifier)`, in a
- * settings file's `permissions.allow`, `ask` or `deny`. Tool names are case-insensitive and
- * Claude Code's names map onto reika's tools, so rules written for it paste in unchanged.
- */
+// One permission rule in Claude Code's syntax (SPEC §17): `Tool` or `Tool(specifier)`, in a
+// settings file's `permissions.allow`, `ask` or `deny`. Tool names are case-insensitive and
+// Claude Code's names map onto reika's tools, so rules written for it paste in unchanged.
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 

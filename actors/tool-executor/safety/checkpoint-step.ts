@@ -2,11 +2,9 @@ import { CheckpointStore, type Checkpoint } from './checkpoint-store.js';
 import { checkpointSession } from './session-id.js';
 import type { ToolSettings } from '../protocol.js';
 
-/**
- * The checkpoint the executor takes before an edit, a write or a command runs (after approval,
- * just before the step). A step never waits long for it: past the limit it goes ahead with a note
- * (the snapshot still finishes, so the next one is quick), and a failing store is a note too.
- */
+// The checkpoint the executor takes before an edit, a write or a command runs (after approval,
+// just before the step). A step never waits long for it: past the limit it goes ahead with a note
+// (the snapshot still finishes, so the next one is quick), and a failing store is a note too.
 
 /** How long a step waits for its snapshot (a first snapshot of a huge folder can take longer). */
 export const CHECKPOINT_WAIT_MS = 20_000;

@@ -15,19 +15,6 @@ import { TreeReader } from './tree-reader.js';
 import { TreeWatcher, type WatcherState } from './tree-watcher.js';
 import { sameHead, userHead, type UserHead } from './user-head.js';
 
-/**
- * Checkpoints (SPEC §12): before each edit, write and bash, the project's files — tracked and
- * untracked, not ignored — are snapshotted into a private git store under the state folder,
- * keyed by the project root: its own GIT_DIR and index, never the user's `.git`, index, refs,
- * hooks or stash, and it works in folders that are not repositories. Snapshots are incremental
- * (git's stat cache and untracked cache); files over a size cap are not held and say so. From the
- * second snapshot on, a watcher (tree-watcher.ts) tells which paths changed since the last one, and
- * the new tree is made from the last one and those paths alone, without the index (tree-patch.ts);
- * whenever the watcher cannot vouch for its set, the whole tree is walked (index-stage.ts).
- * Undoing N steps of a session restores the files of the snapshot taken before the N-th last
- * step: deleted files come back, created files go, changed ones get their content back.
- */
-
 /** Files bigger than this are not held (and never touched by an undo). */
 export const MAX_CHECKPOINT_FILE_BYTES = 16 * 1024 * 1024;
 /** A first snapshot with more files than this gives up: checkpoints are off in this folder. */
@@ -111,6 +98,18 @@ export const WATCH_OFF_FILE = 'watch-off';
 
 const stores = new Map<string, CheckpointStore>();
 
+/**
+ * Checkpoints (SPEC §12): before each edit, write and bash, the project's files — tracked and
+ * untracked, not ignored — are snapshotted into a private git store under the state folder,
+ * keyed by the project root: its own GIT_DIR and index, never the user's `.git`, index, refs,
+ * hooks or stash, and it works in folders that are not repositories. Snapshots are incremental
+ * (git's stat cache and untracked cache); files over a size cap are not held and say so. From the
+ * second snapshot on, a watcher (tree-watcher.ts) tells which paths changed since the last one, and
+ * the new tree is made from the last one and those paths alone, without the index (tree-patch.ts);
+ * whenever the watcher cannot vouch for its set, the whole tree is walked (index-stage.ts).
+ * Undoing N steps of a session restores the files of the snapshot taken before the N-th last
+ * step: deleted files come back, created files go, changed ones get their content back.
+ */
 export class CheckpointStore {
   readonly root: string;
   /** The store's folder: `<state>/checkpoints/<hash of the root>`. */

@@ -5,11 +5,9 @@ import { stateFolder } from '../../state-dir.js';
 import { realPathOfNearest } from '../files/paths.js';
 import type { PreparedCall } from '../prepared.js';
 
-/**
- * The well-known places credentials live (SPEC §16). Reading one asks first through every tool,
- * and a sandboxed command finds them empty unless a person approved it. Reads elsewhere outside
- * the project stay as they are.
- */
+// The well-known places credentials live (SPEC §16). Reading one asks first through every tool,
+// and a sandboxed command finds them empty unless a person approved it. Reads elsewhere outside
+// the project stay as they are.
 
 /** Under the home folder: keys, cloud and registry logins, cluster configs. */
 export const HOME_CREDENTIALS = [

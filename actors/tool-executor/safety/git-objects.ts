@@ -4,12 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync } from 'node:zlib';
 
-/**
- * Git's object format, for a store that writes the few objects of a snapshot itself (blobs of the
- * changed files, the trees on their way to the root, the commit) as loose objects: no git process
- * and no index. The layout is git's own: `objects/<2 hex>/<38 hex>`, the zlib-deflated
- * `<type> <size>\0<body>`, read-only, made in one rename. SHA-1 stores only (the store's `git init`).
- */
+// Git's object format, for a store that writes the few objects of a snapshot itself (blobs of the
+// changed files, the trees on their way to the root, the commit) as loose objects: no git process
+// and no index. The layout is git's own: `objects/<2 hex>/<38 hex>`, the zlib-deflated
+// `<type> <size>\0<body>`, read-only, made in one rename. SHA-1 stores only (the store's `git init`).
 
 /** One entry of a tree. `name` holds the name's bytes one char per byte (latin1): sorting and writing stay byte-exact. */
 export interface TreeEntry {

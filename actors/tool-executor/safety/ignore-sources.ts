@@ -3,12 +3,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
 
-/**
- * The ignore rules a store's git reads from outside the project — the user's git config (which
- * names core.excludesFile) and the global ignore file — as one stamp of their sizes and times.
- * The watcher sees `.gitignore` files in the tree; a change here it cannot see, so a snapshot that
- * finds a new stamp walks the whole tree and the watches are built again.
- */
+// The ignore rules a store's git reads from outside the project — the user's git config (which
+// names core.excludesFile) and the global ignore file — as one stamp of their sizes and times.
+// The watcher sees `.gitignore` files in the tree; a change here it cannot see, so a snapshot that
+// finds a new stamp walks the whole tree and the watches are built again.
 
 const excludesFiles = new Map<string, { configs: string; file: string }>();
 

@@ -3,15 +3,13 @@ import { resolve } from 'node:path';
 import { forEachLimit } from './for-each-limit.js';
 import { storeGit, type StorePaths } from './store-git.js';
 
-/**
- * A snapshot through the store's own index: `git status` (its stat and untracked caches) over the
- * whole tree or some paths, `update-index` for what it lists, `write-tree`. The way the first
- * snapshot of a session is taken, and every one the watcher cannot vouch for; it reads and writes
- * the whole index (3.7 MB in the 160k-file bench tree), so a warm snapshot avoids it
- * (tree-patch.ts). The index may lag behind the last snapshot after such ones: a walk of the whole
- * tree (no `paths`) sets it right — status then lists what differs from the index and what the
- * index lacks of HEAD, and both go in.
- */
+// A snapshot through the store's own index: `git status` (its stat and untracked caches) over the
+// whole tree or some paths, `update-index` for what it lists, `write-tree`. The way the first
+// snapshot of a session is taken, and every one the watcher cannot vouch for; it reads and writes
+// the whole index (3.7 MB in the 160k-file bench tree), so a warm snapshot avoids it
+// (tree-patch.ts). The index may lag behind the last snapshot after such ones: a walk of the whole
+// tree (no `paths`) sets it right — status then lists what differs from the index and what the
+// index lacks of HEAD, and both go in.
 
 export const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 const TIMEOUT_MS = 60_000;

@@ -4,19 +4,6 @@ import { join } from 'node:path';
 import { encodeTree, TREE_MODE, type LooseObjects, type TreeEntry } from './git-objects.js';
 import { storeGit, type StorePaths } from './store-git.js';
 
-/**
- * Small ignored files a checkpoint keeps beside its snapshot (SPEC §16: nothing lost to
- * `git clean -dx`): `.env*`, local databases, local config — every file git ignores that lies in
- * a folder git does not ignore, up to {@link MAX_KEPT_FILE_BYTES} each and {@link MAX_KEPT_FILES}
- * in all, outside dependency, build and cache folders. Files inside an ignored folder
- * (`node_modules/`, `dist/`, `data/` when `data/` is ignored) are not kept.
- *
- * They make a tree of their own (the snapshot's tree stays what git would see, so comparisons
- * and undo of held files work as before). A listing walks the tree once (`git ls-files --others
- * --ignored --directory`); after it the watcher's changed paths say what to look at again, and a
- * file whose size, time and inode are unchanged is not read again. Nothing changed: the last tree.
- */
-
 export const MAX_KEPT_FILE_BYTES = 256 * 1024;
 /** Kept files at most per project. */
 export const MAX_KEPT_FILES = 1_000;
@@ -33,6 +20,18 @@ interface Kept {
   oid: string;
 }
 
+/**
+ * Small ignored files a checkpoint keeps beside its snapshot (SPEC §16: nothing lost to
+ * `git clean -dx`): `.env*`, local databases, local config — every file git ignores that lies in
+ * a folder git does not ignore, up to {@link MAX_KEPT_FILE_BYTES} each and {@link MAX_KEPT_FILES}
+ * in all, outside dependency, build and cache folders. Files inside an ignored folder
+ * (`node_modules/`, `dist/`, `data/` when `data/` is ignored) are not kept.
+ *
+ * They make a tree of their own (the snapshot's tree stays what git would see, so comparisons
+ * and undo of held files work as before). A listing walks the tree once (`git ls-files --others
+ * --ignored --directory`); after it the watcher's changed paths say what to look at again, and a
+ * file whose size, time and inode are unchanged is not read again. Nothing changed: the last tree.
+ */
 export class KeptFiles {
   private readonly files = new Map<string, Kept>();
   private listed = false;

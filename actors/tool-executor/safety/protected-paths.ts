@@ -6,15 +6,13 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { realPathOfNearest } from '../files/paths.js';
 import { credentialMatcher } from './credential-paths.js';
 
-/**
- * What runs later outside the sandbox (SPEC §16): a repository's hooks and config (also of
- * submodules, nested repositories and worktrees, and the folder `core.hooksPath` names),
- * `.gitmodules`, `.mcp.json`, `.reika/`, `.vscode/`, `.idea/`, shell start-up files and git's
- * own user config, and reika's config and state folders. The write and edit tools ask first; a
- * sandboxed command finds the existing ones read-only and the missing ones it could make blocked
- * (an empty read-only folder mounted there); whatever still stands at a missing one after it is
- * removed (the second layer, for a place no mount could cover).
- */
+// What runs later outside the sandbox (SPEC §16): a repository's hooks and config (also of
+// submodules, nested repositories and worktrees, and the folder `core.hooksPath` names),
+// `.gitmodules`, `.mcp.json`, `.reika/`, `.vscode/`, `.idea/`, shell start-up files and git's
+// own user config, and reika's config and state folders. The write and edit tools ask first; a
+// sandboxed command finds the existing ones read-only and the missing ones it could make blocked
+// (an empty read-only folder mounted there); whatever still stands at a missing one after it is
+// removed (the second layer, for a place no mount could cover).
 
 /** Inside a git folder: its config and hooks, and those of its submodules and worktrees. */
 const IN_GIT_DIR = /^(?:(?:modules\/.+|worktrees\/[^/]+)\/)?(?:config(?:\.worktree)?|hooks(?:\/.*)?)$/;

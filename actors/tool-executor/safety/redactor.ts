@@ -1,14 +1,3 @@
-/**
- * The second layer of SPEC §16: whatever a tool returns that holds a value reika knows to be
- * secret — as it is, reversed, or in base64 at any of the three byte alignments — is replaced by
- * `[redacted]`. One pass over the text whatever the number of secrets: patterns of 16 characters
- * or more are found through a table of their 4-character pieces, looked up every `step`
- * characters of the text (a pattern of length L ≥ step + 3 always covers one looked-up piece);
- * shorter ones through one regular expression of them all (V8 skips ahead over text none of them
- * can start in: on a 1 MB output 0.45 ms for a 9-character password's five forms, where an
- * `indexOf` per form took 1.7 ms). A 1 MB output costs well under a millisecond.
- */
-
 export const REDACTED = '[redacted]';
 /** Forms shorter than this are not looked for (a short base64 tail would match by chance). */
 const MIN_FORM_CHARS = 8;
@@ -36,6 +25,16 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((form) => form.length >= MIN_FORM_CHARS);
 }
 
+/**
+ * The second layer of SPEC §16: whatever a tool returns that holds a value reika knows to be
+ * secret — as it is, reversed, or in base64 at any of the three byte alignments — is replaced by
+ * `[redacted]`. One pass over the text whatever the number of secrets: patterns of 16 characters
+ * or more are found through a table of their 4-character pieces, looked up every `step`
+ * characters of the text (a pattern of length L ≥ step + 3 always covers one looked-up piece);
+ * shorter ones through one regular expression of them all (V8 skips ahead over text none of them
+ * can start in: on a 1 MB output 0.45 ms for a 9-character password's five forms, where an
+ * `indexOf` per form took 1.7 ms). A 1 MB output costs well under a millisecond.
+ */
 export class Redactor {
   /** Every pattern, longest first. */
   private readonly patterns: string[];

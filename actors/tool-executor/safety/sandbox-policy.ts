@@ -5,13 +5,11 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxState } from './sandbox.js';
 import { credentialPaths } from './credential-paths.js';
 
-/**
- * The sandbox policy for one `bash` command (SPEC §12): the project, the system temp folder,
- * the repository's git folders and package-manager caches writable, everything else read-only;
- * a fresh `/dev` and `/proc`; no network unless the user approved the command. The command
- * stays in the process group it was spawned in (bubblewrap gets no `--new-session`), so abort
- * and timeouts still kill the whole tree, and `--die-with-parent` takes it down with the executor.
- */
+// The sandbox policy for one `bash` command (SPEC §12): the project, the system temp folder,
+// the repository's git folders and package-manager caches writable, everything else read-only;
+// a fresh `/dev` and `/proc`; no network unless the user approved the command. The command
+// stays in the process group it was spawned in (bubblewrap gets no `--new-session`), so abort
+// and timeouts still kill the whole tree, and `--die-with-parent` takes it down with the executor.
 
 export interface SandboxRequest {
   /** The shell command line. */

@@ -2,11 +2,9 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/**
- * Which sandbox `bash` commands run under (SPEC §12): `REIKA_SANDBOX=auto|bwrap|off`, default
- * `auto`. On Linux that is bubblewrap when it is installed and may create namespaces here; on
- * macOS `sandbox-exec`; else none, and the state says why. The probe runs once per process.
- */
+// Which sandbox `bash` commands run under (SPEC §12): `REIKA_SANDBOX=auto|bwrap|off`, default
+// `auto`. On Linux that is bubblewrap when it is installed and may create namespaces here; on
+// macOS `sandbox-exec`; else none, and the state says why. The probe runs once per process.
 
 export type SandboxSetting = 'auto' | 'bwrap' | 'off';
 

@@ -1,13 +1,11 @@
 import { Redactor } from './redactor.js';
 
-/**
- * The environment a command gets (SPEC §16): the user's, minus what is secret. A variable is
- * secret when its name says so (`*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*CREDENTIAL*`,
- * `*_PAT`, `*_AUTH*`, any case) or its value is a URL carrying a password; every `REIKA_*`
- * variable is dropped too (reika's own settings, its API key among them). `REIKA_PASS_ENV` names
- * variables to pass anyway (`GITHUB_TOKEN` for `gh`): `ToolSettings.passEnv`, read by `actors/config/`
- * from the environment or the user's own files, never a project's.
- */
+// The environment a command gets (SPEC §16): the user's, minus what is secret. A variable is
+// secret when its name says so (`*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*CREDENTIAL*`,
+// `*_PAT`, `*_AUTH*`, any case) or its value is a URL carrying a password; every `REIKA_*`
+// variable is dropped too (reika's own settings, its API key among them). `REIKA_PASS_ENV` names
+// variables to pass anyway (`GITHUB_TOKEN` for `gh`): `ToolSettings.passEnv`, read by `actors/config/`
+// from the environment or the user's own files, never a project's.
 
 const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|_AUTH|_PAT$/i;
 /** `scheme://user:password@…` anywhere in the value (a list of URLs counts). */

@@ -7,9 +7,7 @@ import { CheckpointStore, MAX_CHECKPOINT_FILE_BYTES, WATCH_OFF_FILE } from './ch
 import type { ToolSettings } from '../protocol.js';
 import { sandboxState, type SandboxState } from './sandbox.js';
 
-/**
- * Sandbox and checkpoint state in one place, for the note at start and `reika doctor`.
- */
+// Sandbox and checkpoint state in one place, for the note at start and `reika doctor`.
 
 export interface CheckpointState {
   enabled: boolean;

@@ -1,11 +1,9 @@
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 
-/**
- * Runs git against a checkpoint store: its own GIT_DIR and index, the project as the work tree.
- * Nothing inherited can point git elsewhere (GIT_* variables are dropped), nothing runs on the
- * user's behalf (no fsmonitor, hooks or system config), and paths are literal.
- */
+// Runs git against a checkpoint store: its own GIT_DIR and index, the project as the work tree.
+// Nothing inherited can point git elsewhere (GIT_* variables are dropped), nothing runs on the
+// user's behalf (no fsmonitor, hooks or system config), and paths are literal.
 
 export interface StorePaths {
   gitDir: string;

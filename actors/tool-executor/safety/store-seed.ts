@@ -6,21 +6,19 @@ import { dirname, join } from 'node:path';
 import { storeGit, type StorePaths } from './store-git.js';
 import { holdLock } from '../../lock-file.js';
 
-/**
- * A new store starts from what the project's own repository already knows, so the first snapshot
- * of a big repository costs what a later one does: a copy of the user's index (its stat cache:
- * unchanged tracked files are not read again) and the user's objects borrowed through
- * `objects/info/alternates` (their blobs are not written again). Once the first snapshot exists,
- * the borrowed objects are copied into the store's own pack and the loan ends, so nothing the
- * user does to their repository later (gc, a deleted `.git`) can take a checkpoint's files away.
- * The user's repository is only read.
- *
- * While the loan lasts, a git process that finds an object in the user's repository does not
- * write it (`update-index`, `write-tree`): the object is the store's only once a ref or the index
- * names it, and the adoption packs what they name. So the adoption and every other store operation
- * that may write objects hold one lock across processes (actors/lock-file.ts): an adoption in one reika
- * cannot end the loan between another's `write-tree` and the ref that keeps its tree.
- */
+// A new store starts from what the project's own repository already knows, so the first snapshot
+// of a big repository costs what a later one does: a copy of the user's index (its stat cache:
+// unchanged tracked files are not read again) and the user's objects borrowed through
+// `objects/info/alternates` (their blobs are not written again). Once the first snapshot exists,
+// the borrowed objects are copied into the store's own pack and the loan ends, so nothing the
+// user does to their repository later (gc, a deleted `.git`) can take a checkpoint's files away.
+// The user's repository is only read.
+//
+// While the loan lasts, a git process that finds an object in the user's repository does not
+// write it (`update-index`, `write-tree`): the object is the store's only once a ref or the index
+// names it, and the adoption packs what they name. So the adoption and every other store operation
+// that may write objects hold one lock across processes (actors/lock-file.ts): an adoption in one reika
+// cannot end the loan between another's `write-tree` and the ref that keeps its tree.
 
 export interface UserRepository {
   top: string;

@@ -4,20 +4,18 @@ import { forEachLimit } from './for-each-limit.js';
 import { encodeTree, objectId, TREE_MODE, type LooseObjects, type TreeEntry } from './git-objects.js';
 import type { TreeReader } from './tree-reader.js';
 
-/**
- * A snapshot made from the last one and the paths the watcher saw change, without git's index:
- * what the last tree holds under each changed path is read from the store (tree-reader.ts), what
- * the folder holds there now is read from disk — the files held before that still exist, and the
- * files git would list as untracked and not ignored (asked of git with an empty index, so the
- * store's 3.7 MB index is neither read nor written) — and only the trees from those paths up to
- * the root are written again (git-objects.ts). The rules are those of a full walk (`git status`
- * and `update-index --add --remove` against the index): a held file stays held while it exists as
- * a file or link, even where an ignore rule now matches it; a path under a symbolic link is gone;
- * files over the size cap are not held; nested repositories are not the project's.
- *
- * Whatever it does not handle — submodules, names that are not UTF-8, more files or bytes than a
- * full walk would read as quickly — makes it decline (undefined), and the caller walks the tree.
- */
+// A snapshot made from the last one and the paths the watcher saw change, without git's index:
+// what the last tree holds under each changed path is read from the store (tree-reader.ts), what
+// the folder holds there now is read from disk — the files held before that still exist, and the
+// files git would list as untracked and not ignored (asked of git with an empty index, so the
+// store's 3.7 MB index is neither read nor written) — and only the trees from those paths up to
+// the root are written again (git-objects.ts). The rules are those of a full walk (`git status`
+// and `update-index --add --remove` against the index): a held file stays held while it exists as
+// a file or link, even where an ignore rule now matches it; a path under a symbolic link is gone;
+// files over the size cap are not held; nested repositories are not the project's.
+//
+// Whatever it does not handle — submodules, names that are not UTF-8, more files or bytes than a
+// full walk would read as quickly — makes it decline (undefined), and the caller walks the tree.
 
 /** More files than this to read under the changed paths: a full walk is as quick. */
 const MAX_FILES = 2_000;

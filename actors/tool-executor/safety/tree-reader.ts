@@ -4,13 +4,6 @@ import type { Readable, Writable } from 'node:stream';
 import { decodeTree, OID, type TreeEntry } from './git-objects.js';
 import { storeGitProcess, type StorePaths } from './store-git.js';
 
-/**
- * Reads a store's trees through one `git cat-file --batch` kept running between snapshots (packed
- * or loose, borrowed or owned: git finds them), each tree parsed once and kept by id — a tree never
- * changes. The process ends with `close()`, or on its own when ours does (its stdin closes); it
- * does not keep the event loop alive while nothing is asked of it.
- */
-
 const CACHED_TREES = 4_096;
 const READ_MS = 10_000;
 
@@ -20,6 +13,12 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
+/**
+ * Reads a store's trees through one `git cat-file --batch` kept running between snapshots (packed
+ * or loose, borrowed or owned: git finds them), each tree parsed once and kept by id — a tree never
+ * changes. The process ends with `close()`, or on its own when ours does (its stdin closes); it
+ * does not keep the event loop alive while nothing is asked of it.
+ */
 export class TreeReader {
   private child: ChildProcessByStdio<Writable, Readable, null> | undefined;
   private waiting: Waiting[] = [];

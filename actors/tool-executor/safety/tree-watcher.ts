@@ -3,20 +3,6 @@ import { lstat, mkdir, readdir, readFile, rm, statfs, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 
-/**
- * What changed in a project since the last checkpoint, from inotify (fs.watch on every folder git
- * does not ignore, and on every folder of a held file), so a warm checkpoint asks git about those
- * paths only — or about nothing. The set is trusted only behind a barrier: a file is written in a
- * watched folder of the store and its event awaited; the watches of one thread share one inotify
- * descriptor, whose events arrive in order, so every change made before the barrier is in the set.
- *
- * Whatever could make the set incomplete — a burst big enough to overflow the kernel's queue, an
- * event without a name, a watch error, a changed `.gitignore` or `.git`, a barrier that does not
- * come back — ends this set of watches: the next checkpoints walk the whole tree while the watches
- * are built again. What cannot work here (no inotify, a network or FUSE file system, the watch limit,
- * too many folders) turns the watcher off for good, with one line saying why.
- */
-
 export interface TreeWatcherOptions {
   root: string;
   /** A private folder (the store's) the barrier files are written in. */
@@ -72,6 +58,19 @@ interface Seen {
   anomaly: string | undefined;
 }
 
+/**
+ * What changed in a project since the last checkpoint, from inotify (fs.watch on every folder git
+ * does not ignore, and on every folder of a held file), so a warm checkpoint asks git about those
+ * paths only — or about nothing. The set is trusted only behind a barrier: a file is written in a
+ * watched folder of the store and its event awaited; the watches of one thread share one inotify
+ * descriptor, whose events arrive in order, so every change made before the barrier is in the set.
+ *
+ * Whatever could make the set incomplete — a burst big enough to overflow the kernel's queue, an
+ * event without a name, a watch error, a changed `.gitignore` or `.git`, a barrier that does not
+ * come back — ends this set of watches: the next checkpoints walk the whole tree while the watches
+ * are built again. What cannot work here (no inotify, a network or FUSE file system, the watch limit,
+ * too many folders) turns the watcher off for good, with one line saying why.
+ */
 export class TreeWatcher {
   private readonly options: Required<TreeWatcherOptions>;
   private watchers = new Map<string, FSWatcher>();

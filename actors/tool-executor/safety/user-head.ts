@@ -2,11 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UserRepository } from './store-seed.js';
 
-/**
- * Where the user's HEAD is, read from the repository's files (no git process, nothing written):
- * kept with each checkpoint so an undo can say when a step moved the user's history. Checkpoints
- * restore files only; commits, branches and the index are git's, and an undo never touches them.
- */
+// Where the user's HEAD is, read from the repository's files (no git process, nothing written):
+// kept with each checkpoint so an undo can say when a step moved the user's history. Checkpoints
+// restore files only; commits, branches and the index are git's, and an undo never touches them.
 
 export interface UserHead {
   /** The branch HEAD is on (short name, `main`), undefined when detached. */

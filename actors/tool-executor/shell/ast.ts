@@ -1,4 +1,4 @@
-/** What the shell parser (shell-parse.ts) returns: words, redirections, simple commands. */
+// What the shell parser (shell-parse.ts) returns: words, redirections, simple commands.
 
 export interface Word {
   /** The word after quote removal; unknown expansions stay as written (`$X`). */

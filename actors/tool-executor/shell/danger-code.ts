@@ -1,9 +1,7 @@
-/**
- * Inline interpreter code (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, here-docs fed to an
- * interpreter) that deletes, moves or overwrites files, or runs other commands: what a shell parse
- * cannot look into. A plain `print(1)` or `console.log(process.version)` passes. Matches are on
- * the code's text, so a mention inside a string literal asks too: asking is the safe mistake.
- */
+// Inline interpreter code (`python3 -c`, `node -e`, `perl -e`, `ruby -e`, here-docs fed to an
+// interpreter) that deletes, moves or overwrites files, or runs other commands: what a shell parse
+// cannot look into. A plain `print(1)` or `console.log(process.version)` passes. Matches are on
+// the code's text, so a mention inside a string literal asks too: asking is the safe mistake.
 
 interface Pattern {
   what: string;

@@ -4,10 +4,8 @@ import { resolve } from 'node:path';
 import type { RuleContext } from './danger-rules.js';
 import { readFlags, subcommand, type Effective } from './unwrap.js';
 
-/**
- * Git sub-commands that discard work git cannot give back (uncommitted changes, untracked files,
- * unreachable commits, remote history), and `-c` values that make git run a command.
- */
+// Git sub-commands that discard work git cannot give back (uncommitted changes, untracked files,
+// unreachable commits, remote history), and `-c` values that make git run a command.
 
 const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
 /** Config keys whose value git runs (or that choose what it runs). */

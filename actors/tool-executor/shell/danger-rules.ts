@@ -2,12 +2,10 @@ import { codeDanger } from './danger-code.js';
 import { gitRule } from './danger-git.js';
 import { readFlags, SHELLS, subcommand as firstOperand, type Effective } from './unwrap.js';
 
-/**
- * The SPEC §4 danger list for one unwrapped command, plus what a parse shows is destructive or
- * unknowable: a command name computed at run time, a script produced at run time, inline code
- * that deletes files, `sudo`, kills by name, disks, services, containers, destructive SQL.
- * Returns the reasons (empty when the command is ordinary).
- */
+// The SPEC §4 danger list for one unwrapped command, plus what a parse shows is destructive or
+// unknowable: a command name computed at run time, a script produced at run time, inline code
+// that deletes files, `sudo`, kills by name, disks, services, containers, destructive SQL.
+// Returns the reasons (empty when the command is ordinary).
 
 /** Where a command runs, for rules that look at the files named (`git checkout <path>`). */
 export interface RuleContext {

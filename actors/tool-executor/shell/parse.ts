@@ -4,12 +4,10 @@ import type { ParsedCommand, Redirect, SimpleCommand, Word } from './ast.js';
 
 export type { ParsedCommand, Redirect, SimpleCommand, Word } from './ast.js';
 
-/**
- * A small bash parser for deciding what a command line runs — not for running it. It splits
- * compound commands (`;`, `&&`, `||`, `|`, `&`, newlines), descends into subshells, `$( )`,
- * backticks and process substitution, resolves quoting and escapes, skips heredoc bodies and
- * comments, and returns every simple command it finds, flattened, in order.
- */
+// A small bash parser for deciding what a command line runs — not for running it. It splits
+// compound commands (`;`, `&&`, `||`, `|`, `&`, newlines), descends into subshells, `$( )`,
+// backticks and process substitution, resolves quoting and escapes, skips heredoc bodies and
+// comments, and returns every simple command it finds, flattened, in order.
 
 class ParseError extends Error {}
 

@@ -1,11 +1,9 @@
 import { commandDangers, writeTargets } from './danger.js';
 import { readFlags, unwrapCommandLine, type Effective } from './unwrap.js';
 
-/**
- * The `plan` mode allowlist for `bash`: commands that only look. A command line passes when every
- * simple command in it (wrappers looked through) is on the list and nothing is written except to
- * /dev/null.
- */
+// The `plan` mode allowlist for `bash`: commands that only look. A command line passes when every
+// simple command in it (wrappers looked through) is on the list and nothing is written except to
+// /dev/null.
 
 const LOOKING = new Set([
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'tree', 'pwd', 'echo', 'printf',

@@ -4,13 +4,11 @@ import { basename } from './words.js';
 
 export { basename, readFlags, subcommand, type Flags } from './words.js';
 
-/**
- * What a simple command really runs once wrappers are looked through: `sudo`, `doas`, `env`,
- * `nohup`, `time`, `nice`, `timeout`, `stdbuf`, `setsid`, `command`, `exec`, `xargs`,
- * `bash -c '…'` / `sh -c '…'`, scripts piped or here-doc'd into a shell, `eval …`,
- * `find -exec …`, `git -c alias.x='!…' x` and `python -m pip`; and for interpreters, the inline
- * code they are given (`python3 -c`, `node -e`, `perl -e`…).
- */
+// What a simple command really runs once wrappers are looked through: `sudo`, `doas`, `env`,
+// `nohup`, `time`, `nice`, `timeout`, `stdbuf`, `setsid`, `command`, `exec`, `xargs`,
+// `bash -c '…'` / `sh -c '…'`, scripts piped or here-doc'd into a shell, `eval …`,
+// `find -exec …`, `git -c alias.x='!…' x` and `python -m pip`; and for interpreters, the inline
+// code they are given (`python3 -c`, `node -e`, `perl -e`…).
 
 /** A command as the rules see it: its name (basename) and arguments as plain strings. */
 export interface Effective {

@@ -1,4 +1,4 @@
-/** Word helpers shared by the shell unwrapper and the danger rules. */
+// Word helpers shared by the shell unwrapper and the danger rules.
 
 export function basename(path: string): string {
   const slash = path.lastIndexOf('/');

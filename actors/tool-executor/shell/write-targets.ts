@@ -3,16 +3,15 @@ import { basename, join, resolve } from 'node:path';
 import { compileGlob } from '../files/glob-match.js';
 import { readFlags, type Effective } from './unwrap.js';
 
+const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+const VALUE_FLAGS = new Set(['-t', '--target-directory', '-m', '--mode', '-S', '--suffix', '-s', '--size', '-o', '-g', '-r', '--reference']);
+
 /**
  * The files a command writes, as written on the command line (relative to where it runs):
  * redirections, the operands of file commands, `sed -i`/`perl -i` files, `--output=` values,
  * `find -fprint` files, `tar -C` folders; and, given the folder it runs in, the existing files
  * it would empty, overwrite or delete.
  */
-
-const OUTPUT_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-const VALUE_FLAGS = new Set(['-t', '--target-directory', '-m', '--mode', '-S', '--suffix', '-s', '--size', '-o', '-g', '-r', '--reference']);
-
 export function writeTargets(command: Effective): string[] {
   const targets = command.redirects.filter((r) => OUTPUT_REDIRECTS.has(r.op)).map((r) => r.target.text);
   const { name, args } = command;

@@ -4,13 +4,6 @@ import type { PreparedCall } from '../prepared.js';
 import type { ToolEnv, ToolOutcome } from './tool-env.js';
 
 /**
- * One tool, declared in one place: its name and description, its arguments (schema and check
- * together), the modes that offer it, its approval class, where it runs and how. The registry
- * (`registry.ts`) builds the tools array, the mode filters and the executor's dispatch from
- * these, so adding a tool is adding one file and one registry line.
- */
-
-/**
  * How a tool's use is approved (SPEC §4), whatever the approvals mode; `bypass` never asks.
  * - `never`: it changes nothing, so it runs at once (read, list, glob, grep, subagent), unless its
  *   guard flags a reason (a credential path): then `safe` and `off` ask.
@@ -107,6 +100,12 @@ export type ForeignToolSpec<Args> = CommonSpec<Args> & {
   runs: Exclude<ToolRunner, 'executor'>;
 };
 
+/**
+ * One tool, declared in one place: its name and description, its arguments (schema and check
+ * together), the modes that offer it, its approval class, where it runs and how. The registry
+ * (`registry.ts`) builds the tools array, the mode filters and the executor's dispatch from
+ * these, so adding a tool is adding one file and one registry line.
+ */
 export function defineTool<P extends Params>(spec: ExecutorToolSpec<P>): ExecutorTool<ArgsOf<P>>;
 export function defineTool<Args = Record<string, unknown>>(spec: ForeignToolSpec<Args>): ForeignTool<Args>;
 export function defineTool(spec: ExecutorToolSpec<Params> | ForeignToolSpec<unknown>): ToolDefinition {

@@ -1,12 +1,5 @@
 import { ToolError } from './tool-error.js';
 
-/**
- * A tool's arguments declared once: each {@link Param} gives both the JSON schema of its key
- * (what the model is shown) and the check of the value the model sent. Models send loosely typed
- * JSON, so numbers and booleans given as strings are accepted and `null` counts as absent;
- * anything else wrong is one INVALID_ARGS error naming the key and what was expected.
- */
-
 export interface Param<T, Required extends boolean = boolean> {
   /** The key's JSON schema, e.g. `{ type: 'integer', minimum: 1, description }`. */
   readonly schema: Readonly<Record<string, unknown>>;
@@ -15,6 +8,12 @@ export interface Param<T, Required extends boolean = boolean> {
   read(tool: string, key: string, value: unknown): T | undefined;
 }
 
+/**
+ * A tool's arguments declared once: each {@link Param} gives both the JSON schema of its key
+ * (what the model is shown) and the check of the value the model sent. Models send loosely typed
+ * JSON, so numbers and booleans given as strings are accepted and `null` counts as absent;
+ * anything else wrong is one INVALID_ARGS error naming the key and what was expected.
+ */
 export type Params = Record<string, Param<unknown>>;
 
 /** The argument object a set of params describes: required keys present, the others optional. */

@@ -1,11 +1,9 @@
 import { defineTool } from './define-tool.js';
 import { ToolError } from './tool-error.js';
 
-/**
- * The `subagent{task, files?}` tool. The agent loop runs it (its wave hook, `actors/subagent/wave.ts`), not the
- * executor. Offered in `agent` and `plan` modes, never in `subagent` mode: subagents cannot
- * spawn subagents.
- */
+// The `subagent{task, files?}` tool. The agent loop runs it (its wave hook, `actors/subagent/wave.ts`), not the
+// executor. Offered in `agent` and `plan` modes, never in `subagent` mode: subagents cannot
+// spawn subagents.
 
 export const SUBAGENT_TOOL = 'subagent';
 

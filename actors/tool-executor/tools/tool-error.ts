@@ -1,8 +1,3 @@
-/**
- * A tool failure the model can act on. Tools throw these; the wrapper (`run-tool.ts`) turns them
- * into an `error` ToolResult, so nothing ever throws at the model.
- */
-
 /** Stable codes the model, the UI and tests branch on. */
 export type ToolErrorCode =
   | 'INVALID_ARGS'
@@ -28,6 +23,10 @@ export type ToolErrorCode =
   | 'SEARCH_FAILED'
   | 'IO_ERROR';
 
+/**
+ * A tool failure the model can act on. Tools throw these; the wrapper (`run-tool.ts`) turns them
+ * into an `error` ToolResult, so nothing ever throws at the model.
+ */
 export class ToolError extends Error {
   override name = 'ToolError';
 

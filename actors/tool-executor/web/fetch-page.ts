@@ -1,11 +1,9 @@
 import { ToolError } from '../tools/tool-error.js';
 import { formatBytes } from '../tools/tool-env.js';
 
-/**
- * One web page read over HTTP(S) for the `fetch` tool: redirects followed only within the domain
- * the person approved, the body read up to a cap, its type and charset taken from the response.
- * Every failure is a ToolError with one line; an abort of `signal` rejects as it is.
- */
+// One web page read over HTTP(S) for the `fetch` tool: redirects followed only within the domain
+// the person approved, the body read up to a cap, its type and charset taken from the response.
+// Every failure is a ToolError with one line; an abort of `signal` rejects as it is.
 
 /** Bodies are read up to this many bytes; the rest is not downloaded. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

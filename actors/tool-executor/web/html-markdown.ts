@@ -1,15 +1,13 @@
 import { Parser } from 'htmlparser2';
 
-/**
- * A web page's main content as Markdown, in one pass of htmlparser2's tokenizer (no DOM is
- * built: a 1 MB page converts in ~10–20 ms warm). What a reader needs stays — headings,
- * paragraphs, links (resolved against the page's URL), lists, code blocks with their language,
- * quotes, tables, emphasis, images' alt text — and what only a browser needs goes: scripts,
- * styles, forms, navigation, page headers and footers, hidden elements.
- *
- * Main content: the page's `<main>` (or `role="main"`), else its one `<article>`, when it holds
- * a fair share of the page's text; otherwise the whole body without the parts dropped above.
- */
+// A web page's main content as Markdown, in one pass of htmlparser2's tokenizer (no DOM is
+// built: a 1 MB page converts in ~10–20 ms warm). What a reader needs stays — headings,
+// paragraphs, links (resolved against the page's URL), lists, code blocks with their language,
+// quotes, tables, emphasis, images' alt text — and what only a browser needs goes: scripts,
+// styles, forms, navigation, page headers and footers, hidden elements.
+//
+// Main content: the page's `<main>` (or `role="main"`), else its one `<article>`, when it holds
+// a fair share of the page's text; otherwise the whole body without the parts dropped above.
 
 export interface MarkdownPage {
   /** The `<title>`, whitespace collapsed; undefined when the page has none. */

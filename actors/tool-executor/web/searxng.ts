@@ -1,10 +1,8 @@
 import { ToolError } from '../tools/tool-error.js';
 
-/**
- * A query to a SearXNG-compatible endpoint (`REIKA_SEARCH_URL`): `GET <endpoint>/search?q=…&format=json`,
- * its `results` read as title, URL and snippet. The endpoint may be given with or without its
- * `/search` path. Failures are one-line ToolErrors; an abort of `signal` rejects as it is.
- */
+// A query to a SearXNG-compatible endpoint (`REIKA_SEARCH_URL`): `GET <endpoint>/search?q=…&format=json`,
+// its `results` read as title, URL and snippet. The endpoint may be given with or without its
+// `/search` path. Failures are one-line ToolErrors; an abort of `signal` rejects as it is.
 
 export const SEARCH_TIMEOUT_MS = 15_000;
 /** Results given to the model at most. */

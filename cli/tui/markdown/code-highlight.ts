@@ -1,13 +1,11 @@
 import type { Style } from '../style.js';
 import type { Span } from './spans.js';
 
-/**
- * Syntax highlighting for fenced code, through @speed-highlight/core loaded on the first fence
- * that names a language it knows (never at startup: the prompt must not wait for it). Loading is
- * asynchronous and takes a few milliseconds; meanwhile {@link state} says `loading` and the caller
- * holds the block's lines. Highlighting itself is synchronous (`tokenizeWith`, every language the
- * grammar embeds loaded beforehand), one line at a time with the lines above it as context.
- */
+// Syntax highlighting for fenced code, through @speed-highlight/core loaded on the first fence
+// that names a language it knows (never at startup: the prompt must not wait for it). Loading is
+// asynchronous and takes a few milliseconds; meanwhile {@link state} says `loading` and the caller
+// holds the block's lines. Highlighting itself is synchronous (`tokenizeWith`, every language the
+// grammar embeds loaded beforehand), one line at a time with the lines above it as context.
 
 type Grammar = unknown[];
 type LanguageData = Grammar | { type?: string; sub: Grammar };

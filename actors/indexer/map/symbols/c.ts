@@ -1,17 +1,15 @@
 import { defineLanguage, type FileFacts, type Groups } from './language.js';
 
-/**
- * C, C++ and Objective-C. Functions whose name starts a line after its return type (or on the
- * line below it, GNU style), out-of-line C++ members (`Foo::bar`), structs, classes, unions,
- * enums, typedefs and `using` aliases at the top level, macros with a body, and Objective-C
- * interfaces, protocols, implementations and methods.
- *
- * Exported: everything a header declares; in a source file, functions that are not `static` and
- * Objective-C classes and methods (they are public at run time). Names with a leading underscore
- * are internal everywhere. Prototypes in a source file are only forward declarations and are
- * skipped, and so are include guards; macros and types in a source file are private (no other
- * file can see them). Block comments are dropped first.
- */
+// C, C++ and Objective-C. Functions whose name starts a line after its return type (or on the
+// line below it, GNU style), out-of-line C++ members (`Foo::bar`), structs, classes, unions,
+// enums, typedefs and `using` aliases at the top level, macros with a body, and Objective-C
+// interfaces, protocols, implementations and methods.
+//
+// Exported: everything a header declares; in a source file, functions that are not `static` and
+// Objective-C classes and methods (they are public at run time). Names with a leading underscore
+// are internal everywhere. Prototypes in a source file are only forward declarations and are
+// skipped, and so are include guards; macros and types in a source file are private (no other
+// file can see them). Block comments are dropped first.
 
 const HEADER = new Set(['.h', '.hh', '.hpp', '.hxx', '.h++', '.inl', '.ipp', '.tpp']);
 const isHeader = (file: FileFacts): boolean => HEADER.has(file.extension);

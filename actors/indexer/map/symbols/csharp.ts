@@ -1,10 +1,8 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * C#: classes, interfaces, structs, enums, records and delegates at any depth; methods and
- * properties that carry at least one modifier. Exported means `public` (`internal` stays inside
- * its assembly).
- */
+// C#: classes, interfaces, structs, enums, records and delegates at any depth; methods and
+// properties that carry at least one modifier. Exported means `public` (`internal` stays inside
+// its assembly).
 
 const isPublic = (groups: Groups): boolean => /\bpublic\b/.test(groups.mods ?? '');
 

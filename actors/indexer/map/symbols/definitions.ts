@@ -1,16 +1,14 @@
 import type { Definition, FileFacts, Found, Groups, Language, SymbolKind, SymbolRule } from './language.js';
 
-/**
- * Runs one language's rules over a file's text and returns its definitions in source order, one
- * per name. A name defined twice (a TypeScript overload, a C prototype and its body, a private
- * function exported later by `export { f }`) keeps its first position and kind, and counts as
- * exported when any of its definitions is.
- *
- * Speed: a language's rules are joined into one alternation (`(…)|(…)|…`, named groups turned
- * into numbered ones), so a file is read once, not once per rule, and no `groups` object is built
- * per match. At one position the first rule in table order wins, and a match's text is not
- * searched again by the other rules.
- */
+// Runs one language's rules over a file's text and returns its definitions in source order, one
+// per name. A name defined twice (a TypeScript overload, a C prototype and its body, a private
+// function exported later by `export { f }`) keeps its first position and kind, and counts as
+// exported when any of its definitions is.
+//
+// Speed: a language's rules are joined into one alternation (`(…)|(…)|…`, named groups turned
+// into numbered ones), so a file is read once, not once per rule, and no `groups` object is built
+// per match. At one position the first rule in table order wins, and a match's text is not
+// searched again by the other rules.
 
 interface Compiled {
   regex: RegExp;

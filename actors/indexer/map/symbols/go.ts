@@ -1,9 +1,7 @@
 import { defineLanguage, type FileFacts, type Groups } from './language.js';
 
-/**
- * Go: functions, methods, types, constants and variables at the top level, also inside grouped
- * `const (…)`, `var (…)` and `type (…)` blocks. Exported means a capitalised name, as in Go.
- */
+// Go: functions, methods, types, constants and variables at the top level, also inside grouped
+// `const (…)`, `var (…)` and `type (…)` blocks. Exported means a capitalised name, as in Go.
 
 const capitalised = (_groups: Groups, _file: FileFacts, name: string): boolean => /^\p{Lu}/u.test(name);
 

@@ -1,10 +1,8 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * Java: classes, interfaces, enums, records and annotation types at any depth, and methods that
- * carry at least one modifier (so statements and calls never look like declarations). Exported
- * means `public`; package-private members without modifiers are not listed.
- */
+// Java: classes, interfaces, enums, records and annotation types at any depth, and methods that
+// carry at least one modifier (so statements and calls never look like declarations). Exported
+// means `public`; package-private members without modifiers are not listed.
 
 const isPublic = (groups: Groups): boolean => /\bpublic\b/.test(groups.mods ?? '');
 

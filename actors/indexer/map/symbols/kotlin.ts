@@ -1,12 +1,10 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * Kotlin: classes (data, sealed, enum, annotation, value), interfaces, objects, functions
- * (extension functions too) and type aliases at the top level or one indentation level deep (the
- * members of a class); `val`/`var` only at the top level. Kotlin's default is public, so
- * exported means not `private`. `internal` (module-wide) counts as exported: the repo map is
- * read inside the module.
- */
+// Kotlin: classes (data, sealed, enum, annotation, value), interfaces, objects, functions
+// (extension functions too) and type aliases at the top level or one indentation level deep (the
+// members of a class); `val`/`var` only at the top level. Kotlin's default is public, so
+// exported means not `private`. `internal` (module-wide) counts as exported: the repo map is
+// read inside the module.
 
 const notPrivate = (groups: Groups): boolean => !/\bprivate\b/.test(groups.mods ?? '');
 

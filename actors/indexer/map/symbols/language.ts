@@ -1,8 +1,6 @@
-/**
- * The shape of one entry in the symbol table: a language (or family) named by its file
- * extensions, with the regular expressions that find its definitions. No parser: each rule is a
- * multi-line regular expression run over the whole file.
- */
+// The shape of one entry in the symbol table: a language (or family) named by its file
+// extensions, with the regular expressions that find its definitions. No parser: each rule is a
+// multi-line regular expression run over the whole file.
 
 /** What a definition is. Only used for display in `--json` and in tests. */
 export type SymbolKind =

@@ -1,10 +1,8 @@
 import { defineLanguage } from './language.js';
 
-/**
- * Lua: functions at the top level. `local function f` and `local f = function` are private;
- * global functions and module fields (`function M.f`, `function M:f`, `M.f = function`) are
- * exported under their last name part.
- */
+// Lua: functions at the top level. `local function f` and `local f = function` are private;
+// global functions and module fields (`function M.f`, `function M:f`, `M.f = function`) are
+// exported under their last name part.
 
 export default defineLanguage({
   name: 'lua',

@@ -1,9 +1,7 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * PHP: classes, interfaces, traits and enums (global once declared), functions, methods and
- * constants. A method or class constant marked `private` or `protected` is private.
- */
+// PHP: classes, interfaces, traits and enums (global once declared), functions, methods and
+// constants. A method or class constant marked `private` or `protected` is private.
 
 const notHidden = (groups: Groups): boolean => !/\b(?:private|protected)\b/.test(groups.mods ?? '');
 

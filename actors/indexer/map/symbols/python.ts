@@ -1,10 +1,8 @@
 import { defineLanguage, type Found } from './language.js';
 
-/**
- * Python: top-level `def`/`async def`, `class` and UPPER_CASE constants. A leading underscore
- * makes a name private; when the module has `__all__`, exactly the names it lists are exported
- * (names it lists without defining them, the usual re-exports of an `__init__.py`, are added).
- */
+// Python: top-level `def`/`async def`, `class` and UPPER_CASE constants. A leading underscore
+// makes a name private; when the module has `__all__`, exactly the names it lists are exported
+// (names it lists without defining them, the usual re-exports of an `__init__.py`, are added).
 
 const notUnderscored = (groups: Record<string, string | undefined>): boolean => !groups.name!.startsWith('_');
 

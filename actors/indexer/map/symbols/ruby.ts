@@ -1,10 +1,8 @@
 import { defineLanguage, type Found } from './language.js';
 
-/**
- * Ruby: classes, modules, methods (`def name`, `def self.name`) and constants. Methods below a
- * bare `private`/`protected` line (until `public` or the end of their class), those written
- * `private def name`, and those named by `private :a, :b` are private; the rest are public.
- */
+// Ruby: classes, modules, methods (`def name`, `def self.name`) and constants. Methods below a
+// bare `private`/`protected` line (until `public` or the end of their class), those written
+// `private def name`, and those named by `private :a, :b` are private; the rest are public.
 
 interface Line {
   at: number;

@@ -1,11 +1,9 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * Rust: `pub` items at any depth (functions, also methods in `impl` blocks; structs, enums,
- * traits, type aliases, unions, modules, constants, statics), `pub use` re-exports and
- * `#[macro_export]` macros. Items without `pub` count only at the top level, as private;
- * `pub(crate)`, `pub(super)` and `pub(in …)` are private too (not part of the crate's API).
- */
+// Rust: `pub` items at any depth (functions, also methods in `impl` blocks; structs, enums,
+// traits, type aliases, unions, modules, constants, statics), `pub use` re-exports and
+// `#[macro_export]` macros. Items without `pub` count only at the top level, as private;
+// `pub(crate)`, `pub(super)` and `pub(in …)` are private too (not part of the crate's API).
 
 const plainPub = (groups: Groups): boolean => groups.vis === 'pub';
 

@@ -1,6 +1,6 @@
 import { defineLanguage } from './language.js';
 
-/** Shell (sh, bash, zsh, ksh): functions, `name() {…}` and `function name {…}`. No private notion. */
+// Shell (sh, bash, zsh, ksh): functions, `name() {…}` and `function name {…}`. No private notion.
 
 export default defineLanguage({
   name: 'shell',

@@ -1,10 +1,8 @@
 import { defineLanguage, type Groups } from './language.js';
 
-/**
- * Swift: classes, structs, enums, protocols, actors, type aliases and functions at the top level
- * or one indentation level deep (members), plus top-level `let`/`var`. Swift's default access is
- * `internal` (the whole module), so exported means not `private`/`fileprivate`.
- */
+// Swift: classes, structs, enums, protocols, actors, type aliases and functions at the top level
+// or one indentation level deep (members), plus top-level `let`/`var`. Swift's default access is
+// `internal` (the whole module), so exported means not `private`/`fileprivate`.
 
 const notPrivate = (groups: Groups): boolean => !/\b(?:private|fileprivate)\b/.test(groups.mods ?? '');
 

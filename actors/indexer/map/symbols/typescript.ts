@@ -1,12 +1,10 @@
 import { commaParts, defineLanguage, IDENT, type Found } from './language.js';
 
-/**
- * TypeScript and JavaScript (ES modules and CommonJS). Exported: `export` declarations (also
- * `export default`, whose anonymous form is named `default`), export lists and re-exports
- * (`export { a as b } from`, `export * as ns from`), `export =`, `module.exports` and `exports.x`.
- * Top-level declarations without `export` are private. A script (no import, export, require or
- * module.exports at all) has only globals, so its top-level declarations count as exported.
- */
+// TypeScript and JavaScript (ES modules and CommonJS). Exported: `export` declarations (also
+// `export default`, whose anonymous form is named `default`), export lists and re-exports
+// (`export { a as b } from`, `export * as ns from`), `export =`, `module.exports` and `exports.x`.
+// Top-level declarations without `export` are private. A script (no import, export, require or
+// module.exports at all) has only globals, so its top-level declarations count as exported.
 
 const DECLARE = String.raw`(?:declare\s+)?`;
 /** ES module or CommonJS syntax: such a file's top-level names are its own, not globals. */

@@ -10,26 +10,6 @@ import { requiredLiteral } from '../user-regex.js';
 import { findProgram, runProgram, type ProgramResult } from './run-program.js';
 import { toRustRegex } from './rust-regex.js';
 
-/**
- * Which files `grep` reads, found by a native searcher instead of our own walk and read: ripgrep
- * when it is on PATH, else `git grep` inside a git repository. Either one only **picks files**:
- * it is asked for a pattern that matches at least what the user's pattern matches (`rust-regex.ts`;
- * for git grep a literal every match contains), and the JavaScript path then searches each picked
- * file as it always did, so lines, binary and Latin-1 handling, line clipping and the caps are
- * unchanged. The picked files are held to the tree the crawler sees (`indexer/crawl/`):
- *
- * - ripgrep applies the same `.gitignore` files, `info/exclude` and excludes file, nested
- *   repositories starting afresh, and is told to keep hidden files and skip `.git` and the
- *   always-skipped folders; what it keeps that our rules leave out is dropped here;
- * - tracked files that an ignore rule matches (git lists them, ripgrep does not) come from
- *   `git ls-files --cached --ignored --exclude-standard` and are searched too;
- * - the files are put in the crawler's order (breadth-first, names sorted), so the first 100
- *   matches and the 20,000 cap fall where they did.
- *
- * Undefined means "walk": the start is ignored and named explicitly (searched unfiltered), no
- * searcher is there, or the pattern cannot be handed to one.
- */
-
 export type SearchEngine = 'rg' | 'git' | 'js';
 
 export interface CandidateQuery {
@@ -51,6 +31,25 @@ export interface CandidateQuery {
   onSpawn?: (pid: number) => void;
 }
 
+/**
+ * Which files `grep` reads, found by a native searcher instead of our own walk and read: ripgrep
+ * when it is on PATH, else `git grep` inside a git repository. Either one only **picks files**:
+ * it is asked for a pattern that matches at least what the user's pattern matches (`rust-regex.ts`;
+ * for git grep a literal every match contains), and the JavaScript path then searches each picked
+ * file as it always did, so lines, binary and Latin-1 handling, line clipping and the caps are
+ * unchanged. The picked files are held to the tree the crawler sees (`indexer/crawl/`):
+ *
+ * - ripgrep applies the same `.gitignore` files, `info/exclude` and excludes file, nested
+ *   repositories starting afresh, and is told to keep hidden files and skip `.git` and the
+ *   always-skipped folders; what it keeps that our rules leave out is dropped here;
+ * - tracked files that an ignore rule matches (git lists them, ripgrep does not) come from
+ *   `git ls-files --cached --ignored --exclude-standard` and are searched too;
+ * - the files are put in the crawler's order (breadth-first, names sorted), so the first 100
+ *   matches and the 20,000 cap fall where they did.
+ *
+ * Undefined means "walk": the start is ignored and named explicitly (searched unfiltered), no
+ * searcher is there, or the pattern cannot be handed to one.
+ */
 export interface Candidates {
   engine: 'rg' | 'git';
   /** Absolute paths of regular files, in the crawler's order. */

@@ -1,22 +1,20 @@
-/**
- * A grep pattern in RE2 syntax (what `user-regex.ts` compiles) rewritten for ripgrep's engine
- * (Rust's `regex`, searching bytes), so that ripgrep finds **every file the pattern matches, and
- * maybe a few more**: ripgrep only picks the files, and each one it picks is searched again by the
- * JavaScript path, which has the last word on every line. A match missed here would be lost, an
- * extra one costs a read; so where the two engines differ, the rewrite errs on the side of more:
- *
- * - `\d \w \s` are ASCII in RE2 and spelled out as ASCII classes; their negations `\D \W \S` (and
- *   every negated class) match any non-ASCII character in RE2, so they are written as Unicode
- *   classes, which do too. `\b \B` are ASCII word boundaries in RE2: `(?-u:\b)` in Rust.
- * - A file that is not UTF-8 is read as Latin-1 by the JavaScript path, so a non-ASCII character
- *   there is one byte 0x80–0xFF, which Rust's Unicode classes never match. Every piece that can
- *   match a non-ASCII character also accepts any such byte.
- * - Everything else (`.`, literals, ranges, repetition, groups, `(?i)`-style flags, `\pL`) means
- *   the same in both, or more in Rust (Unicode case folding).
- *
- * Anything this reader does not know (`\Q…\E`, `\C`, octal escapes, a flag Rust lacks) gives
- * undefined: the JavaScript path searches instead.
- */
+// A grep pattern in RE2 syntax (what `user-regex.ts` compiles) rewritten for ripgrep's engine
+// (Rust's `regex`, searching bytes), so that ripgrep finds **every file the pattern matches, and
+// maybe a few more**: ripgrep only picks the files, and each one it picks is searched again by the
+// JavaScript path, which has the last word on every line. A match missed here would be lost, an
+// extra one costs a read; so where the two engines differ, the rewrite errs on the side of more:
+//
+// - `\d \w \s` are ASCII in RE2 and spelled out as ASCII classes; their negations `\D \W \S` (and
+//   every negated class) match any non-ASCII character in RE2, so they are written as Unicode
+//   classes, which do too. `\b \B` are ASCII word boundaries in RE2: `(?-u:\b)` in Rust.
+// - A file that is not UTF-8 is read as Latin-1 by the JavaScript path, so a non-ASCII character
+//   there is one byte 0x80–0xFF, which Rust's Unicode classes never match. Every piece that can
+//   match a non-ASCII character also accepts any such byte.
+// - Everything else (`.`, literals, ranges, repetition, groups, `(?i)`-style flags, `\pL`) means
+//   the same in both, or more in Rust (Unicode case folding).
+//
+// Anything this reader does not know (`\Q…\E`, `\C`, octal escapes, a flag Rust lacks) gives
+// undefined: the JavaScript path searches instead.
 
 const LATIN1_BYTE = '(?-u:[\\x80-\\xFF])';
 const WORD = '0-9A-Za-z_';

@@ -3,12 +3,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { decodeText, forEachLine, looksBinary, sniffBinary, stripCr } from '../text-file.js';
 import type { UserRegex } from '../user-regex.js';
 
-/**
- * One file searched the way `grep` searches: its matching lines, or why it was skipped. The same
- * code runs in the tool executor (files a native searcher picked) and in the indexer threads (the
- * walk's files, `workers/pool-entry.ts`), so every path gives the same lines.
- */
-
 /** Matches kept at most (inline plus spill file); the search stops there. */
 export const GREP_MAX_MATCHES = 20_000;
 /** Bigger files are streamed line by line instead of read whole. */
@@ -48,6 +42,11 @@ function searchBytes(bytes: Uint8Array, regex: UserRegex): FileResult {
   return found;
 }
 
+/**
+ * One file searched the way `grep` searches: its matching lines, or why it was skipped. The same
+ * code runs in the tool executor (files a native searcher picked) and in the indexer threads (the
+ * walk's files, `workers/pool-entry.ts`), so every path gives the same lines.
+ */
 export async function searchFile(path: string, regex: UserRegex, signal?: AbortSignal): Promise<FileResult> {
   try {
     const info = await stat(path);

@@ -2,15 +2,6 @@ import type { IndexerPool } from '../../../indexer/pool.js';
 import type { UserRegex } from '../user-regex.js';
 import { searchFile, type FileResult, type GrepFilesTask } from './search-file.js';
 
-/**
- * grep's walk path read in parallel: the files arrive from the walk in its order, go to the
- * indexer threads in batches (`grepFiles` in `workers/pool-entry.ts`, the same `search-file.ts`
- * code the executor runs), and their results come back in that same order, so the matches, the
- * caps and the spill file are those of a search on one thread. At most two batches per thread
- * are out at a time; `close()` (the match cap reached) and the caller's abort take back the rest:
- * a batch still queued is dropped, a running one ends its thread (`IndexerPool.run`).
- */
-
 /** Files per task: enough to pay for the round trip, few enough to spread a small tree. */
 const BATCH_FILES = 48;
 
@@ -19,6 +10,14 @@ interface Batch {
   results?: Promise<FileResult[]>;
 }
 
+/**
+ * grep's walk path read in parallel: the files arrive from the walk in its order, go to the
+ * indexer threads in batches (`grepFiles` in `workers/pool-entry.ts`, the same `search-file.ts`
+ * code the executor runs), and their results come back in that same order, so the matches, the
+ * caps and the spill file are those of a search on one thread. At most two batches per thread
+ * are out at a time; `close()` (the match cap reached) and the caller's abort take back the rest:
+ * a batch still queued is dropped, a running one ends its thread (`IndexerPool.run`).
+ */
 export class ThreadedSearch {
   private readonly batches: (Batch | undefined)[] = [];
   private filling: string[] = [];
