@@ -17,8 +17,10 @@ export { writeTargets } from './write-targets.js';
  * command, wrappers looked through, flags normalised. Quoted mentions (`echo "rm -rf"`) are
  * arguments, not commands, so they never match. Writes are followed through `cd` (per subshell)
  * and through links made earlier in the same line. Returns one reason per finding; empty = safe.
+ * `checkpoints`: whether a checkpoint is taken before the command (REIKA_CHECKPOINTS), which is
+ * what brings back a small ignored file it deletes.
  */
-export function commandDangers(source: string, root: string, home = homedir()): string[] {
+export function commandDangers(source: string, root: string, home = homedir(), checkpoints = true): string[] {
   const { commands, errors, hazards } = unwrapCommandLine(source, home);
   const reasons: string[] = [];
   const add = (reason: string) => {
@@ -61,7 +63,7 @@ export function commandDangers(source: string, root: string, home = homedir()): 
       else cwds.set(command.scopes, cwd === undefined ? undefined : throughLinks(resolve(cwd, dest.text), links));
     } else if (command.name === 'popd') cwds.set(command.scopes, undefined);
   }
-  for (const reason of unrestorable(doomed, root)) add(reason);
+  for (const reason of unrestorable(doomed, root, checkpoints)) add(reason);
   return reasons;
 }
 
@@ -127,7 +129,7 @@ function throughLinks(path: string, links: Map<string, string>): string {
 }
 
 /** Reasons for the files whose content would be lost for good: git cannot restore them. */
-function unrestorable(doomed: Doomed[], root: string): string[] {
+function unrestorable(doomed: Doomed[], root: string, checkpoints: boolean): string[] {
   if (doomed.length === 0) return [];
   const states = gitFileStates(root, [...new Set(doomed.map((d) => d.path))]);
   const reasons: string[] = [];
@@ -136,7 +138,7 @@ function unrestorable(doomed: Doomed[], root: string): string[] {
     if (file.kind === 'delete') {
       if (states.ignored.has(file.path)) {
         // A checkpoint keeps a small ignored file (kept-files.ts): /undo brings it back, as an untracked one.
-        const why = notKeptBecause(root, relative(root, file.path), file.size, states.ignoredFolders.get(file.path));
+        const why = checkpoints ? notKeptBecause(root, relative(root, file.path), file.size, states.ignoredFolders.get(file.path)) : 'and checkpoints are off';
         if (why) reasons.push(`${file.how} ${shown}, which git ignores, ${why}: nothing could restore it`);
       }
       else if (!states.tracked.has(file.path) && file.size > MAX_CHECKPOINT_FILE_BYTES) reasons.push(`${file.how} ${shown}, an untracked file too big for a checkpoint: nothing could restore it`);

@@ -66,7 +66,7 @@ export const bashTool = defineTool({
 async function prepareBash(args: BashArgs, env: ToolEnv): Promise<PreparedCall> {
   const { commandDangers } = await danger();
   return {
-    action: { tool: 'bash', command: args.command, reasons: commandDangers(args.command, env.root) },
+    action: { tool: 'bash', command: args.command, reasons: commandDangers(args.command, env.root, undefined, env.settings.checkpoints) },
     run: (grant) => runBash(args, env, grant),
   };
 }

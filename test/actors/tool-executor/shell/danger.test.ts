@@ -228,6 +228,8 @@ test('deleting an ignored file asks only when a checkpoint would not keep it, an
   t.regex(commandDangers('rm huge.log', project).join('; '), /deletes huge\.log, which git ignores, larger than the 256 KB a checkpoint keeps of an ignored file: nothing could restore it/);
   t.regex(commandDangers('rm node_modules/pkg/install.log', project).join('; '), /deletes node_modules\/pkg\/install\.log, which git ignores, inside node_modules\/, which checkpoints skip/);
   t.regex(commandDangers('rm cache/7.bin', project).join('; '), /deletes cache\/7\.bin, which git ignores, inside cache\/, an ignored folder too big for a checkpoint to keep/);
+  // With checkpoints off nothing keeps it: deleting a small ignored file asks again.
+  t.regex(commandDangers('rm .env', project, undefined, false).join('; '), /deletes \.env, which git ignores, and checkpoints are off: nothing could restore it/);
   // Emptying or overwriting an ignored file still asks: git holds no copy of it.
   t.regex(commandDangers(': > .env', project).join('; '), /empties \.env, an ignored file git cannot restore/);
 });
