@@ -196,7 +196,11 @@ function windowOf(input: DoctorInput): { tokens?: number; source: string } {
 function templateLines(input: DoctorInput, problems: DoctorProblem[]): string[] {
   const server = input.engine?.kind === 'server' ? input.engine : undefined;
   if (input.engine?.kind === 'embedded') return [`the GGUF's own template (${input.engine.chatTemplate}), rendered by node-llama-cpp`];
-  if (server?.engine !== 'llama.cpp') return [server ? `${ENGINE_NAMES[server.engine].split(' (')[0]} does not expose its chat template: reika cannot check what it does to the cache` : 'not known'];
+  if (server?.engine !== 'llama.cpp') {
+    if (!server) return ['not known'];
+    const who = server.engine === 'unknown' ? 'the server' : ENGINE_NAMES[server.engine].split(' (')[0];
+    return [`${who} does not expose its chat template: reika cannot check what it does to the cache`];
+  }
   if (!server.chatTemplate) {
     problems.push({ problem: 'llama-server did not expose a chat template in /props.', fix: 'start llama-server with --jinja (and --chat-template-file FILE if the GGUF has none).' });
     return ['not exposed by llama-server'];

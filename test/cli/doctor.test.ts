@@ -134,3 +134,12 @@ test('reika doctor on a one-model llama-server passes whatever model name is set
   t.regex(text.stdout, /^tip: llama-server has 4 slots/m);
   t.notRegex(text.stdout, /✗ llama-server has 4 slots/);
 });
+
+test('reika doctor on a server that does not say which engine it is: the template line names the server, not "unknown"', async (t) => {
+  const server = await startScriptedServer([], { models: [{ id: 'local-model' }] });
+  t.teardown(() => server.close());
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const run = await runReika(['doctor'], { cwd: repo, env: { REIKA_BASE_URL: server.url, REIKA_SANDBOX: 'off' } });
+  t.regex(run.stdout, /^template: +the server does not expose its chat template/m);
+  t.notRegex(run.stdout, /^template: +unknown/m);
+});
