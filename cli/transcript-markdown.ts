@@ -31,7 +31,7 @@ export function transcriptMarkdown(transcript: Transcript): string {
         if (event.status !== 'answered') out.push('', `_the turn ended: ${event.status}${event.error ? ` — ${event.error}` : ''}_`);
         break;
       case 'compaction':
-        out.push('', `_context compacted (${event.reason}): ${event.shed} outputs shed, ${event.folded} rounds folded, ${event.beforeTokens} → ${event.afterTokens} tokens_`);
+        out.push('', `_context compacted (${event.reason}): ${event.folded} rounds folded, ${event.beforeTokens} → ${event.afterTokens} tokens_`);
         break;
       case 'ctx':
         if (event.op === 'assistant') {

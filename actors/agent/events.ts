@@ -16,7 +16,7 @@ export type AgentEvent =
   | { type: 'turn-start'; turn: string; prompt: string }
   /** A chat request is about to go to the model (n counts from 1 within the turn). */
   | { type: 'request'; turn: string; n: number; estimateTokens: number; maxTokens?: number }
-  /** One compaction event: older payloads were replaced by their summaries. */
+  /** One compaction event: older rounds were folded into the recap. */
   | ({ type: 'compaction'; turn?: string } & Compaction)
   | { type: 'text-delta'; turn: string; text: string }
   | { type: 'reasoning-delta'; turn: string; text: string }

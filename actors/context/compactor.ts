@@ -1,14 +1,18 @@
 import { tokensOf, type ContextParts } from './context-parts.js';
-import { sized, type Entry } from './conversation.js';
-import { shedOrder } from './shed-order.js';
-import { renderToolEntry, shedPayload, type ToolEntry } from './tool-entry.js';
 
 /**
- * Compaction events (SPEC §5): the oldest payloads are shed (large before small) and, if that is
- * not enough, whole old rounds are folded, oldest first, into the recap; the task and the active
- * round are protected. An event makes room for {@link ROOM_REQUESTS} more requests at the pace the
- * session has been growing: it goes down at least to {@link COMPACT_TO} of the threshold and keeps
- * at least {@link KEEP_SHARE} of the history, so events stay rare. The recap stays within
+ * Compaction events (SPEC §5, issue 33): whole old units (a round, an answer, an earlier request)
+ * are folded, oldest first, into the recap; the task and the active round are protected, and
+ * what is kept stays exactly as it was sent, in one piece after the task. The recap rides in the
+ * newest message, after the kept part (recap.ts): an engine that holds the old prompt keeps the
+ * system prompt, tools and task as its prefix, and one that reuses moved chunks (llama.cpp
+ * `--cache-reuse`) finds the kept history again too. Nothing is shed in place any more: a
+ * payload replaced by its summary in the middle of the kept part made the engine prefill all
+ * after it again.
+ *
+ * An event makes room for {@link ROOM_REQUESTS} more requests at the pace the session has been
+ * growing: it goes down at least to {@link COMPACT_TO} of the threshold and keeps at least
+ * {@link KEEP_SHARE} of the history verbatim, so events stay rare. The recap stays within
  * {@link RECAP_SHARE} of the threshold.
  */
 
@@ -30,15 +34,20 @@ export const RECAP_SHARE = 0.05;
 /** The recap budget when the window is unknown (a `/compact` by hand). */
 const UNKNOWN_WINDOW_RECAP_CHARS = 8_000;
 
-/** One compaction event: what it shed and the estimate before and after. */
+/** One compaction event: what it folded and the estimate before and after. */
 export interface Compaction {
   reason: 'auto' | 'manual';
-  /** How many payloads were replaced by their summaries. */
+  /**
+   * Payloads replaced by their summaries in place: 0 since issue 33 (an event folds whole units
+   * and keeps the rest byte for byte); kept in the event for the output formats that print it.
+   */
   shed: number;
   /** How many whole tool rounds were folded into the recap. */
   folded: number;
   beforeTokens: number;
   afterTokens: number;
+  /** Estimated tokens of the messages the event kept as they were sent, after the task (what an engine must find again). */
+  keptTokens: number;
 }
 
 export class Compactor {
@@ -60,66 +69,36 @@ export class Compactor {
   }
 
   /**
-   * One compaction event. Payloads first (oldest, large before small), then whole rounds folded
-   * into the recap, oldest first, until the estimate is at the target (manual: all it can). The
-   * task, the active round and what follows it are protected. An event that would not make the
-   * context smaller changes nothing.
+   * One compaction event: whole units folded into the recap, oldest first, until the estimate is
+   * at the target (by hand: all it can). An event that would not make the context smaller changes
+   * nothing.
    */
   compact(reason: Compaction['reason']): Compaction | undefined {
     const { conversation, estimate } = this.parts;
     const beforeTokens = tokensOf(this.parts);
     const target = this.target(reason, beforeTokens);
-    const protectedFrom = conversation.protectedFrom();
-    const threshold = this.parts.budget.threshold;
-    const largeChars = threshold === undefined ? 8_000 : estimate.chars(threshold / 10);
-    const candidates: Array<Entry & ToolEntry> = [];
-    for (let i = 1; i < protectedFrom; i++) {
-      const entry = conversation.entries[i]!;
-      if (entry.kind === 'tool') candidates.push(entry);
-    }
-    let chars = this.parts.chars();
-    let shed = 0;
-    for (const entry of shedOrder(candidates, largeChars)) {
-      if (estimate.tokens(chars) <= target) break;
-      const before = conversation.render(entry).size;
-      const after = sized(renderToolEntry({ ...entry, shed: true, payload: '' }, true)).size;
-      if (after >= before) continue; // a payload shorter than the note that would replace it
-      shedPayload(entry);
-      conversation.touch(entry);
-      chars += after - before;
-      shed++;
-    }
-    const folded = estimate.tokens(chars) > target ? this.foldRounds(target) : 0;
-    if (shed === 0 && folded === 0) return undefined;
-    const afterTokens = tokensOf(this.parts);
-    this.pace = { requests: this.requests, tokens: afterTokens };
-    return { reason, shed, folded, beforeTokens, afterTokens };
-  }
-
-  /**
-   * Folds units (rounds, answers, requests of earlier turns) oldest first into the recap until the
-   * estimate is at `target`; kept only if the context got smaller. Returns the rounds folded.
-   */
-  private foldRounds(target: number): number {
-    const { conversation, estimate } = this.parts;
-    const restore = conversation.snapshot();
-    const before = this.parts.chars();
     const threshold = this.parts.budget.threshold;
     const budget = threshold === undefined ? UNKNOWN_WINDOW_RECAP_CHARS : estimate.chars(threshold * RECAP_SHARE);
-    let rounds = 0;
+    const restore = conversation.snapshot();
+    conversation.beginEvent();
+    const before = this.parts.chars();
+    let folded = 0;
+    let changed = false;
     // In batches sized by what is still above the target; each batch is checked on the real estimate.
-    for (let tokens = tokensOf(this.parts); tokens > target; tokens = tokensOf(this.parts)) {
-      const folded = conversation.foldOldest(estimate.chars(tokens - target));
-      if (folded === undefined) break;
-      rounds += folded;
-      conversation.recap.fit(budget);
-      conversation.rehost();
+    for (let tokens = beforeTokens; tokens > target; tokens = tokensOf(this.parts)) {
+      const rounds = conversation.foldOldest(estimate.chars(tokens - target));
+      if (rounds === undefined) break;
+      folded += rounds;
+      changed = true;
+      conversation.placeRecap(budget);
     }
-    if (this.parts.chars() >= before || (rounds === 0 && conversation.recap.empty)) {
+    if (!changed || this.parts.chars() >= before) {
       restore();
-      return 0;
+      return undefined;
     }
-    return rounds;
+    const afterTokens = tokensOf(this.parts);
+    this.pace = { requests: this.requests, tokens: afterTokens };
+    return { reason, shed: 0, folded, beforeTokens, afterTokens, keptTokens: estimate.tokens(conversation.keptChars()) };
   }
 
   /** The estimate an automatic event goes down to (0 by hand: all it can). */

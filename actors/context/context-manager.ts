@@ -181,6 +181,16 @@ export class ContextManager {
     // The image bytes went once; only their notes are kept (what every later request carries).
     this.log({ op: 'user-images', text, notes: images.map((image) => image.note) });
     this.conversation.turn++;
+    const last = this.conversation.last;
+    // A recap of its own (after `/compact`) waits unsent at the end: the request joins it, never a second user message in a row.
+    if (last.kind === 'message' && last.message.role === 'user' && !last.sent && last.message.content === '' && !last.images) {
+      last.message = { role: 'user', content: text };
+      last.images = { list: images, live: true };
+      last.prompt = true;
+      last.turn = this.conversation.turn;
+      this.conversation.touch(last);
+      return;
+    }
     this.conversation.push({ kind: 'message', message: { role: 'user', content: text }, images: { list: images, live: true }, prompt: true, turn: this.conversation.turn });
   }
 
@@ -365,8 +375,8 @@ export class ContextManager {
   private pushUser(text: string, prompt: boolean): void {
     const conversation = this.conversation;
     const last = conversation.last;
-    if (last.kind === 'message' && last.message.role === 'user' && !last.sent && typeof last.message.content === 'string' && last !== conversation.recapHost) {
-      last.message = { role: 'user', content: `${last.message.content}\n\n${text}` };
+    if (last.kind === 'message' && last.message.role === 'user' && !last.sent && typeof last.message.content === 'string') {
+      last.message = { role: 'user', content: last.message.content === '' ? text : `${last.message.content}\n\n${text}` };
       conversation.touch(last);
       if (prompt) {
         last.prompt = true;

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model-io/protocol.js';
 import { IMAGE_TOKENS, type TurnImage } from '../images/image.js';
-import { messageLine, Recap, roundLines, type RecapLine } from './recap.js';
+import { fileOf, messageLine, Recap, roundLines, type RecapLine } from './recap.js';
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
@@ -9,7 +9,7 @@ import { renderToolEntry, type ToolEntry } from './tool-entry.js';
  * wire (cached, with its size for the estimate; the sizes' sum is a running total, so every
  * change goes through {@link Conversation.push}, {@link Conversation.touch} or a fold), the units a compaction folds (a round, an
  * answer, a user message), what is protected (the task and the active round), and folding whole
- * units into the one recap message right after the system prompt.
+ * units into the recap, which rides in the newest message, after what the event kept (recap.ts).
  */
 
 export interface MessageEntry {
@@ -23,19 +23,15 @@ export interface MessageEntry {
   round?: number;
 }
 
-/** A user message holding only the recap (when no user message follows the folded part). */
-interface RecapEntry {
-  kind: 'recap';
-}
-
 /**
  * `size` is what counts in the estimate: the JSON's length, a non-ASCII character as 4, an image as
  * IMAGE_TOKENS; `digits`, the digits in it (what a request adds weighs them more, see TokenEstimate).
  */
 export type Rendered = { withPayload: boolean; message: ChatMessage; size: number; digits: number };
 /** `counted`, `countedDigits`: the size and digits the running totals hold for the entry (see {@link Conversation.chars}). */
-export type Entry = (MessageEntry | ToolEntry | RecapEntry) & { sent?: boolean; cache?: Rendered; counted?: number; countedDigits?: number; turn: number };
-export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' | 'recap' };
+/** `recap`: the recap this message shows after what it says (frozen once placed: see recap.ts), and its host id there. */
+export type Entry = (MessageEntry | ToolEntry) & { sent?: boolean; cache?: Rendered; counted?: number; countedDigits?: number; turn: number; recap?: { id: number; text: string } };
+export type Unit = { start: number; end: number; kind: 'round' | 'answer' | 'user' };
 
 /** The note that stands in for a reply that never came, so two user messages never follow each other. */
 export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
@@ -43,8 +39,10 @@ export const INTERRUPTED_NOTE = '[no reply: the turn was interrupted]';
 export class Conversation {
   private list: Entry[];
   recap = new Recap();
-  /** The message the recap rides in (a user message right after the system prompt). */
-  recapHost: Entry | undefined;
+  /** Host ids given so far (each message that shows a recap gets one). */
+  private hosts = 0;
+  /** Where the current compaction event first removed an entry (see {@link keptChars}). */
+  private firstChange = Infinity;
   /** Tool rounds so far (an assistant message with calls opens one). */
   round = 0;
   /** Turns so far (a user's request opens one). */
@@ -178,17 +176,17 @@ export class Conversation {
 
   /** A way back to this state, for a fold that turned out not to save anything. */
   snapshot(): () => void {
-    const saved = { entries: [...this.list], recap: this.recap.clone(), host: this.recapHost };
+    const saved = { entries: [...this.list], recap: this.recap.clone(), recaps: this.list.map((entry) => entry.recap) };
     return () => {
       this.prefixVersion++;
       for (const entry of this.list) this.drop(entry);
       this.list = saved.entries;
       this.recap = saved.recap;
-      this.recapHost = saved.host;
-      for (const entry of this.list) {
+      for (const [i, entry] of this.list.entries()) {
+        entry.recap = saved.recaps[i];
         entry.counted = undefined;
         entry.countedDigits = undefined;
-        if (entry.kind !== 'tool') entry.cache = undefined;
+        entry.cache = undefined;
         this.stale.add(entry);
       }
     };
@@ -209,40 +207,91 @@ export class Conversation {
       this.recapLines(unit);
       for (let i = unit.start; i < unit.end; i++) gone.add(this.list[i]!);
     }
-    for (const entry of gone) this.drop(entry);
-    this.list = this.list.filter((entry) => !gone.has(entry));
+    this.remove(gone);
+    this.foldToValidStart();
     return rounds;
   }
 
   /**
-   * Puts the recap in the user message right after the system prompt, or in a user message of its
-   * own when none is there; a nudge left right after that message goes too (no two user messages).
+   * After a fold the conversation must still open as strict templates demand: a user message
+   * right after the system prompt (the task, or an earlier request), and never two user messages
+   * in a row where the fold took the answer between them. The unit in the way is folded too.
    */
-  rehost(): void {
-    this.prefixVersion++;
-    const previous = this.recapHost;
+  private foldToValidStart(): void {
     for (;;) {
+      const task = this.taskIndex();
       const first = this.list[1];
-      const second = this.list[2];
-      if (!isUser(first) || !isUser(second)) break;
-      // Two user messages in a row at the start: fold the one that is neither the task nor a request.
-      const drop = first!.kind === 'recap' ? 1 : second!.kind === 'message' && !second!.prompt ? 2 : this.taskIndex() === 1 ? 2 : 1;
-      this.recapLines({ start: drop, end: drop + 1, kind: this.list[drop]!.kind === 'recap' ? 'recap' : 'user' });
-      this.drop(this.list[drop]!);
-      this.list.splice(drop, 1);
+      if (first === undefined) return;
+      let at: number;
+      if (!isUser(first)) at = 1;
+      else if (isUser(this.list[2])) at = task === 1 ? 2 : 1;
+      else return;
+      if (at === task || at >= this.protectedFrom()) return;
+      const unit = this.units().find((candidate) => candidate.start === at)!;
+      this.recapLines(unit);
+      this.remove(new Set(this.list.slice(unit.start, unit.end)));
     }
-    const first = this.list[1];
-    if (first?.kind === 'recap' || (first?.kind === 'message' && first.message.role === 'user')) {
-      this.recapHost = first;
-    } else {
-      const entry: Entry = { kind: 'recap', turn: 0 };
-      this.list.splice(1, 0, entry);
-      this.recapHost = entry;
+  }
+
+  /** A compaction event starts: {@link keptChars} counts from its first change. */
+  beginEvent(): void {
+    this.firstChange = Infinity;
+  }
+
+  /**
+   * The size of what the event kept as it was sent, from its first change on: what an engine that
+   * held the previous request must find again (or prefill again when it cannot move cached chunks).
+   */
+  keptChars(): number {
+    let chars = 0;
+    for (let i = this.firstChange; i < this.list.length; i++) {
+      const entry = this.list[i]!;
+      if (entry.sent) chars += this.render(entry).size + 1;
     }
-    // The recap moved or changed: its old and new host render anew (the old one may be gone).
-    if (previous && previous !== this.recapHost && this.list.includes(previous)) this.touch(previous);
-    else if (previous) previous.cache = undefined;
-    this.touch(this.recapHost);
+    return chars;
+  }
+
+  /** Entries leave the conversation; a message that showed a recap gives its lines back to the next one. */
+  private remove(gone: ReadonlySet<Entry>): void {
+    const first = this.list.findIndex((entry) => gone.has(entry));
+    if (first !== -1) this.firstChange = Math.min(this.firstChange, first);
+    for (const entry of gone) {
+      if (entry.recap) this.recap.release(entry.recap.id);
+      this.drop(entry);
+    }
+    this.list = this.list.filter((entry) => !gone.has(entry));
+  }
+
+  /**
+   * Shows what the recap holds that no message shows yet, in the newest message, after everything
+   * the event kept: the last entry when it was never sent (a tool result of the active round, the
+   * user's new request), else a user message of its own at the end (after an empty assistant
+   * message when the last one sent is not the model's: never two user messages in a row, nor one
+   * right after tool results). `budget`: the recap's characters. Returns whether a recap was placed.
+   */
+  placeRecap(budget: number): boolean {
+    const last = this.last;
+    if (last.recap && !last.sent) this.recap.release(last.recap.id);
+    if (!this.recap.waiting) return false;
+    const todoKept = this.list.some((entry) => entry.kind === 'tool' && entry.name === 'todo');
+    const text = this.recap.place(++this.hosts, budget, todoKept);
+    if (text === '') {
+      if (last.recap && !last.sent) {
+        last.recap = undefined;
+        this.touch(last);
+      }
+      return false;
+    }
+    let host = last;
+    if (last.sent || (last.kind === 'message' && last.message.role !== 'user')) {
+      const role = last.kind === 'message' ? last.message.role : 'tool';
+      if (role !== 'assistant' && role !== 'system') this.push({ kind: 'message', message: { role: 'assistant', content: '' }, turn: this.turn });
+      host = { kind: 'message', message: { role: 'user', content: '' }, turn: this.turn };
+      this.push(host);
+    }
+    host.recap = { id: this.hosts, text };
+    this.touch(host);
+    return true;
   }
 
   private withPayload(entry: ToolEntry): boolean {
@@ -251,10 +300,11 @@ export class Conversation {
 
   /** The entry rendered afresh, with its size. */
   private build(entry: Entry): Rendered {
-    if (entry.kind === 'recap') return sized({ role: 'user', content: this.recap.blocks(undefined).before });
-    if (entry.kind === 'message') return renderMessage(entry, entry === this.recapHost ? this.recap.blocks(entry.turn) : undefined);
+    if (entry.kind === 'message') return renderMessage(entry, entry.recap?.text);
     const withPayload = this.withPayload(entry);
-    return { ...sized(renderToolEntry(entry, withPayload)), withPayload };
+    const message = renderToolEntry(entry, withPayload);
+    if (entry.recap) message.content = `${message.content as string}\n\n${entry.recap.text}`;
+    return { ...sized(message), withPayload };
   }
 
   /** An entry leaves the conversation: the total no longer holds it. */
@@ -288,7 +338,7 @@ export class Conversation {
     let saving = 0;
     for (const unit of this.units()) {
       if (unit.end > protectedFrom || saving >= chars) break;
-      if (unit.start === task || unit.kind === 'recap') continue;
+      if (unit.start === task) continue;
       batch.push(unit);
       for (let i = unit.start; i < unit.end; i++) saving += this.render(this.list[i]!).size + 1;
       // What the unit costs in the recap instead (a line each, its JSON escaping included).
@@ -297,11 +347,21 @@ export class Conversation {
     return batch;
   }
 
-  /** Adds the recap lines of one unit (see {@link unitLines}). */
+  /** Adds the recap lines of one unit (see {@link unitLines}), the files its calls read or changed, and its task list. */
   private recapLines(unit: Unit): void {
     for (const line of this.unitLines(unit)) this.recap.add(line);
     const first = this.list[unit.start]!;
-    if (unit.kind === 'round' && first.kind === 'message' && first.message.role === 'assistant') this.recap.rounds++;
+    if (unit.kind !== 'round' || first.kind !== 'message' || first.message.role !== 'assistant') return;
+    this.recap.rounds++;
+    for (let i = unit.start + 1; i < unit.end; i++) {
+      const entry = this.list[i]!;
+      if (entry.kind !== 'tool') continue;
+      const call = first.message.tool_calls?.find((candidate) => candidate.id === entry.callId);
+      const path = call ? fileOf(call.function.name, call.function.arguments) : undefined;
+      // The summary without the path it usually starts with (`src/a.ts: 20 lines` → `read → 20 lines`).
+      if (path) this.recap.file(path, `${entry.name} → ${entry.summary.startsWith(`${path}: `) ? entry.summary.slice(path.length + 2) : entry.summary}`);
+      if (entry.name === 'todo' && entry.payload !== '') this.recap.setTodo(entry.payload);
+    }
   }
 
   /** The recap lines of one unit: its calls and their summaries, the user's request, the answer. */
@@ -323,7 +383,7 @@ export class Conversation {
     return [];
   }
 
-  /** The conversation after the system prompt in units: a round (call + results), an answer, a user message, the recap. */
+  /** The conversation after the system prompt in units: a round (call + results), an answer, a user message. */
   private units(): Unit[] {
     const units: Unit[] = [];
     const n = this.list.length;
@@ -331,8 +391,7 @@ export class Conversation {
       const entry = this.list[i]!;
       let end = i + 1;
       let kind: Unit['kind'];
-      if (entry.kind === 'recap') kind = 'recap';
-      else if (entry.kind === 'tool') kind = 'round';
+      if (entry.kind === 'tool') kind = 'round';
       else if (entry.message.role === 'assistant') kind = entry.message.tool_calls?.length ? 'round' : 'answer';
       else kind = 'user';
       if (kind === 'round') while (end < n && this.list[end]!.kind === 'tool') end++;
@@ -343,9 +402,9 @@ export class Conversation {
   }
 }
 
-/** A user message, or the recap (which goes as one). */
+/** A user message. */
 export function isUser(entry: Entry | undefined): boolean {
-  return entry !== undefined && (entry.kind === 'recap' || (entry.kind === 'message' && entry.message.role === 'user'));
+  return entry !== undefined && entry.kind === 'message' && entry.message.role === 'user';
 }
 
 function textOf(message: ChatMessage): string {
@@ -382,10 +441,11 @@ export function weightOf(text: string, sample = text.length): number {
   return weight / end;
 }
 
-function renderMessage(entry: MessageEntry, recap: { before: string; after: string } | undefined): Rendered {
+/** A message as it goes on the wire: a user message shows its recap (if it hosts one) before its own text, and its images' notes once they went. */
+function renderMessage(entry: MessageEntry, recap: string | undefined): Rendered {
   const images = entry.images;
   if (entry.message.role !== 'user' || (!recap && !images)) return sized(entry.message);
-  const wrap = (text: string) => (recap ? [recap.before, text, recap.after].filter((part) => part !== '').join('\n\n') : text);
+  const wrap = (text: string) => (recap ? [recap, text].filter((part) => part !== '').join('\n\n') : text);
   const text = textOf(entry.message);
   if (!images) return sized({ role: 'user', content: wrap(text) });
   if (!images.live) return sized({ role: 'user', content: wrap([text, ...images.list.map((image) => image.note)].join('\n\n')) });

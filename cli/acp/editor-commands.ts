@@ -18,10 +18,10 @@ interface BuiltIn {
 const BUILT_INS: readonly BuiltIn[] = [
   {
     name: 'compact',
-    description: 'shed the oldest tool output from the context now (one compaction event)',
+    description: 'fold the oldest rounds of the context into a recap now (one compaction event)',
     run(session) {
       const event = session.compact();
-      return event ? `compacted: ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens (${event.shed} results shed)` : 'nothing to compact yet';
+      return event ? `compacted: ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens (${event.folded} old rounds folded into a recap)` : 'nothing to compact yet';
     },
   },
   {

@@ -105,7 +105,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'compact',
-    help: 'shed old tool output from the context now (one compaction event)',
+    help: 'fold old rounds of the context into a recap now (one compaction event)',
     idleOnly: true,
     async run(context) {
       context.print(await context.session.compact());

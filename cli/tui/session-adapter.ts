@@ -132,7 +132,7 @@ export class SessionAdapter implements SessionPort {
 
   async compact(): Promise<string> {
     const event = this.session.compact();
-    if (!event) return 'nothing to compact: no tool output or round is old enough to shed';
+    if (!event) return 'nothing to compact: no round is old enough to fold';
     return `compacted: ${describeCompaction(event)}, ${formatTokens(event.beforeTokens)} → ${formatTokens(event.afterTokens)} tokens`;
   }
 

@@ -120,7 +120,7 @@ test('300 rounds in a 16k window with large outputs: every request fits, max_tok
   }
 });
 
-test('an event keeps the newest rounds verbatim, about 30% of the history budget, beside a recap of at most 5% of the threshold', (t) => {
+test('an event keeps the newest rounds verbatim, about a fifth of the history budget (30% with the recap and the active round), beside a recap of at most 5% of the threshold', (t) => {
   const window = 16_384;
   const context = new ContextManager({ system: SYSTEM, tools, window });
   const run = runSession(context, 'Fix the failing tests in this project; read what you need first.', 300, 7, window);
@@ -132,18 +132,21 @@ test('an event keeps the newest rounds verbatim, about 30% of the history budget
     const perToken = prepared.chars / prepared.estimateTokens;
     // Sizes as the estimate weighs them (non-ASCII counts 4).
     const fixed = sized(prepared.messages[0]!).size + JSON.stringify(tools).length;
-    const host = prepared.messages[1]!.content as string;
-    const recap = /\[Recap by reika[\s\S]*\]/.exec(host)?.[0] ?? '';
-    const task = sized({ role: 'user', content: host.replace(recap, '').trim() }).size;
+    // The recap rides in the newest message, after what the event kept (issue 33).
+    const host = prepared.messages.at(-1)!.content as string;
+    const recap = /\[Recap by reika[\s\S]*\]$/.exec(host)?.[0] ?? '';
+    t.not(recap, '', `event ${i + 1}: the newest message carries the recap`);
+    const task = sized(prepared.messages[1]!).size;
     const budget = context.threshold! * perToken - fixed - task;
-    const verbatim = prepared.messages.slice(2).reduce((sum, message) => sum + sized(message).size + 1, 0);
+    const verbatim = prepared.messages.slice(2).reduce((sum, message) => sum + sized(message).size + 1, 0) - JSON.stringify(recap).length;
     // Shedding a large payload may go below the share; before, most events kept 5–9%.
     t.true(verbatim >= 0.15 * budget, `event ${i + 1}: ${Math.round((100 * verbatim) / budget)}% of the history kept verbatim`);
     shares.push(verbatim / budget);
     t.true(recap.length <= 0.05 * context.threshold! * perToken + 400, `event ${i + 1}: recap of ${recap.length} characters`);
   }
   const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
-  t.true(mean >= 0.22, `on average ${Math.round(100 * mean)}% kept verbatim`);
+  // Whole rounds, nothing shed in place (issue 33): 16–25% at 13 events; with payloads shed in place it was 22–29% at 15.
+  t.true(mean >= 0.18, `on average ${Math.round(100 * mean)}% kept verbatim`);
   t.true(events.length <= 300 / 20, `${events.length} events`);
 });
 

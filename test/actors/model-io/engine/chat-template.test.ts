@@ -126,7 +126,7 @@ test('dict literals with integer keys work as in Python (Seed-OSS thinking-budge
   t.regex(await renderChatTemplate(seed, { messages: [{ role: 'user', content: 'hi' }], tools: [] }), /every 512 tokens/);
 });
 
-test('a compacted conversation (old rounds and turns folded into the recap, payloads shed) renders in every template', async (t) => {
+test('a compacted conversation (old rounds and turns folded into the recap, which rides in a tool result) renders in every template', async (t) => {
   const tools: ToolSchema[] = [{ type: 'function', function: { name: 'read', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] } } }];
   const context = new ContextManager({ system: 'You are reika.', tools, window: 4_096 });
   let folded = 0;
@@ -145,9 +145,9 @@ test('a compacted conversation (old rounds and turns folded into the recap, payl
     context.endTurn('answered');
   }
   t.true(folded > 0, 'rounds were folded');
-  // The recap opens the conversation: in the task when the fold reached it, else as a user message
-  // of its own before the newest rounds kept verbatim (an event keeps ~30% of the history).
-  t.regex(String(messages[1]!.content), /^\[Recap by reika: the start of this conversation[\s\S]*\]/, 'the recap comes first');
-  t.true(messages.some((message) => message.role === 'user' && String(message.content).includes('Question 4: what do the files say?')), 'the task is intact');
+  // The task opens the conversation as it was sent; the recap rides in the newest message of the
+  // event's request (a tool result), after the rounds kept verbatim, and stays there as sent.
+  t.is(messages[1]!.content, 'Question 4: what do the files say?', 'the task is intact, right after the system prompt');
+  t.true(messages.some((message) => message.role === 'tool' && /\n\n\[Recap by reika: [\s\S]*\]$/.test(String(message.content))), 'a tool result carries the recap');
   await renderAll(t, [...messages, { role: 'assistant', content: 'Answer 4.' }, { role: 'user', content: 'and the next one?' }], tools);
 });
