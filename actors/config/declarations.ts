@@ -67,7 +67,7 @@ export const SETTINGS = [
   { env: 'REIKA_MAX_TOKENS', key: 'maxTokens', type: count, from: 'anywhere', doc: 'the generation cap per request (default: what fits the window)' },
   { env: 'REIKA_REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', type: duration, default: '600000', from: 'anywhere', doc: 'time without life from the server (0 = wait forever)' },
   { env: 'REIKA_MAX_TURNS', key: 'maxTurns', type: count, default: '200', from: 'anywhere', doc: 'model requests per turn' },
-  { env: 'REIKA_REPO_MAP_BUDGET', key: 'repoMapBudget', type: count, from: 'anywhere', doc: 'repo-map tokens (default: 5% of the window, 3,200–12,000); setting it pins it' },
+  { env: 'REIKA_REPO_MAP_BUDGET', key: 'repoMapBudget', type: count, from: 'anywhere', doc: 'repo-map tokens (default: 5% of the window, 3,200–12,000, from 1,600 under a 32k window); setting it pins it' },
   { env: 'REIKA_REASONING_HISTORY', key: 'reasoningHistory', type: { kind: 'choice', values: ['auto', 'keep', 'drop'] }, default: 'auto', from: 'anywhere', doc: "keep or drop the model's reasoning in the history; auto: where the chat template renders it" },
   { env: 'REIKA_DETECT_ENGINE', key: 'detectEngine', type: onOff, default: 'on', from: 'anywhere', doc: 'off skips asking the server which engine it is' },
   { env: 'REIKA_TEMPLATE_CHECK', key: 'templateCheck', type: onOff, default: 'on', from: 'anywhere', doc: "off skips the chat template's check" },

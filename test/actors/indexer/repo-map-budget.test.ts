@@ -3,10 +3,13 @@ import { MAX_REPO_MAP_TOKENS, MIN_REPO_MAP_TOKENS, repoMapBudget } from '../../.
 import { lineOf, MAX_SYMBOLS_PER_LINE, omittedLine, renderRepoMap } from '../../../actors/indexer/repo-map.js';
 import type { RepoMapFile } from '../../../actors/indexer/protocol.js';
 
-test('the budget is 5% of the context window within 3,200–12,000 tokens, 3,200 when the window is unknown', (t) => {
+test('the budget is 5% of the context window within 3,200–12,000 tokens (from 1,600 under a 32k window), 3,200 when the window is unknown', (t) => {
   t.is(repoMapBudget(), MIN_REPO_MAP_TOKENS);
   t.is(repoMapBudget(undefined), 3_200);
-  t.is(repoMapBudget(8_192), 3_200);
+  t.is(repoMapBudget(8_192), 1_600);
+  t.is(repoMapBudget(16_384), 1_600);
+  t.is(repoMapBudget(32_767), 1_638);
+  t.is(repoMapBudget(32_768), 3_200);
   t.is(repoMapBudget(131_072), 6_553);
   t.is(repoMapBudget(1_000_000), MAX_REPO_MAP_TOKENS);
   t.is(repoMapBudget(0), 3_200);
