@@ -10,10 +10,16 @@ import { tokensOf, type ContextParts } from './context-parts.js';
  * payload replaced by its summary in the middle of the kept part made the engine prefill all
  * after it again.
  *
- * An event makes room for {@link ROOM_REQUESTS} more requests at the pace the session has been
- * growing: it goes down at least to {@link COMPACT_TO} of the threshold and keeps at least
- * {@link KEEP_SHARE} of the history verbatim, so events stay rare. The recap stays within
- * {@link RECAP_SHARE} of the threshold.
+ * How much an event keeps verbatim depends on what the engine does with it. One that moves cached
+ * chunks (llama.cpp `--cache-reuse`) holds the kept part still, so keeping it costs nothing: the
+ * event then makes room for {@link ROOM_REQUESTS} more requests at the pace the session has been
+ * growing, goes down at least to {@link COMPACT_TO} of the threshold and keeps at least
+ * {@link KEEP_SHARE} of the history verbatim. Any other engine (a plain prefix cache: llama.cpp
+ * without the flag, vLLM, SGLang, hosted APIs) prefills the kept part again at every event, so an
+ * event keeps only the active round and the newest rounds within {@link KEEP_SHARE_PREFIX} of
+ * the history, and goes deep, so that events are few. Which one it is, the engine says: the first
+ * event's request tells whether its cache covered the kept part ({@link Compactor.observe}). The
+ * recap stays within {@link RECAP_SHARE} of the threshold.
  */
 
 /** An event goes at least this far down (share of the threshold)… */
@@ -26,6 +32,15 @@ export const ROOM_REQUESTS = 24;
  * 22–29% for 14 events in 300 rounds instead of 12.
  */
 export const KEEP_SHARE = 0.3;
+/**
+ * With an engine that prefills the kept part again at each event (a plain prefix cache), an event
+ * keeps the active round, the recap and the newest rounds within this share of the history budget.
+ * Through llama-server at 16k (80 rounds of reads, issue 33): 30% kept made 18% of all prefill
+ * re-prefill at events; this share keeps about one round beside the active one.
+ */
+export const KEEP_SHARE_PREFIX = 0.1;
+/** An event shows whether the engine found what it kept only when it kept at least this many tokens. */
+const EVIDENCE_TOKENS = 256;
 /**
  * The recap takes at most this share of the threshold; its oldest lines go first. (0.1 would cost
  * a 16k session of 300 rounds a 15th event: one per 20 rounds, the limit.)
@@ -46,8 +61,13 @@ export interface Compaction {
   folded: number;
   beforeTokens: number;
   afterTokens: number;
-  /** Estimated tokens of the messages the event kept as they were sent, after the task (what an engine must find again). */
+  /** Estimated tokens of the messages the event kept as they were sent, from its first change on (what an engine must find again). */
   keptTokens: number;
+  /**
+   * Estimated tokens of all the event's request that the engine held before it: the system prompt,
+   * tools, task and the kept messages (what it need not prefill again if it finds it all).
+   */
+  heldTokens: number;
 }
 
 export class Compactor {
@@ -55,6 +75,8 @@ export class Compactor {
   private requests = 0;
   /** Where the growth since the last event is measured from. */
   private pace: { requests: number; tokens: number } | undefined;
+  /** The engine moves cached chunks: it found what the last measured event kept (see {@link observe}). */
+  engineReuses = false;
 
   constructor(private readonly parts: ContextParts) {}
 
@@ -98,7 +120,21 @@ export class Compactor {
     }
     const afterTokens = tokensOf(this.parts);
     this.pace = { requests: this.requests, tokens: afterTokens };
-    return { reason, shed: 0, folded, beforeTokens, afterTokens, keptTokens: estimate.tokens(conversation.keptChars()) };
+    return { reason, shed: 0, folded, beforeTokens, afterTokens, keptTokens: estimate.tokens(conversation.keptChars()), heldTokens: estimate.tokens(this.parts.fixedChars() - conversation.render(conversation.entries[0]!).size + conversation.sentChars()) };
+  }
+
+  /**
+   * The engine's figures for the request that followed `event`: whether its cache covered at least
+   * half of what the event kept beyond the part that stayed in place (the engine moved cached
+   * chunks), or it prefilled the kept part again. `scale` is the engine's count of that request
+   * over the estimate's (the event's figures are estimates, and the estimate errs high). An event
+   * that kept too little to tell leaves the judgement as it was.
+   */
+  observe(event: Compaction, cachedTokens: number, scale: number): void {
+    const kept = event.keptTokens * scale;
+    if (kept < EVIDENCE_TOKENS) return;
+    const inPlace = (event.heldTokens - event.keptTokens) * scale;
+    this.engineReuses = cachedTokens - inPlace >= 0.5 * kept;
   }
 
   /** The estimate an automatic event goes down to (0 by hand: all it can). */
@@ -108,6 +144,12 @@ export class Compactor {
     const { conversation, estimate } = this.parts;
     const task = conversation.taskIndex();
     const fixed = estimate.tokens(this.parts.fixedChars() + (task > 0 ? conversation.render(conversation.entries[task]!).size : 0));
+    if (!this.engineReuses) {
+      // What stays anyway (the active round, the recap at its budget), then the newest rounds within the share.
+      let active = 0;
+      for (let i = Math.max(1, conversation.protectedFrom()); i < conversation.entries.length; i++) if (i !== task) active += conversation.render(conversation.entries[i]!).size + 1;
+      return Math.floor(fixed + estimate.tokens(active) + RECAP_SHARE * threshold + KEEP_SHARE_PREFIX * Math.max(0, threshold - fixed));
+    }
     const floor = fixed + KEEP_SHARE * Math.max(0, threshold - fixed);
     const pace = this.pace ? Math.max(0, now - this.pace.tokens) / Math.max(1, this.requests - this.pace.requests) : 0;
     return Math.floor(Math.min(COMPACT_TO * threshold, Math.max(floor, threshold - ROOM_REQUESTS * pace)));

@@ -79,6 +79,12 @@ export class ContextManager {
   private lastDigits = 0;
   private placement: SystemPlacement;
   private reasoningHistory: boolean;
+  /** The compaction event whose request went out last and was not yet answered (its figures tell whether the engine found what it kept). */
+  private sentEvent: Compaction | undefined;
+  /** An event by hand, waiting for the request that carries it. */
+  private manualEvent: Compaction | undefined;
+  /** The estimate of the last prepared request (what the server's count of it is compared with). */
+  private sentEstimate = 0;
   /** The engine's facts were given (at construction or late, once): they no longer change. */
   private engineFactsSettled: boolean;
   private journal: ((op: ContextOp) => void) | undefined;
@@ -315,13 +321,18 @@ export class ContextManager {
     this.lastDigits = this.conversation.digits();
     if (this.budget.window === undefined) this.releaseOldPayloads();
     this.compactor.sent(estimateTokens);
+    this.sentEvent = compaction ?? this.manualEvent;
+    this.sentEstimate = estimateTokens;
+    this.manualEvent = undefined;
     return { messages, maxTokens, chars, estimateTokens, compaction, cutChars };
   }
 
   /** `/compact`: one event by hand that sheds and folds all it can; never grows the context. */
   compact(): Compaction | undefined {
     this.log({ op: 'compact' });
-    return this.compactor.compact('manual');
+    const event = this.compactor.compact('manual');
+    if (event) this.manualEvent = event;
+    return event;
   }
 
   /**
@@ -332,6 +343,11 @@ export class ContextManager {
     this.log({ op: 'usage', usage, ...(finishReason !== undefined ? { finishReason } : {}) });
     if (usage && usage.promptTokens > 0) this.estimate.count(this.lastChars, usage.promptTokens, this.lastVersion, this.lastDigits);
     this.budget.recordReply(usage, finishReason);
+    // The request after an event: whether the engine's cache covered what it kept (when the engine reports its cache).
+    if (this.sentEvent && usage && usage.promptTokens > 0 && this.sentEstimate > 0 && (usage.cacheFrom !== undefined || usage.prefilledTokens !== undefined)) {
+      this.compactor.observe(this.sentEvent, usage.cachedTokens, usage.promptTokens / this.sentEstimate);
+    }
+    this.sentEvent = undefined;
   }
 
   /**

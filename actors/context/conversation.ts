@@ -251,6 +251,13 @@ export class Conversation {
     return chars;
   }
 
+  /** The size of every message sent before and still there (what an engine that held the last request holds of the next). */
+  sentChars(): number {
+    let chars = 0;
+    for (const entry of this.list) if (entry.sent) chars += this.render(entry).size + 1;
+    return chars;
+  }
+
   /** Entries leave the conversation; a message that showed a recap gives its lines back to the next one. */
   private remove(gone: ReadonlySet<Entry>): void {
     const first = this.list.findIndex((entry) => gone.has(entry));

@@ -6,7 +6,7 @@ import { keepReasoning } from '../model-io/http/reasoning-history.js';
 import type { TemplateBreak } from '../model-io/template-check/compare.js';
 import type { TemplateFinding } from '../model-io/template-check/probe.js';
 import type { TemplateChecker } from '../model-io/template-check/template-checker.js';
-import { CacheLedger, type CacheTotals, type RequestCache } from '../agent/cache-ledger.js';
+import { CacheLedger, cacheReuseAdvice, type CacheTotals, type CompactionFact, type RequestCache } from '../agent/cache-ledger.js';
 import type { AgentEvent } from '../agent/events.js';
 
 /** Engine facts settled once per connection, before the first request when they come in time. */
@@ -52,7 +52,7 @@ export class EngineFacts {
   /** Renders still under way: a turn's result waits for them. */
   private readonly renders = new Set<Promise<unknown>>();
   private readonly ledger = new CacheLedger();
-  private pendingCompaction = false;
+  private pendingCompaction: CompactionFact | undefined;
   private waveSinceRequest = false;
   private currentRequest = 0;
   private placementUsed: SystemPlacement = 'system';
@@ -165,12 +165,12 @@ export class EngineFacts {
   track(event: AgentEvent): AgentEvent {
     switch (event.type) {
       case 'compaction':
-        this.pendingCompaction = true;
+        this.pendingCompaction = { keptTokens: event.keptTokens, heldTokens: event.heldTokens };
         return event;
       case 'request': {
         const sharedSlot = this.llamaCpp?.slots === 1;
-        this.currentRequest = this.ledger.begin({ compaction: this.pendingCompaction, sharedSlotWave: sharedSlot && this.waveSinceRequest });
-        this.pendingCompaction = false;
+        this.currentRequest = this.ledger.begin({ ...(this.pendingCompaction ? { compaction: this.pendingCompaction } : {}), sharedSlotWave: sharedSlot && this.waveSinceRequest });
+        this.pendingCompaction = undefined;
         this.waveSinceRequest = false;
         return event;
       }
@@ -213,6 +213,11 @@ export class EngineFacts {
 
   get cache(): CacheTotals {
     return this.ledger.totals();
+  }
+
+  /** On llama.cpp, why `--cache-reuse` would help this session's compaction events (undefined: it would not, or another engine). */
+  get cacheReuseAdvice(): string | undefined {
+    return this.llamaCpp ? cacheReuseAdvice(this.ledger.totals().compaction) : undefined;
   }
 
   get lastRequest(): RequestCache | undefined {

@@ -39,6 +39,8 @@ export interface SessionInfo {
   dialect?: string;
   /** The real cache figures of the main agent's requests (cache-ledger.ts). */
   cache: CacheTotals;
+  /** On llama.cpp, why `--cache-reuse` would spare the compaction events their cost (cache-ledger.ts). */
+  cacheReuseAdvice?: string;
   /** The last request's figures. */
   lastRequest?: RequestCache;
   busy: boolean;
@@ -67,6 +69,7 @@ export function sessionInfo(from: { root: string; link: ModelLink; mode: AgentMo
     lastUsage: usage.last,
     ...(dialect ? { dialect } : {}),
     cache: facts.cache,
+    ...(facts.cacheReuseAdvice ? { cacheReuseAdvice: facts.cacheReuseAdvice } : {}),
     ...(facts.lastRequest ? { lastRequest: facts.lastRequest } : {}),
     busy: from.busy,
   };

@@ -45,6 +45,8 @@ export interface DoctorSession {
   breaks: Array<{ request: number; prefilled: number; appended: number; cause?: string }>;
   /** How the model wrote its calls, as last seen. */
   dialect?: string;
+  /** What the compaction events cost (cache-ledger.ts), and on llama.cpp why `--cache-reuse` would spare it. */
+  compaction?: { events: number; keptTokens: number; measured: number; reprefilledTokens: number; cacheReuseAdvice?: string };
 }
 
 export interface DoctorProblem {
@@ -143,7 +145,7 @@ export function doctorReport(input: DoctorInput): DoctorReport {
   const family = server && reachable ? modelFamily(server) : undefined;
   const toolCalls = toolCallLine(input, problems, family);
   const familyText = family && server ? familyLine(family, server, input, problems) : undefined;
-  const cache = cacheLine(input, problems);
+  const cache = cacheLine(input, problems, tips);
   const safety = safetyLines(input.safety, problems);
   const mcp = mcpLines(input.mcp, problems);
 
@@ -260,7 +262,16 @@ function familyLine(family: ModelFamily, server: ServerEngineInfo, input: Doctor
   }
 }
 
-function cacheLine(input: DoctorInput, problems: DoctorProblem[]): string {
+/** `· 4 compaction events: 9,800 tokens kept verbatim, 200 prefilled again`, and the `--cache-reuse` tip where it would help. */
+function compactionPart(session: DoctorSession, tips: DoctorProblem[]): string {
+  const cost = session.compaction;
+  if (!cost || cost.events === 0) return '';
+  if (cost.cacheReuseAdvice) tips.push({ problem: `Compaction cost the engine a prefill of the kept history: ${cost.cacheReuseAdvice}.`, fix: 'start llama-server with --cache-reuse 64.' });
+  const again = cost.measured > 0 ? `, ${cost.reprefilledTokens} prefilled again by the engine` : '';
+  return ` · ${cost.events} compaction event${cost.events === 1 ? '' : 's'}: ${cost.keptTokens} tokens kept verbatim${again}`;
+}
+
+function cacheLine(input: DoctorInput, problems: DoctorProblem[], tips: DoctorProblem[]): string {
   const session = input.session;
   if (!session) return 'no requests yet (run /doctor inside a session to see this session’s figures)';
   if (session.requests === 0) return 'no requests yet';
@@ -268,7 +279,7 @@ function cacheLine(input: DoctorInput, problems: DoctorProblem[]): string {
   if (session.unreported !== undefined && session.unreported > 0 && session.unreported === (session.measured ?? session.requests)) return `${session.requests} requests · ${session.promptTokens} prompt tokens; the server does not report cached tokens (common on hosted APIs), so what came from the cache is not known`;
   const hit = Math.round((session.cachedTokens / session.promptTokens) * 100);
   const prefilled = session.prefilledTokens ?? session.promptTokens - session.cachedTokens;
-  let line = `${session.requests} requests · ${session.promptTokens} prompt tokens, ${hit}% from the cache, ${prefilled} prefilled`;
+  let line = `${session.requests} requests · ${session.promptTokens} prompt tokens, ${hit}% from the cache, ${prefilled} prefilled${compactionPart(session, tips)}`;
   if (session.breaks.length > 0) {
     const worst = session.breaks.reduce((a, b) => (b.prefilled - b.appended > a.prefilled - a.appended ? b : a));
     line += ` · ${session.breaks.length} request${session.breaks.length === 1 ? '' : 's'} re-prefilled more than was appended (worst: request ${worst.request}, ${worst.prefilled} tokens for ${worst.appended} new${worst.cause ? `: ${worst.cause}` : ''})`;

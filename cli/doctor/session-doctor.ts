@@ -46,6 +46,7 @@ export async function sessionDoctorReport(session: Session, config: Config, mcp?
       unreported: info.cache.unreported,
       breaks: info.cache.reprefills.map((entry) => ({ request: entry.request, prefilled: entry.prefilledTokens, appended: entry.appendedTokens ?? 0, ...(entry.reprefill ? { cause: entry.reprefill.detail } : {}) })),
       ...(info.dialect ? { dialect: info.dialect } : {}),
+      compaction: { ...info.cache.compaction, ...(info.cacheReuseAdvice ? { cacheReuseAdvice: info.cacheReuseAdvice } : {}) },
     },
     ...(engine?.kind === 'server' && engine.chatTemplate ? { template: { findings } } : {}),
     ...(safety ? { safety } : {}),

@@ -354,6 +354,12 @@ function cacheLines(f: ReturnType<SlashContext['session']['facts']>): string[] {
     lines.push(`last request: ${last.promptTokens} prompt tokens, ${last.cachedTokens} from the engine's cache, ${last.prefilledTokens} prefilled${appended}`);
   }
   if (f.prefilledTokens !== undefined && f.requests > 0) lines.push(`prefilled over the session: ${formatTokens(f.prefilledTokens)} tokens`);
+  const compaction = f.compaction;
+  if (compaction && compaction.events > 0) {
+    const measured = compaction.measured > 0 ? `, ${formatTokens(compaction.reprefilledTokens)} of them prefilled again by the engine${compaction.measured < compaction.events ? ` (at the ${compaction.measured} events it reported)` : ''}` : ', what the engine prefilled again is not reported';
+    lines.push(`compaction: ${compaction.events} event${compaction.events === 1 ? '' : 's'}, ${formatTokens(compaction.keptTokens)} tokens kept verbatim${measured}`);
+    if (f.cacheReuseAdvice) lines.push(`  tip: ${f.cacheReuseAdvice}`);
+  }
   const reprefills = f.reprefills ?? [];
   if (reprefills.length > 0) {
     lines.push(`re-prefilled more than appended: ${reprefills.length} request${reprefills.length === 1 ? '' : 's'}`);

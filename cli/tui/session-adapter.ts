@@ -89,6 +89,8 @@ export class SessionAdapter implements SessionPort {
       ...(info.lastRequest ? { lastRequest: info.lastRequest } : {}),
       prefilledTokens: info.cache.prefilledTokens,
       reprefills: info.cache.reprefills,
+      compaction: info.cache.compaction,
+      ...(info.cacheReuseAdvice ? { cacheReuseAdvice: info.cacheReuseAdvice } : {}),
     };
   }
 

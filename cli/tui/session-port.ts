@@ -1,6 +1,6 @@
 import type { Image } from '../../actors/images/image.js';
 import type { PermissionBook } from '../../actors/session/permission-book.js';
-import type { RequestCache } from '../../actors/agent/cache-ledger.js';
+import type { CompactionCost, RequestCache } from '../../actors/agent/cache-ledger.js';
 import type { PrefillProgress, Usage } from '../../actors/model-io/protocol.js';
 import type { ApprovalMode, TodoItem, ToolResult } from '../../actors/tool-executor/protocol.js';
 import type { CustomCommands } from '../slash/custom-commands.js';
@@ -62,6 +62,9 @@ export interface SessionFacts {
   /** The session's real cache figures: prefilled tokens, and the requests that re-prefilled more than they appended. */
   prefilledTokens?: number;
   reprefills?: RequestCache[];
+  /** What the compaction events cost the engine, and on llama.cpp when `--cache-reuse` would spare it. */
+  compaction?: CompactionCost;
+  cacheReuseAdvice?: string;
 }
 
 /**

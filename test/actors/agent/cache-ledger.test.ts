@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CacheLedger, REPREFILL_SLACK_TOKENS } from '../../../actors/agent/cache-ledger.js';
+import { CacheLedger, cacheReuseAdvice, REPREFILL_SLACK_TOKENS } from '../../../actors/agent/cache-ledger.js';
 
 /** Usage as a server that reports its cache (`usage.prompt_tokens_details.cached_tokens`) gives it. */
 const usage = (promptTokens: number, cachedTokens: number, prefilledTokens?: number) => ({ promptTokens, completionTokens: 10, cachedTokens, cacheFrom: 'usage' as const, ...(prefilledTokens !== undefined ? { prefilledTokens } : {}) });
@@ -21,7 +21,7 @@ test('requests that prefill what was appended are not flagged; one that re-prefi
   t.like(ledger.record(ledger.begin(), usage(10_400, 10_000, 400)), { request: 2, appendedTokens: 400, reprefill: undefined });
   // The engine prefilled 10,600 of 10,600: only 200 were new.
   t.like(ledger.record(ledger.begin(), usage(10_600, 0, 10_600)), { request: 3, appendedTokens: 200, reprefill: { tokens: 10_400, cause: 'engine' } });
-  t.like(ledger.record(ledger.begin({ compaction: true }), usage(7_000, 0)), { request: 4, reprefill: { cause: 'compaction' } });
+  t.like(ledger.record(ledger.begin({ compaction: { keptTokens: 3_000, heldTokens: 5_000 } }), usage(7_000, 0)), { request: 4, reprefill: { cause: 'compaction', tokens: 5_000 }, compaction: { keptTokens: 3_000, reprefilledTokens: 5_000 } });
   t.like(ledger.record(ledger.begin({ sharedSlotWave: true }), usage(7_300, 0)), { request: 5, reprefill: { cause: 'subagent-wave' } });
   const n = ledger.begin();
   ledger.explain(n, 'the template puts the tools block before the newest user message, so every new message re-prefills from there');
@@ -44,4 +44,26 @@ test('a cause found after the figures came in is attached, and a restart starts 
   t.is(ledger.totals().reprefills[0]!.reprefill!.cause, 'template');
   ledger.restart();
   t.is(ledger.record(ledger.begin(), usage(900, 0))!.reprefill, undefined);
+});
+
+test('a compaction event costs what the engine prefilled beyond what was new to it: nothing when it found the kept history, the kept history when it did not', (t) => {
+  const event = { keptTokens: 3_000, heldTokens: 6_000 };
+  // Found again (llama.cpp --cache-reuse moved it): only the 1,000 new tokens were prefilled.
+  const found = new CacheLedger();
+  found.record(found.begin(), usage(12_000, 0, 12_000));
+  t.like(found.record(found.begin({ compaction: event }), usage(7_000, 6_000, 1_000)), { compaction: { keptTokens: 3_000, reprefilledTokens: 0 }, reprefill: undefined });
+  t.deepEqual(found.totals().compaction, { events: 1, keptTokens: 3_000, measured: 1, measuredKeptTokens: 3_000, reprefilledTokens: 0 });
+  t.is(cacheReuseAdvice(found.totals().compaction), undefined);
+  // Not found: the cache held the system prompt, tools and task (3,000), the kept 3,000 went again.
+  const lost = new CacheLedger();
+  lost.record(lost.begin(), usage(12_000, 0, 12_000));
+  const entry = lost.record(lost.begin({ compaction: event }), usage(7_000, 3_000, 4_000))!;
+  t.like(entry, { compaction: { keptTokens: 3_000, reprefilledTokens: 3_000 }, reprefill: { cause: 'compaction', tokens: 3_000 } });
+  t.regex(entry.reprefill!.detail, /the engine prefilled again 3000 of the 3000 tokens kept verbatim/);
+  t.regex(cacheReuseAdvice(lost.totals().compaction)!, /^at 1 compaction event the engine prefilled again 3000 tokens of the 3000 it held and reika kept verbatim; llama-server --cache-reuse 64/);
+  // A server that reports no cache: the event is counted, its cost unknown, no advice.
+  const hosted = new CacheLedger();
+  hosted.record(hosted.begin({ compaction: event }), { promptTokens: 7_000, completionTokens: 10, cachedTokens: 0 });
+  t.deepEqual(hosted.totals().compaction, { events: 1, keptTokens: 3_000, measured: 0, measuredKeptTokens: 0, reprefilledTokens: 0 });
+  t.is(cacheReuseAdvice(hosted.totals().compaction), undefined);
 });

@@ -76,3 +76,52 @@ test('a template probe that ends after the first request is adopted once, from t
   t.true(lines.some((line) => line === 'window:     32768 tokens, from the server, at connect'), lines.join('\n'));
   t.true(lines.includes('lsp:        not available in this session'), 'the language servers have their line');
 });
+
+test('/doctor says what compaction cost the session, and on a llama.cpp that prefilled the kept history again recommends --cache-reuse', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const supervisor = new Supervisor();
+  t.teardown(() => supervisor.close());
+  let previous = '';
+  await supervisor.register(
+    INDEXER,
+    defineActor<IndexerProtocol>({
+      handle(request) {
+        if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts'], capped: [], stats: { directories: 1, files: 1, ignored: 0, skipped: 0, ms: 1 } };
+        return { text: 'src/a.ts: a\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
+      },
+    }),
+  );
+  await supervisor.register(
+    MODEL_IO,
+    defineActor<ModelIoProtocol>({
+      handle(request) {
+        if (request.type === 'discover') return { models: ['m'], contextWindow: 32_768 };
+        if (request.type === 'detect') return { kind: 'server', engine: 'llama.cpp', baseUrl: 'http://127.0.0.1:9/v1', answered: ['/props'], totalSlots: 1 } satisfies ServerEngineInfo;
+        // An engine without --cache-reuse: it takes from its cache the longest common prefix, nothing else (4 characters a token).
+        const prompt = JSON.stringify(request.tools) + JSON.stringify(request.messages);
+        let common = 0;
+        while (common < prompt.length && prompt[common] === previous[common]) common++;
+        previous = prompt;
+        const promptTokens = Math.ceil(prompt.length / 4);
+        const cachedTokens = Math.floor(common / 4);
+        const usage = { promptTokens, completionTokens: 5, cachedTokens, prefilledTokens: promptTokens - cachedTokens, cacheFrom: 'timings' as const };
+        return { text: `Answer ${request.messages.length}: ${'the parser reads the tokens one by one. '.repeat(60)}`, reasoning: '', toolCalls: [], finishReason: 'stop', usage, notices: [] };
+      },
+    }),
+  );
+  const config = loadConfig({ cwd: root, env: { REIKA_MODEL: 'm', REIKA_BASE_URL: 'http://127.0.0.1:9/v1' }, home: root });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve() }, config, cwd: root, headless: true });
+  await session.engineDetected();
+  for (const question of ['first', 'second', 'third']) await session.run(`The ${question} question: ${'why does the parser read the tokens one by one? '.repeat(50)}`);
+  t.truthy(await session.compact());
+  await session.run('fourth question');
+  const cost = session.info().cache.compaction;
+  t.is(cost.events, 1);
+  t.true(cost.keptTokens > 400, `${cost.keptTokens} tokens kept`);
+  // What it kept as sent (the third question; its answer was never sent) was prefilled again, within the estimate's error.
+  t.true(Math.abs(cost.reprefilledTokens - cost.keptTokens) < 0.1 * cost.keptTokens, `${cost.reprefilledTokens} re-prefilled of ${cost.keptTokens} kept`);
+  const lines = await sessionDoctor(session, config);
+  t.true(lines.some((line) => /^cache: .* · 1 compaction event: \d+ tokens kept verbatim, \d+ prefilled again by the engine/.test(line)), lines.join('\n'));
+  t.true(lines.some((line) => /^tip: Compaction cost the engine a prefill of the kept history: at 1 compaction event the engine prefilled again \d+ tokens/.test(line)), lines.join('\n'));
+  t.true(lines.includes('     start llama-server with --cache-reuse 64.'), lines.join('\n'));
+});

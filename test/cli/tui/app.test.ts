@@ -332,3 +332,18 @@ test('typing / opens a palette of the commands with their help, narrowed as the 
   await h.until('no command starts with /zz');
   for (const line of h.vt.text().split('\n')) t.true(line.length <= 80, line);
 });
+
+test('/tokens says what compaction cost the session, and the --cache-reuse tip on a llama.cpp that prefilled the kept history again', async (t) => {
+  const h = await harness(t, []);
+  h.session.state.compaction = { events: 3, keptTokens: 9_400, measured: 3, measuredKeptTokens: 9_400, reprefilledTokens: 9_100 };
+  h.session.state.cacheReuseAdvice = 'at 3 compaction events the engine prefilled again 9100 tokens of the 9400 it held and reika kept verbatim; llama-server --cache-reuse 64 moves them in its cache instead';
+  h.type('/tokens\r');
+  await h.until('compaction: 3 events, 9.4k tokens kept verbatim, 9.1k of them prefilled again');
+  await h.until('tip: at 3 compaction events the engine prefilled again 9100 tokens of the');
+  h.session.state.compaction = { events: 1, keptTokens: 2_000, measured: 0, measuredKeptTokens: 0, reprefilledTokens: 0 };
+  h.session.state.cacheReuseAdvice = undefined;
+  h.type('/tokens\r');
+  await h.until('compaction: 1 event, 2.0k tokens kept verbatim, what the engine prefilled');
+  t.regex(h.vt.all(), /what the engine prefilled\s+again is not reported/);
+  t.is(h.vt.all().match(/tip: at \d+ compaction/g)?.length, 1, 'no tip without the engine’s figures');
+});
