@@ -1,26 +1,24 @@
 import { tokensOf, type ContextParts } from './context-parts.js';
 
-/**
- * Compaction events (SPEC §5, issue 33): whole old units (a round, an answer, an earlier request)
- * are folded, oldest first, into the recap; the task and the active round are protected, and
- * what is kept stays exactly as it was sent, in one piece after the task. The recap rides in the
- * newest message, after the kept part (recap.ts): an engine that holds the old prompt keeps the
- * system prompt, tools and task as its prefix, and one that reuses moved chunks (llama.cpp
- * `--cache-reuse`) finds the kept history again too. Nothing is shed in place any more: a
- * payload replaced by its summary in the middle of the kept part made the engine prefill all
- * after it again.
- *
- * How much an event keeps verbatim depends on what the engine does with it. One that moves cached
- * chunks (llama.cpp `--cache-reuse`) holds the kept part still, so keeping it costs nothing: the
- * event then makes room for {@link ROOM_REQUESTS} more requests at the pace the session has been
- * growing, goes down at least to {@link COMPACT_TO} of the threshold and keeps at least
- * {@link KEEP_SHARE} of the history verbatim. Any other engine (a plain prefix cache: llama.cpp
- * without the flag, vLLM, SGLang, hosted APIs) prefills the kept part again at every event, so an
- * event keeps only the active round and the newest rounds within {@link KEEP_SHARE_PREFIX} of
- * the history, and goes deep, so that events are few. Which one it is, the engine says: the first
- * event's request tells whether its cache covered the kept part ({@link Compactor.observe}). The
- * recap stays within {@link RECAP_SHARE} of the threshold.
- */
+// Compaction events (SPEC §5): whole old units (a round, an answer, an earlier request)
+// are folded, oldest first, into the recap; the task and the active round are protected, and
+// what is kept stays exactly as it was sent, in one piece after the task. The recap rides in the
+// newest message, after the kept part (recap.ts): an engine that holds the old prompt keeps the
+// system prompt, tools and task as its prefix, and one that reuses moved chunks (llama.cpp
+// `--cache-reuse`) finds the kept history again too. Nothing is shed in place any more: a
+// payload replaced by its summary in the middle of the kept part made the engine prefill all
+// after it again.
+//
+// How much an event keeps verbatim depends on what the engine does with it. One that moves cached
+// chunks (llama.cpp `--cache-reuse`) holds the kept part still, so keeping it costs nothing: the
+// event then makes room for {@link ROOM_REQUESTS} more requests at the pace the session has been
+// growing, goes down at least to {@link COMPACT_TO} of the threshold and keeps at least
+// {@link KEEP_SHARE} of the history verbatim. Any other engine (a plain prefix cache: llama.cpp
+// without the flag, vLLM, SGLang, hosted APIs) prefills the kept part again at every event, so an
+// event keeps only the active round and the newest rounds within {@link KEEP_SHARE_PREFIX} of
+// the history, and goes deep, so that events are few. Which one it is, the engine says: the first
+// event's request tells whether its cache covered the kept part ({@link Compactor.observe}). The
+// recap stays within {@link RECAP_SHARE} of the threshold.
 
 /** An event goes at least this far down (share of the threshold)… */
 export const COMPACT_TO = 0.7;
@@ -35,7 +33,7 @@ export const KEEP_SHARE = 0.3;
 /**
  * With an engine that prefills the kept part again at each event (a plain prefix cache), an event
  * keeps the active round, the recap and the newest rounds within this share of the history budget.
- * Through llama-server at 16k (80 rounds of reads, issue 33): 30% kept made 18% of all prefill
+ * Through llama-server at 16k (80 rounds of reads): 30% kept made 18% of all prefill
  * re-prefill at events; this share keeps about one round beside the active one.
  */
 export const KEEP_SHARE_PREFIX = 0.1;
@@ -53,7 +51,7 @@ const UNKNOWN_WINDOW_RECAP_CHARS = 8_000;
 export interface Compaction {
   reason: 'auto' | 'manual';
   /**
-   * Payloads replaced by their summaries in place: 0 since issue 33 (an event folds whole units
+   * Payloads replaced by their summaries in place: always 0 (an event folds whole units
    * and keeps the rest byte for byte); kept in the event for the output formats that print it.
    */
   shed: number;

@@ -4,13 +4,11 @@ import { fileOf, messageLine, Recap, roundLines, type RecapLine } from './recap.
 import { CHARS_PER_TOKEN } from './token-estimate.js';
 import { renderToolEntry, type ToolEntry } from './tool-entry.js';
 
-/**
- * The conversation's entries and their shape, for the context manager: how each renders on the
- * wire (cached, with its size for the estimate; the sizes' sum is a running total, so every
- * change goes through {@link Conversation.push}, {@link Conversation.touch} or a fold), the units a compaction folds (a round, an
- * answer, a user message), what is protected (the task and the active round), and folding whole
- * units into the recap, which rides in the newest message, after what the event kept (recap.ts).
- */
+// The conversation's entries and their shape, for the context manager: how each renders on the
+// wire (cached, with its size for the estimate; the sizes' sum is a running total, so every
+// change goes through {@link Conversation.push}, {@link Conversation.touch} or a fold), the units a compaction folds (a round, an
+// answer, a user message), what is protected (the task and the active round), and folding whole
+// units into the recap, which rides in the newest message, after what the event kept (recap.ts).
 
 export interface MessageEntry {
   kind: 'message';

@@ -1,25 +1,23 @@
 import type { ChatMessage } from '../model-io/protocol.js';
 
-/**
- * The recap a compaction event leaves where it folded whole rounds away (SPEC §5): one line per
- * folded call (`name args → summary`), per earlier request of the user and per answer, oldest
- * first; below them the files the folded part read or changed (the last call on each) and the
- * task list as the model last set it (`todo`), which outlive the lines when the budget drops them.
- *
- * It rides in the newest message of the event's request, after everything the event kept, never
- * in front of it: what an event keeps then stays where the engine holds it, byte for byte, and an
- * engine that reuses moved chunks (llama.cpp `--cache-reuse`) finds all of it again (issue 33). A
- * message once sent with its recap keeps it as it was (the text is frozen in it); a later event
- * that folds that message shows its lines again in its own recap, and one that keeps it adds only
- * what is new.
- *
- * It is deterministic, built from what reika already holds (the calls, their one-line summaries,
- * the model's own words beside its calls), not written by the model. A model-written note would
- * cost one more request at the fullest point of the window (prefill is cached, but the note is
- * generated at a local engine's 10–50 tokens/s, i.e. 10–60 s per event, and fails or is cut like
- * any reply), for facts the summaries mostly carry already; the model's own text beside its calls
- * is kept, which is where it writes down what it found.
- */
+// The recap a compaction event leaves where it folded whole rounds away (SPEC §5): one line per
+// folded call (`name args → summary`), per earlier request of the user and per answer, oldest
+// first; below them the files the folded part read or changed (the last call on each) and the
+// task list as the model last set it (`todo`), which outlive the lines when the budget drops them.
+//
+// It rides in the newest message of the event's request, after everything the event kept, never
+// in front of it: what an event keeps then stays where the engine holds it, byte for byte, and an
+// engine that reuses moved chunks (llama.cpp `--cache-reuse`) finds all of it again. A
+// message once sent with its recap keeps it as it was (the text is frozen in it); a later event
+// that folds that message shows its lines again in its own recap, and one that keeps it adds only
+// what is new.
+//
+// It is deterministic, built from what reika already holds (the calls, their one-line summaries,
+// the model's own words beside its calls), not written by the model. A model-written note would
+// cost one more request at the fullest point of the window (prefill is cached, but the note is
+// generated at a local engine's 10–50 tokens/s, i.e. 10–60 s per event, and fails or is cut like
+// any reply), for facts the summaries mostly carry already; the model's own text beside its calls
+// is kept, which is where it writes down what it found.
 
 /** One line of the recap; `file`, the file its call read or changed; `host`, the message showing it (none: still to be shown). */
 export interface RecapLine {
