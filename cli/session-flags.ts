@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findProfile, type Config } from '../actors/config/load-config.js';
-import { ConfigError } from '../actors/config/parse.js';
+import { ConfigError } from '../actors/settings/parse.js';
 import { VALUED } from './flag-names.js';
 import { ReikaError } from '../runtime/errors.js';
 

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { declarationOf } from '../actors/config/declarations.js';
+import { declarationOf } from '../actors/settings/declarations.js';
 import type { Config } from '../actors/config/load-config.js';
 import { sourceLabel } from '../actors/config/sources.js';
 import { readHooks } from '../actors/hooks/hook-config.js';

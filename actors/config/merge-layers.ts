@@ -1,5 +1,5 @@
-import { declarationOf, type SettingDeclaration } from './declarations.js';
-import { parseList, parseSetting } from './parse.js';
+import { declarationOf, type SettingDeclaration } from '../settings/declarations.js';
+import { parseList, parseSetting } from '../settings/parse.js';
 import { isProjectSource, sourceLabel, type Layer, type Source } from './sources.js';
 
 /** A project's value that was not applied, and why. */

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { applyEdits, getNodeValue, modify, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS, type SettingDeclaration } from './declarations.js';
-import { ConfigError, parseSetting } from './parse.js';
+import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS, type SettingDeclaration } from '../settings/declarations.js';
+import { ConfigError, parseSetting } from '../settings/parse.js';
 import type { SettingsLayer, SettingsScope } from './settings-layer.js';
 
 // The settings files (SPEC §17): `~/.config/reika/settings.json` (user), `.reika/settings.json`

@@ -1,5 +1,5 @@
 import type { RuleEffect } from '../tool-executor/rules/rule.js';
-import { ConfigError } from './parse.js';
+import { ConfigError } from '../settings/parse.js';
 import { updateSettingsFile } from './settings-files.js';
 
 // Permission rules written into a settings file ("Always" in the approval menu, `/permissions add`

@@ -1,4 +1,4 @@
-import { PROFILE_FIELDS, SETTINGS, type SettingType } from './declarations.js';
+import { PROFILE_FIELDS, SETTINGS, type SettingType } from '../settings/declarations.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import type { Router } from '../../runtime/calls.js';
-import { profilePrefix } from '../config/declarations.js';
+import { profilePrefix } from '../settings/declarations.js';
 import type { Endpoint } from '../model-io/protocol.js';
 import { describeImage } from './describe.js';
 import type { Image } from './image.js';

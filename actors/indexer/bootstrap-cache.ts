@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { projectStateDir, stateFolder } from '../state-dir.js';
-import { environmentSwitch } from '../config/process-settings.js';
+import { environmentSwitch } from '../settings/process-settings.js';
 import { DEFAULT_CAPS } from './caps.js';
 import type { FileIndex, RepoMapFile } from './protocol.js';
 

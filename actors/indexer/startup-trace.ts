@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { threadId } from 'node:worker_threads';
-import { environmentSwitch } from '../config/process-settings.js';
+import { environmentSwitch } from '../settings/process-settings.js';
 
 // `REIKA_TRACE_STARTUP=1`: one stderr line per startup milestone, `[startup 123.4 ms t0] label`,
 // in milliseconds since the process started, from the main thread (t0) and the indexer threads

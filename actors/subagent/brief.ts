@@ -1,4 +1,4 @@
-import { profilePrefix } from '../config/declarations.js';
+import { profilePrefix } from '../settings/declarations.js';
 import type { Config } from '../config/load-config.js';
 import type { Endpoint, ToolSchema } from '../model-io/protocol.js';
 import type { ApprovalMode, ToolSettings } from '../tool-executor/protocol.js';

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import type { McpServerConfig } from '../../actors/mcp/config.js';
 import type { SessionMode } from '../../actors/session/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';

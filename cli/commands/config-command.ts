@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
-import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS } from '../../actors/config/declarations.js';
+import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS } from '../../actors/settings/declarations.js';
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import { sourceLabel } from '../../actors/config/sources.js';
 
 // `reika config [--json]`: the effective settings of this folder and where each came from (the

@@ -1,5 +1,5 @@
 import { findProfile, loadConfig } from '../../actors/config/load-config.js';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import { describeDoctor, doctorReport } from '../doctor/doctor-report.js';
 import { gatherServer, oneSentence } from '../doctor/gather.js';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../actors/config/load-config.js';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/session/session.js';
 import type { CacheTotals } from '../../actors/agent/cache-ledger.js';

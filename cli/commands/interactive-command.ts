@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { loadConfig, type Config } from '../../actors/config/load-config.js';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import { applySessionFlags, parseInteractiveArgs, UsageError, type SessionFlags } from '../session-flags.js';
 import { resumeHint, sessionSummary } from '../session-summary.js';
 import { InteractiveApp } from '../tui/app.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ConfigError } from '../../actors/config/parse.js';
+import { ConfigError } from '../../actors/settings/parse.js';
 import { ImageError } from '../../actors/images/image.js';
 import { SessionChoiceError } from '../../cli/open-session.js';
 import { UsageError } from '../../cli/session-flags.js';

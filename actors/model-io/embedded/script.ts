@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { environmentText } from '../../config/process-settings.js';
+import { environmentText } from '../../settings/process-settings.js';
 
 export type ScriptCall = { call: string; arguments: Record<string, unknown> };
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { endpointOf, loadConfig } from '../../../actors/config/load-config.js';
-import { ConfigError } from '../../../actors/config/parse.js';
+import { ConfigError } from '../../../actors/settings/parse.js';
 import { parseDotEnv } from '../../../actors/config/sources.js';
 import { tempDir } from '../../helpers/temp.js';
 

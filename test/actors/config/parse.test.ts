@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseBoolean, parseChoice, parseCount, parseDuration, parseList } from '../../../actors/config/parse.js';
+import { parseBoolean, parseChoice, parseCount, parseDuration, parseList } from '../../../actors/settings/parse.js';
 
 test('one boolean parser: the four spellings of off (and none) and of on, in any case', (t) => {
   for (const off of ['off', 'OFF', '0', 'false', 'False', 'no', 'none', ' off ']) t.is(parseBoolean(off), false, off);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SETTINGS } from '../../../actors/config/declarations.js';
+import { SETTINGS } from '../../../actors/settings/declarations.js';
 import { settingsSchema } from '../../../actors/config/settings-schema.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
