@@ -45,12 +45,12 @@ export function deadServerError(baseUrl: string, ms: number, healthStatus?: numb
  * A 2xx answer that is neither an event stream nor JSON (an HTML error page from a proxy, plain
  * text, nothing at all), named by its content type and first line (an HTML page's title too).
  */
-export function notAStreamError(status: number, contentType: string, body: string): ReikaError {
+export function notAStreamError(status: number, contentType: string, body: string, urlVariable = 'REIKA_BASE_URL'): ReikaError {
   const type = contentType.split(';')[0]!.trim() || 'no content type';
   const line = body.split(/\r?\n/).map((text) => text.trim()).find((text) => text !== '');
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
   const said = line === undefined ? 'an empty body' : `${type}: "${clip(line, 120)}"${title && !line.includes(title) ? ` (title "${clip(title, 80)}")` : ''}`;
-  return new ReikaError('REIKA_ERR_STREAM', `The model server answered HTTP ${status} with ${line === undefined ? `${said} (${type})` : said}, not an event stream — check REIKA_BASE_URL (a proxy or web page may answer there).`, { retryable: line === undefined });
+  return new ReikaError('REIKA_ERR_STREAM', `The model server answered HTTP ${status} with ${line === undefined ? `${said} (${type})` : said}, not an event stream — check ${urlVariable} (a proxy or web page may answer there).`, { retryable: line === undefined });
 }
 
 function clip(text: string, max: number): string {

@@ -26,6 +26,8 @@ export interface AnswerContext {
   onLife?(): void;
   /** Called at the first generated delta (text, reasoning or a call): the prefill is over. */
   onGenerated?(): void;
+  /** The variable that sets this endpoint's URL (a profile's own), named by a failure. */
+  urlVariable?: string;
 }
 
 type Kind = 'sse' | 'json' | 'other' | undefined;
@@ -116,7 +118,7 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
     // Labelled JSON, but empty or not JSON at all (a page, a line of text): named as what it is,
     // like any other body that is not a stream; an empty one asked once more (not with the
     // 429/5xx backoff: 5 requests in ~10 s, to fail as 'not valid JSON').
-    if (!/^\s*[[{]/.test(text)) throw new AttemptFailed({ error: notAStreamError(status, type, text), retry: text.trim() === '' ? 'once' : 'no' });
+    if (!/^\s*[[{]/.test(text)) throw new AttemptFailed({ error: notAStreamError(status, type, text, context.urlVariable), retry: text.trim() === '' ? 'once' : 'no' });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -132,9 +134,9 @@ export async function readAnswer(response: IncomingMessage, turn: TurnAssembler,
   // A page of something else will not fix itself. An empty body may be a hiccup, but a server
   // that answers nothing mostly does so again: asked once more, quickly (the backoff of 429/5xx
   // took 8–9 s to give up on it).
-  if (kind === 'other') throw new AttemptFailed({ error: notAStreamError(status, type, Buffer.concat(held).toString('utf8')), retry: 'no' });
+  if (kind === 'other') throw new AttemptFailed({ error: notAStreamError(status, type, Buffer.concat(held).toString('utf8'), context.urlVariable), retry: 'no' });
   if (kind === 'sse' && !done) for (const event of decoder.end()) if (handle(event)) break;
-  if (kind === undefined || events === 0) throw new AttemptFailed({ error: notAStreamError(status, type, ''), retry: 'once' });
+  if (kind === undefined || events === 0) throw new AttemptFailed({ error: notAStreamError(status, type, '', context.urlVariable), retry: 'once' });
   return turn.finish(false);
 }
 

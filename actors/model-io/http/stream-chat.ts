@@ -121,7 +121,7 @@ async function attemptOnce(request: ChatRequest, body: string, url: string, tool
           await statusFailure({ status, headers: response.headers, body: text, url, baseUrl: endpoint.baseUrl, model: endpoint.model, keyVariable: endpoint.keyVariable, urlVariable: endpoint.urlVariable, modelVariable: endpoint.modelVariable, listModels: () => listModels(endpoint) }),
         );
       }
-      const reply = await readAnswer(response, turn, { signal: attempt.signal, status, onLife: () => watch.alive(), onGenerated: () => watch.generating() });
+      const reply = await readAnswer(response, turn, { signal: attempt.signal, status, urlVariable: endpoint.urlVariable, onLife: () => watch.alive(), onGenerated: () => watch.generating() });
       if (expired) throw dead();
       return reply;
     } catch (error) {

@@ -276,6 +276,16 @@ test('an HTTP 200 with an HTML page is an error naming the content type, the fir
   }
 });
 
+test('on a profile, an answer that is not an event stream names the profile’s URL variable', async (t) => {
+  const server = await answering(200, { 'content-type': 'text/html' }, '<html><head><title>Sign in</title></head></html>\n');
+  try {
+    const error = await t.throwsAsync(streamChat(chat({ ...server.endpoint, urlVariable: 'REIKA_CLOUD_BASE_URL' }), { signal: new AbortController().signal, emit: () => {}, retry: quickRetry }));
+    t.regex(error!.message, /not an event stream — check REIKA_CLOUD_BASE_URL/);
+  } finally {
+    await server.close();
+  }
+});
+
 test('an HTML page served as text/event-stream is named as the page it is, not as an empty body, and is not retried', async (t) => {
   // Found by the issue 21 soak: a sign-in page sent with the event-stream type read as a stream
   // of no events ("an empty body"), and was retried.
