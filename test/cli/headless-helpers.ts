@@ -123,3 +123,14 @@ export function processesIn(dir: string): number[] {
   }
   return found;
 }
+
+/**
+ * The processes still in `dir` once they have had up to 20 s to end (polled): a SIGKILL is sent,
+ * not done, when kill() returns, and a loaded machine takes a while to end a big process.
+ */
+export async function processesLeftIn(dir: string): Promise<number[]> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    if (processesIn(dir).length === 0) return [];
+  }
+  return processesIn(dir);
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Diagnostics } from '../../../actors/lsp/diagnostics.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
-import { processesIn } from '../../cli/headless-helpers.js';
+import { describeProcess, processesIn, processesLeftIn } from '../../cli/headless-helpers.js';
 
 /**
  * Diagnostics after edits with real language servers from npm (reika's development dependencies
@@ -48,7 +48,7 @@ test.serial('TypeScript: an edit that introduces a type error reports it, not th
   t.deepEqual(d.status(root).slice(0, 1), ['typescript: typescript-language-server from reika (running)']);
   t.true(processesIn(root).length > 0, 'the server runs in the project');
   await d.supervisor.close();
-  t.deepEqual(processesIn(root), [], 'closing the session ends the server and all it started');
+  t.deepEqual((await processesLeftIn(root)).map(describeProcess), [], 'closing the session ends the server and all it started');
 });
 
 test.serial('Python: pyright reports what the edit broke and not what was broken before; a new file reports all its errors', async (t) => {
