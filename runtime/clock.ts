@@ -24,3 +24,20 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
+
+/** What `promise` gives within `ms`, or undefined when it takes longer or fails. */
+export function valueWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(undefined);
+      },
+    );
+  });
+}

@@ -1,24 +1,14 @@
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO as repo, sourceFiles } from './helpers/source-files.js';
 
 // How the sources' comments are kept (STYLE.md, "Comments and dependencies"): a file's opening
 // description is a plain comment, and comments say why in present terms, not which issue found it.
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(repo, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...sources(path));
-    else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
-const all = ['actors', 'cli', 'runtime', 'workers', 'bench', 'scripts'].flatMap(sources);
+const all = ['actors', 'cli', 'runtime', 'workers', 'bench', 'scripts'].flatMap(sourceFiles);
 
 /** The line of the first statement after the imports (and plain comments), or -1. */
 function afterImports(lines: string[]): number {

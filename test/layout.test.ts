@@ -1,13 +1,12 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO as repo, sourceFiles } from './helpers/source-files.js';
 
 // The rooms of the source tree and the one direction imports run between them (STYLE.md, "The
 // layout is the architecture"; docs/architecture.md). Read from the TypeScript sources, so
 // type-only imports count too.
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Bottom to top: a file may import from its own room or a room listed before it, never after.
@@ -40,15 +39,6 @@ const ROOMS = [
 /** Upward imports still to be removed, each named (none today: add one only with a reason). */
 const KNOWN_UPWARD = new Set<string>([]);
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(repo, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...sources(path));
-    else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** The repository-relative `.ts` files a source file imports (static, dynamic, re-exports). */
 function importsOf(file: string): string[] {
@@ -66,7 +56,7 @@ function roomOf(file: string): string {
   return parts[0] === 'actors' && parts.length > 2 ? `actors/${parts[1]}` : parts[0]!;
 }
 
-const all = ['runtime', 'actors', 'workers', 'cli'].flatMap(sources);
+const all = ['runtime', 'actors', 'workers', 'cli'].flatMap(sourceFiles);
 const rank = new Map<string, number>(ROOMS.map((room, index) => [room, index]));
 
 test('every source folder is a room with a place in the order', (t) => {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import { defineActor } from '../../runtime/actor.js';
+import { valueWithin } from '../../runtime/clock.js';
 import type { LspCheck, LspDiagnostic, LspProtocol, LspRequest } from './protocol.js';
 
 // One language server for the session, in a child process of its own (`kind: 'process'`, niced
@@ -210,7 +211,7 @@ async function check(path: string, text: string, waitMs: number, fresh: boolean)
 function errorsNow(doc: Doc, deadline: number): Promise<LspDiagnostic[] | undefined> {
   if (doc.errorsVersion === doc.version) return Promise.resolve(doc.errors ?? []);
   if (!pulls()) return until(doc, () => doc.errorsVersion === doc.version, deadline).then(() => (doc.errorsVersion === doc.version ? (doc.errors ?? []) : undefined));
-  return beforeDeadline(startPull(doc), deadline);
+  return valueWithin(startPull(doc), deadline - Date.now());
 }
 
 /** Asks the server for `doc`'s errors at its current version, unless that is asked already. */
@@ -262,22 +263,6 @@ interface TsserverAnswer {
 /** The servers whose errors are asked for rather than waited for. */
 function pulls(): boolean {
   return options.language === 'typescript';
-}
-
-function beforeDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
 }
 
 /** The errors of `after` that `before` did not have (by code and message, each counted). */

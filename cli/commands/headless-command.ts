@@ -2,6 +2,7 @@ import type { Config } from '../../actors/config/load-config.js';
 import { ConfigError } from '../../actors/settings/parse.js';
 import type { TurnResult } from '../../actors/agent/events.js';
 import type { Session } from '../../actors/session/session.js';
+import { valueWithin } from '../../runtime/clock.js';
 import type { CacheTotals } from '../../actors/agent/cache-ledger.js';
 import { discardPrestartedIndexer, prestartIndexer } from '../../actors/indexer/prestart.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
@@ -159,12 +160,12 @@ export async function run(argv: string[]): Promise<number> {
     // Interrupted, the turn winds down first (its abort stops the stream, an embedded model's
     // generation and the commands): ending the model-io thread while llama.cpp generates in it
     // aborts the whole process.
-    const result = await Promise.race([turn, interruptedPromise.then(() => raceTimeout(turn, WIND_DOWN_MS))]);
+    const result = await Promise.race([turn, interruptedPromise.then(() => valueWithin(turn, WIND_DOWN_MS))]);
     traceStartup('headless: turn ended');
     // The run's one turn is over: no tool call can come, the executor's process is not needed.
     const executorDone = runtime.toolsDone();
     // After a warm start the server is asked once the first reply came; its answers renew what the next start knows.
-    if (!interrupted) await raceTimeout(session.settled(), WIND_DOWN_MS);
+    if (!interrupted) await valueWithin(session.settled(), WIND_DOWN_MS);
     const info = session.info();
     // A session the model never answered in is not kept (session-recorder.ts): nothing to name.
     const id = session.resumableId;
@@ -254,20 +255,4 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      },
-    );
-  });
 }

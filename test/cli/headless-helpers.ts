@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tempDir } from '../helpers/temp.js';
 import { reikaBin } from '../helpers/binary.js';
 import { testSite, watchChild } from '../helpers/watchdog.js';
+import { running as alive } from '../helpers/processes.js';
 
 /** Shared by the headless end-to-end tests: run the BUILT `reika` binary as a user would. */
 
@@ -92,16 +93,8 @@ export function describeArgs(args: string[]): string {
 }
 
 /** True while the process runs; a zombie (dead, waiting to be reaped by whoever adopted it) counts as gone. */
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+export { alive };
 
-/** Processes whose working directory is `dir` (what a leaked actor or command would keep). */
 /** A process as a failure message names it: its pid and command line. */
 export function describeProcess(pid: number): string {
   try {
@@ -111,6 +104,7 @@ export function describeProcess(pid: number): string {
   }
 }
 
+/** Processes whose working directory is `dir` (what a leaked actor or command would keep). */
 export function processesIn(dir: string): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {

@@ -122,11 +122,8 @@ test('reika undo brings back the files of a step that also committed, names the 
   t.is(git(root, 'rev-parse', 'HEAD').trim(), second, 'the user’s HEAD is where the step left it');
 });
 
-test('/checkpoints lists this session’s steps and /undo N restores and says what changed', async (t) => {
-  const root = gitRepo({ 'a.txt': 'one\n' });
-  const store = CheckpointStore.for(root);
-  await store.snapshot('slash-session', 'edit', 'a.txt');
-  writeFileSync(join(root, 'a.txt'), 'two\n');
+/** The slash commands' context for a session in `root`, with what they print and the errors they say. */
+function slashContext(root: string): { context: SlashContext; printed: string[]; errors: string[] } {
   const printed: string[] = [];
   const errors: string[] = [];
   const context = {
@@ -139,6 +136,15 @@ test('/checkpoints lists this session’s steps and /undo N restores and says wh
     forgetApprovals: () => {},
     pendingImages: () => 0,
   } as unknown as SlashContext;
+  return { context, printed, errors };
+}
+
+test('/checkpoints lists this session’s steps and /undo N restores and says what changed', async (t) => {
+  const root = gitRepo({ 'a.txt': 'one\n' });
+  const store = CheckpointStore.for(root);
+  await store.snapshot('slash-session', 'edit', 'a.txt');
+  writeFileSync(join(root, 'a.txt'), 'two\n');
+  const { context, printed, errors } = slashContext(root);
   await runSlashCommand('/checkpoints', context);
   t.regex(printed.join('\n'), /1 step to undo[^\n]*\n\s+1 {2}\d\d:\d\d:\d\d {2}edit {3}a\.txt {2}\/undo 1/);
   printed.length = 0;
@@ -157,18 +163,7 @@ test('/undo passes over a step that changed no file, as reika undo does', async 
   await store.snapshot('slash-session', 'edit', 'a.txt');
   writeFileSync(join(root, 'a.txt'), 'two\n');
   await store.snapshot('slash-session', 'bash', 'npm test');
-  const printed: string[] = [];
-  const errors: string[] = [];
-  const context = {
-    session: { facts: () => ({ root }) },
-    style: createStyle(false),
-    print: (...lines: string[]) => printed.push(...lines),
-    error: (message: string) => errors.push(message),
-    exit: () => {},
-    busy: () => false,
-    forgetApprovals: () => {},
-    pendingImages: () => 0,
-  } as unknown as SlashContext;
+  const { context, printed, errors } = slashContext(root);
   await runSlashCommand('/checkpoints', context);
   t.regex(printed.join('\n'), /2 {2}\d\d:\d\d:\d\d {2}bash {3}npm test {2}changed no file: passed over/);
   printed.length = 0;

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO as repo, sourceFiles } from '../helpers/source-files.js';
 
 /**
  * The indexer's layout (STYLE.md): `workers/` holds only the indexer threads' entry files, which
@@ -10,17 +10,7 @@ import { fileURLToPath } from 'node:url';
  * Read from the TypeScript sources, so type-only imports count too.
  */
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(repo, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...sources(path));
-    else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** The repository-relative `.ts` files a source file imports (static, dynamic, re-exports). */
 function importsOf(file: string): string[] {
@@ -32,12 +22,12 @@ function importsOf(file: string): string[] {
   return [...found];
 }
 
-const all = ['actors', 'cli', 'runtime', 'workers', 'bench'].flatMap(sources);
+const all = ['actors', 'cli', 'runtime', 'workers', 'bench'].flatMap(sourceFiles);
 
 test('workers/ holds only thread entries, each started by its URL from actors/indexer or loaded by a CommonJS loader beside it', (t) => {
-  const entries = sources('workers');
+  const entries = sourceFiles('workers');
   t.true(entries.length > 0);
-  const starters = sources('actors/indexer').map((file) => readFileSync(join(repo, file), 'utf8')).join('\n');
+  const starters = sourceFiles('actors/indexer').map((file) => readFileSync(join(repo, file), 'utf8')).join('\n');
   const loaders = entries.filter((file) => file.endsWith('.cts')).map((file) => readFileSync(join(repo, file), 'utf8')).join('\n');
   for (const entry of entries) {
     const name = entry.slice('workers/'.length).replace(/\.ts$/, '.js').replace(/\.cts$/, '.cjs');
@@ -72,7 +62,7 @@ test('the indexer and the tools that share its crawler import without cycles', (
 });
 
 test('the tool executor takes crawling and ignore code from one home, actors/indexer/crawl/, and threads from the indexer pool', (t) => {
-  const edges = sources('actors/tool-executor').flatMap((file) => importsOf(file).filter((target) => target.startsWith('actors/indexer/')).map((target) => `${file} → ${target}`));
+  const edges = sourceFiles('actors/tool-executor').flatMap((file) => importsOf(file).filter((target) => target.startsWith('actors/indexer/')).map((target) => `${file} → ${target}`));
   t.true(edges.length > 0, 'the tools use the indexer\'s crawler');
   // grep's walk path reads its files in indexer threads (files/search/search-pool.ts): the pool class, nothing else.
   t.deepEqual(edges.filter((edge) => !edge.includes('→ actors/indexer/crawl/') && !edge.endsWith('→ actors/indexer/pool.ts')), []);
