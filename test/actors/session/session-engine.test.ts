@@ -1,10 +1,11 @@
 import test from 'ava';
 import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
-import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
+import { INDEXER } from '../../../actors/indexer/protocol.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ServerEngineInfo } from '../../../actors/model-io/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
 import { gitRepo } from '../../helpers/temp.js';
+import { fakeIndexer } from '../../helpers/fake-indexer.js';
 import { sessionDoctor } from '../../../cli/doctor/session-doctor.js';
 
 /**
@@ -22,12 +23,7 @@ test('a template probe that ends after the first request is adopted once, from t
   const detected = new Promise<ServerEngineInfo>((resolve) => (release = resolve));
   await supervisor.register(
     INDEXER,
-    defineActor<IndexerProtocol>({
-      handle(request) {
-        if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts'], capped: [], stats: { directories: 1, files: 1, ignored: 0, skipped: 0, ms: 1 } };
-        return { text: 'src/a.ts: a\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
-      },
-    }),
+    fakeIndexer({ 'src/a.ts': 'a' }),
   );
   await supervisor.register(
     MODEL_IO,
@@ -84,12 +80,7 @@ test('/doctor says what compaction cost the session, and on a llama.cpp that pre
   let previous = '';
   await supervisor.register(
     INDEXER,
-    defineActor<IndexerProtocol>({
-      handle(request) {
-        if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts'], capped: [], stats: { directories: 1, files: 1, ignored: 0, skipped: 0, ms: 1 } };
-        return { text: 'src/a.ts: a\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
-      },
-    }),
+    fakeIndexer({ 'src/a.ts': 'a' }),
   );
   await supervisor.register(
     MODEL_IO,

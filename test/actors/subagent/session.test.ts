@@ -1,12 +1,13 @@
 import test, { type ExecutionContext } from 'ava';
 import { Session } from '../../../actors/session/session.js';
 import { loadConfig } from '../../../actors/config/load-config.js';
-import { INDEXER, type IndexerProtocol } from '../../../actors/indexer/protocol.js';
+import { INDEXER } from '../../../actors/indexer/protocol.js';
 import { subagentDispatcher } from '../../../actors/subagent/dispatcher.js';
 import { SUBAGENTS } from '../../../actors/subagent/protocol.js';
-import { defineActor, Supervisor } from '../../../runtime/index.js';
+import { Supervisor } from '../../../runtime/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
+import { fakeIndexer } from '../../helpers/fake-indexer.js';
 import { MODEL_IO } from '../../../actors/model-io/protocol.js';
 import { TOOL_EXECUTOR } from '../../../actors/tool-executor/protocol.js';
 
@@ -23,12 +24,7 @@ async function runtimeFor(t: ExecutionContext, servers: ScriptedServer[]): Promi
   await Promise.all([
     supervisor.register(
       INDEXER,
-      defineActor<IndexerProtocol>({
-        handle(request) {
-          if (request.type === 'scan') return { root: request.root, paths: ['src/a.ts', 'src/b.ts'], capped: [], stats: { directories: 1, files: 2, ignored: 0, skipped: 0, ms: 1 } };
-          return { text: 'src/a.ts: a\nsrc/b.ts: b\n', files: [], omitted: 0, budgetTokens: request.budgetTokens };
-        },
-      }),
+      fakeIndexer({ 'src/a.ts': 'a', 'src/b.ts': 'b' }),
     ),
     supervisor.spawn({ name: MODEL_IO, kind: 'thread', module: modelIoModule }),
     supervisor.spawn({ name: TOOL_EXECUTOR, kind: 'process', module: executorModule }),
