@@ -93,7 +93,7 @@ export class Redactor {
   /** `text` with every secret form replaced by `[redacted]`. */
   redact(text: string): string {
     if (this.empty || text.length < MIN_FORM_CHARS) return text;
-    return replaceSpans(text, this.spans(text), text.length);
+    return replaceSpans('', text, this.spans(text), text.length);
   }
 
   /**
@@ -105,12 +105,21 @@ export class Redactor {
     return {
       push: (text: string) => {
         if (this.empty) return text;
-        const whole = carry + text;
-        const spans = this.spans(whole);
-        let cut = whole.length - this.heldTail(whole);
-        for (let i = 0; i < spans.length; i += 2) if (spans[i]! < cut && spans[i + 1]! > cut) cut = spans[i + 1]!;
-        carry = whole.slice(cut);
-        return replaceSpans(whole, spans, cut);
+        // `carry + text` is never searched nor cut as one string: V8 would flatten it, copying the
+        // whole piece, and a megabyte of output in 64 KB pieces then cost a collection every run.
+        // The carry is searched with the start of the piece beside it, the piece on its own.
+        const spans = this.spansAcross(carry, text);
+        const whole = carry.length + text.length;
+        let cut = whole - (text.length >= this.maxLength ? this.heldTail(text) : this.heldTail(carry + text));
+        // A cut inside a match goes back to where it starts: what follows may hold a form that
+        // overlaps its end ("abcd1234" then "wxyz" is one "1234wxyz" too), and the next piece
+        // finds both. Only a match that began long ago (a chain of overlapping forms) goes out whole.
+        for (let i = 0; i < spans.length; i += 2) {
+          if (spans[i]! < cut && spans[i + 1]! > cut) cut = spans[i]! >= whole - 2 * this.maxLength ? spans[i]! : spans[i + 1]!;
+        }
+        const shown = replaceSpans(carry, text, spans, cut);
+        carry = part(carry, text, cut, whole);
+        return shown;
       },
       end: () => {
         const rest = this.redact(carry);
@@ -118,6 +127,24 @@ export class Redactor {
         return rest;
       },
     };
+  }
+
+  /** {@link spans} of `carry + text`, searching no string longer than the carry and the piece. */
+  private spansAcross(carry: string, text: string): number[] {
+    if (carry.length === 0) return this.spans(text);
+    if (text.length < this.maxLength) return this.spans(carry + text);
+    // A match starting in the carry ends within maxLength - 1 characters of the piece.
+    const edge = this.spans(carry + text.slice(0, this.maxLength - 1));
+    const found: number[] = [];
+    for (let i = 0; i < edge.length && edge[i]! < carry.length; i += 2) found.push(edge[i]!, edge[i + 1]!);
+    const inText = this.spans(text);
+    for (let i = 0; i < inText.length; i += 2) {
+      const start = inText[i]! + carry.length;
+      const end = inText[i + 1]! + carry.length;
+      if (found.length > 0 && start <= found.at(-1)!) found[found.length - 1] = Math.max(found.at(-1)!, end);
+      else found.push(start, end);
+    }
+    return found;
   }
 
   /** Merged [start, end) pairs of every match, in order. */
@@ -163,23 +190,37 @@ export class Redactor {
     for (let at = Math.max(0, text.length - this.maxLength + 1); at < text.length; at++) {
       const candidates = this.byFirst.get(text.charCodeAt(at));
       if (candidates === undefined) continue;
-      const tail = text.slice(at);
-      if (candidates.some((pattern) => pattern.length > tail.length && pattern.startsWith(tail))) return text.length - at;
+      const rest = text.length - at;
+      // Compared in place: a slice per position would be garbage on every piece of live output.
+      for (const pattern of candidates) if (pattern.length > rest && sameChars(text, at, pattern, rest)) return rest;
     }
     return 0;
   }
 }
 
-/** `text` up to `limit`, the spans inside it replaced. */
-function replaceSpans(text: string, spans: number[], limit: number): string {
-  if (spans.length === 0) return limit === text.length ? text : text.slice(0, limit);
+/** Characters [from, to) of `head + tail`, without joining the two when the range lies in one. */
+function part(head: string, tail: string, from: number, to: number): string {
+  if (from >= head.length) return tail.slice(from - head.length, to - head.length);
+  if (to <= head.length) return head.slice(from, to);
+  return head.slice(from) + tail.slice(0, to - head.length);
+}
+
+/** `head + tail` up to `limit`, the spans inside it replaced. */
+function replaceSpans(head: string, tail: string, spans: number[], limit: number): string {
+  if (spans.length === 0) return head.length === 0 && limit === tail.length ? tail : part(head, tail, 0, limit);
   let out = '';
   let from = 0;
   for (let i = 0; i < spans.length && spans[i]! < limit; i += 2) {
-    out += text.slice(from, spans[i]) + REDACTED;
+    out += part(head, tail, from, spans[i]!) + REDACTED;
     from = spans[i + 1]!;
   }
-  return out + text.slice(from, limit);
+  return out + part(head, tail, from, limit);
+}
+
+/** Whether `count` characters of `text` from `at` are the first `count` of `pattern`. */
+function sameChars(text: string, at: number, pattern: string, count: number): boolean {
+  for (let i = 0; i < count; i++) if (text.charCodeAt(at + i) !== pattern.charCodeAt(i)) return false;
+  return true;
 }
 
 function escapeRegExp(text: string): string {

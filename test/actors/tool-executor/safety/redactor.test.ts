@@ -58,6 +58,26 @@ test('live output cut inside a secret is still redacted, and nothing else is hel
   t.is(stream.push('reen\n'), 'green\n');
 });
 
+test('live output in pieces longer than any secret, cut anywhere, comes out as the whole text redacts', (t) => {
+  // The carry is searched beside the start of the next piece, the piece on its own: a secret
+  // across the cut, one just after it, and overlapping forms on both sides are all replaced.
+  const secrets = ['sk-fake-secret-long-0123456789', 'pw-12345', 'abcd1234', '1234wxyz'];
+  const many = new Redactor(secrets);
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) lines.push(`line ${i} ${'.'.repeat(i % 13)}${secrets[i % 4]}${i % 3 === 0 ? 'wxyz' : ''} ${reversed(secrets[0]!)}\n`);
+  const text = lines.join('');
+  const expected = many.redact(text);
+  t.true(expected.includes(REDACTED) && !expected.includes('pw-12345'));
+  for (const size of [31, 32, 45, 97, 1000, 4096]) {
+    for (let first = 0; first < 40; first += 3) {
+      const stream = many.stream();
+      let shown = stream.push(text.slice(0, first));
+      for (let at = first; at < text.length; at += size) shown += stream.push(text.slice(at, at + size));
+      t.is(shown + stream.end(), expected, `pieces of ${size} after ${first}`);
+    }
+  }
+});
+
 test('no secrets: the text is returned as it is', (t) => {
   const none = new Redactor([]);
   t.true(none.empty);
