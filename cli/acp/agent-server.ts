@@ -1,13 +1,12 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse } from '@agentclientprotocol/sdk';
-import { loadConfig, type Config } from '../../actors/config/load-config.js';
+import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type ClientCapabilities, type InitializeResponse, type McpServer } from '@agentclientprotocol/sdk';
 import { ConfigError } from '../../actors/settings/parse.js';
-import type { McpServerConfig } from '../../actors/mcp/config.js';
 import type { SessionMode } from '../../actors/session/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';
-import { applySessionFlags, type SessionFlags } from '../session-flags.js';
-import { locateSession, openSession, resumedConfig, SessionChoiceError, type LocatedSession, type OpenedSession } from '../open-session.js';
+import type { SessionFlags } from '../session-flags.js';
+import { SessionChoiceError, type SessionChoice } from '../open-session.js';
+import { startSessionAt, type SessionStart } from '../begin-session.js';
 import { version } from '../version.js';
 import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { editorLink, type EditorLink } from './editor-link.js';
@@ -47,10 +46,27 @@ export function agentServer(options: AgentServerOptions): AgentServer {
     if (!session) throw new RequestError(-32002, `no session ${id} in this reika (session/new or session/load first)`);
     return session;
   };
-  const open = async (id: string, root: string, config: Config, opened: OpenedSession, client: Parameters<typeof editorLink>[0], mcpServers: McpServerConfig[]): Promise<EditorSession> => {
+  /**
+   * Opens session `id` in the editor's folder the way the terminal does (begin-session.ts), new or
+   * the stored one `choice` names; its refusals are JSON-RPC errors, its notes go to the log.
+   */
+  const open = async (id: string, cwd: string, choice: SessionChoice | undefined, mcpServers: McpServer[], client: Parameters<typeof editorLink>[0]): Promise<EditorSession> => {
+    // A bad server name is refused before anything is opened (no transcript locked or copied).
+    editorMcpServers(mcpServers, cwd);
+    let start: SessionStart;
+    try {
+      start = await startSessionAt(cwd, options.flags, choice ? { choice, onProblem: options.log } : { id, onProblem: options.log });
+    } catch (error) {
+      // The first line is the sentence; the rest lists the folder's other sessions, for a person at a terminal.
+      if (SessionChoiceError.isInstance(error)) throw new RequestError(-32002, error.message.split('\n')[0]!);
+      if (ConfigError.isInstance(error)) throw new RequestError(-32603, error.message);
+      throw error;
+    }
+    for (const note of start.notes) options.log(note);
     const mode: SessionMode | undefined = options.flags.mode;
     const { EditorSession } = await sessionModule;
-    const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, mcpServers, ...(mode ? { mode } : {}) });
+    const { root, config, opened } = start;
+    const session = new EditorSession({ id, root, config, opened, editor: link(client), log: options.log, mcpServers: editorMcpServers(mcpServers, root), ...(mode ? { mode } : {}) });
     sessions.set(id, session);
     return session;
   };
@@ -71,38 +87,16 @@ export function agentServer(options: AgentServerOptions): AgentServer {
   });
 
   app.onRequest(methods.agent.session.new, async ({ params, client }) => {
-    const root = folder(params.cwd);
-    const config = configFor(root, options.flags);
-    const servers = editorMcpServers(params.mcpServers, root);
     // The transcript takes the session's id, so a later `session/load` of this id finds it.
-    const id = newSessionId();
-    const opened = openSession(undefined, config, { id, onProblem: options.log });
-    const session = await open(id, root, config, opened, client, servers);
+    const session = await open(newSessionId(), folder(params.cwd), undefined, params.mcpServers, client);
     setImmediate(() => session.announceCommands());
     return { sessionId: session.id, modes: session.modes };
   });
 
   app.onRequest(methods.agent.session.load, async ({ params, client }) => {
     if (sessions.has(params.sessionId)) throw RequestError.invalidRequest(undefined, `session ${params.sessionId} is open already`);
-    const cwd = folder(params.cwd);
-    const notes: string[] = [];
-    let located: LocatedSession | undefined;
-    let opened: OpenedSession;
-    let config: Config;
-    let servers: McpServerConfig[];
-    try {
-      located = locateSession({ resume: params.sessionId }, cwd, notes);
-      if (!located) throw new SessionChoiceError(`no session ${params.sessionId}`);
-      config = configFor(located.root, options.flags);
-      servers = editorMcpServers(params.mcpServers, located.root);
-      opened = openSession(located, config, { onProblem: options.log });
-    } catch (error) {
-      // The first line is the sentence; the rest lists the folder's other sessions, for a person at a terminal.
-      if (SessionChoiceError.isInstance(error)) throw new RequestError(-32002, error.message.split('\n')[0]!);
-      throw error;
-    }
-    for (const note of [...notes, ...opened.notes]) options.log(note);
-    const session = await open(params.sessionId, located.root, resumedConfig(config, opened.resume, options.flags.profile), opened, client, servers);
+    // A session that ran in another folder goes on there.
+    const session = await open(params.sessionId, folder(params.cwd), { resume: params.sessionId }, params.mcpServers, client);
     // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
     session.replay();
     setImmediate(() => session.announceCommands());
@@ -147,14 +141,4 @@ function folder(cwd: string): string {
   }
   if (!ok) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder`);
   return cwd;
-}
-
-/** The configuration of that folder (its .env), with the command line's flags; a bad value is one sentence. */
-function configFor(root: string, flags: SessionFlags): Config {
-  try {
-    return applySessionFlags(loadConfig({ cwd: root }), flags);
-  } catch (error) {
-    if (ConfigError.isInstance(error)) throw new RequestError(-32603, error.message);
-    throw error;
-  }
 }

@@ -151,3 +151,29 @@ test('the model’s todo list is the editor’s plan, and a loaded session shows
   await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
   t.deepEqual(updatesOf(second, 'plan').map((u) => u.entries), [expected]);
 });
+
+test('a session loaded from another folder goes on in the folder it ran in, with that folder’s settings, and the log says so', async (t) => {
+  const ran = gitRepo({ 'notes.txt': 'alpha\n', '.reika/settings.json': '{ "colour": "red" }\n' });
+  const elsewhere = gitRepo({ 'notes.txt': 'other\n', '.reika/settings.json': '{ "shade": "blue" }\n' });
+  const home = tempDir('reika-home-');
+  const s = await server([{ content: 'Hello.' }, { toolCalls: [{ id: 'call_notes', name: 'read', arguments: { path: 'notes.txt' } }] }, { content: 'It says alpha.' }]);
+  const first = editor({ cwd: ran, env: env(s, { HOME: home }) });
+  await first.initialize();
+  const { sessionId } = await first.connection.agent.request(methods.agent.session.new, { cwd: ran, mcpServers: [] });
+  await first.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+  first.close();
+  t.is(await first.exited, 0);
+
+  const second = editor({ cwd: elsewhere, env: env(s, { HOME: home }) });
+  await second.initialize();
+  await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: elsewhere, mcpServers: [] });
+  const answer = await second.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is in notes.txt?' }] });
+  t.is(answer.stopReason, 'end_turn');
+  const chats = s.chatRequests();
+  t.regex(chats[2]!.json.messages.at(-1).content, /alpha/, 'the read ran in the session’s folder');
+  t.like(updatesOf(second, 'tool_call').at(-1), { toolCallId: 'call_notes', locations: [{ path: join(ran, 'notes.txt') }] });
+  t.true(second.stderr().includes(`session ${sessionId} ran in ${ran}: it goes on there`), second.stderr());
+  // The settings read are the session's folder's (each names its file in a note), not the editor's.
+  t.true(second.stderr().includes(`${join(ran, '.reika', 'settings.json')}:1: unknown key "colour"`), second.stderr());
+  t.false(second.stderr().includes('"shade"'), second.stderr());
+});
