@@ -2,6 +2,36 @@
 // plain records, so identity checks use the `code`, never `instanceof`.
 
 /**
+ * Why a tool failed, in words the model can act on (actors/tool-executor/tools/tool-error.ts): a
+ * ToolError's code, which its ToolResult carries as `errorCode`. The model, the UI and tests branch
+ * on these.
+ */
+export const TOOL_ERROR_CODES = [
+  'INVALID_ARGS',
+  'UNKNOWN_TOOL',
+  'READ_ONLY_MODE',
+  'NOT_FOUND',
+  'NOT_A_FILE',
+  'NOT_A_DIRECTORY',
+  'PERMISSION_DENIED',
+  'BINARY_FILE',
+  'OFFSET_PAST_END',
+  'INVALID_REGEX',
+  'EDIT_NO_MATCH',
+  'EDIT_MANY_MATCHES',
+  'EDIT_NOT_UTF8',
+  'WRITE_EXISTS',
+  'BASH_TIMEOUT',
+  'BASH_IDLE_TIMEOUT',
+  'BASH_SPAWN_FAILED',
+  'SANDBOX_UNAVAILABLE',
+  'FETCH_FAILED',
+  'FETCH_REFUSED',
+  'SEARCH_FAILED',
+  'IO_ERROR',
+] as const;
+
+/**
  * Every error code reika uses: a closed set, so a new failure is a new member here and each
  * `switch` over codes must handle it. Callers branch on these, users read the message.
  */
@@ -23,10 +53,18 @@ export const ERROR_CODES = [
   'REIKA_ERR_CONTEXT_FULL',
   /** The embedded engine counted the rendered request and it is longer than its window (actors/model-io/embedded/errors.ts): the engine's count, after reika's estimate let it through. */
   'REIKA_ERR_CONTEXT_OVERFLOW',
+  /** git failed on a checkpoint store (actors/tool-executor/safety/store-git.ts). */
+  'REIKA_ERR_CHECKPOINT_GIT',
+  /** The folder holds more files than a checkpoint takes (actors/tool-executor/safety/index-stage.ts). */
+  'REIKA_ERR_CHECKPOINT_TOO_MANY_FILES',
   'REIKA_ERR_EMBEDDED_UNAVAILABLE',
+  /** The front matter of a custom command's or skill's markdown file cannot be read (actors/prompt/front-matter.ts). */
+  'REIKA_ERR_FRONT_MATTER',
   /** A handler threw something that is not a ReikaError (its message is kept). */
   'REIKA_ERR_HANDLER',
   'REIKA_ERR_HTTP',
+  /** The model server sent no bytes for the idle limit (actors/model-io/http/http-request.ts); reported as REIKA_ERR_TIMEOUT. */
+  'REIKA_ERR_IDLE_TIMEOUT',
   /** An image that cannot be read, is too large, or cannot be recognised here (actors/images/). */
   'REIKA_ERR_IMAGE',
   'REIKA_ERR_INDEXER',
@@ -44,6 +82,8 @@ export const ERROR_CODES = [
   'REIKA_ERR_NO_SUCH_SESSION',
   'REIKA_ERR_OUT_OF_MEMORY',
   'REIKA_ERR_PROMPT_BLOCKED',
+  /** A permission rule reika cannot read (actors/tool-executor/rules/rule.ts). */
+  'REIKA_ERR_RULE_SYNTAX',
   'REIKA_ERR_SERVER_UNREACHABLE',
   /** The session asked for by --resume / --continue cannot be opened (cli/open-session.ts). */
   'REIKA_ERR_SESSION_CHOICE',
@@ -56,6 +96,7 @@ export const ERROR_CODES = [
   'REIKA_ERR_UNREADABLE_TOOL_CALL',
   /** A command line reika cannot run (cli/session-flags.ts). */
   'REIKA_ERR_USAGE',
+  ...TOOL_ERROR_CODES,
 ] as const;
 
 /** Stable error codes. Callers branch on these, users read the message. */
@@ -79,6 +120,11 @@ export interface ErrorRecord {
 
 const MARK = Symbol.for('reika.error');
 
+/**
+ * The base of every error class another file may catch: a subclass takes its code(s) from the set
+ * above and a static `isInstance` by code. Fields of a subclass's own (a ToolError's payload) stay
+ * on this side of a boundary; the record carries code, message, retryable and cause.
+ */
 export class ReikaError extends Error {
   readonly code: ReikaErrorCode;
   readonly retryable: boolean;

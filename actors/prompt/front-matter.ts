@@ -1,3 +1,5 @@
+import { ReikaError } from '../../runtime/errors.js';
+
 // The front matter of a markdown file (custom commands, skills): a first line `---`, then
 // `key: value` lines, then `---`; the rest is the body. Values are strings: plain, in single or
 // double quotes, a `|` or `>` block, or a `- item` list (joined with ", "); a `#` after a space
@@ -11,8 +13,15 @@ export interface FrontMatter {
   body: string;
 }
 
-export class FrontMatterError extends Error {
-  override name = 'FrontMatterError';
+export class FrontMatterError extends ReikaError {
+  constructor(message: string) {
+    super('REIKA_ERR_FRONT_MATTER', message);
+  }
+
+  /** True for a FrontMatterError from any realm, or its flattened record: front matter reika cannot read. */
+  static override isInstance(value: unknown): value is FrontMatterError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_FRONT_MATTER';
+  }
 }
 
 export function parseFrontMatter(text: string): FrontMatter {

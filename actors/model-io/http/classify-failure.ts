@@ -17,7 +17,7 @@ const LOST = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_E
 
 /** A thrown network error, before the answer began or mid-stream (`midStream`) → a failure. */
 export function connectionFailure(error: unknown, baseUrl: string, midStream: boolean, urlVariable?: string): Failure {
-  if (error instanceof IdleTimeoutError) return { error: timeoutError(error.ms), retry: 'no' };
+  if (IdleTimeoutError.isInstance(error)) return { error: timeoutError(error.ms), retry: 'no' };
   if (ReikaError.isInstance(error)) return { error, retry: error.retryable ? 'connection' : 'no' };
   const code = (error as { code?: string })?.code ?? '';
   const message = (error as Error)?.message ?? String(error);

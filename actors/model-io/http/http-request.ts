@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { onAbort } from '../../../runtime/abort.js';
+import { ReikaError } from '../../../runtime/errors.js';
 
 // One HTTP exchange with the model server, on `node:http` rather than the global `fetch`:
 // - the bytes arrive as Buffers straight from the socket, with no WHATWG-stream layer per chunk
@@ -25,11 +26,15 @@ function httpsClient(): NonNullable<typeof https> {
   return https;
 }
 
-/** Thrown when the server sent nothing for the idle timeout. */
-export class IdleTimeoutError extends Error {
-  readonly code = 'REIKA_IDLE_TIMEOUT';
+/** Thrown when the server sent nothing for the idle timeout (classify-failure.ts reports it as a timeout). */
+export class IdleTimeoutError extends ReikaError {
   constructor(readonly ms: number) {
-    super(`no data for ${ms} ms`);
+    super('REIKA_ERR_IDLE_TIMEOUT', `no data for ${ms} ms`);
+  }
+
+  /** True for an IdleTimeoutError from any realm, or its flattened record (which has no `ms`). */
+  static override isInstance(value: unknown): value is IdleTimeoutError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_IDLE_TIMEOUT';
   }
 }
 

@@ -62,7 +62,7 @@ export class PermissionRules {
         }
         byEffect[data.effect].push(compiled);
       } catch (error) {
-        const why = error instanceof RuleSyntaxError ? error.message : String(error);
+        const why = RuleSyntaxError.isInstance(error) ? error.message : String(error);
         problems.push(`${data.file}: permissions.${data.effect}: ${why}; the rule is ignored`);
       }
     }

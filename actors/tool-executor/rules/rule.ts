@@ -1,3 +1,5 @@
+import { ReikaError } from '../../../runtime/errors.js';
+
 // One permission rule in Claude Code's syntax (SPEC §17): `Tool` or `Tool(specifier)`, in a
 // settings file's `permissions.allow`, `ask` or `deny`. Tool names are case-insensitive and
 // Claude Code's names map onto reika's tools, so rules written for it paste in unchanged.
@@ -51,8 +53,15 @@ const TOOLS: Record<string, { kind: ParsedRule['kind']; tools: readonly string[]
   todo: { kind: 'tool', tools: ['todo', 'todo_write'] },
 };
 
-export class RuleSyntaxError extends Error {
-  override name = 'RuleSyntaxError';
+export class RuleSyntaxError extends ReikaError {
+  constructor(message: string) {
+    super('REIKA_ERR_RULE_SYNTAX', message);
+  }
+
+  /** True for a RuleSyntaxError from any realm, or its flattened record: a rule reika cannot read. */
+  static override isInstance(value: unknown): value is RuleSyntaxError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_RULE_SYNTAX';
+  }
 }
 
 /**

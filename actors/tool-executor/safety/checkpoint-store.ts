@@ -503,7 +503,7 @@ export class CheckpointStore {
       try {
         taken = await stageIndex(this.paths, { ...(scoped ? { changed: changes!.paths } : {}), ...(headTree ? { headTree } : {}), maxFileBytes: this.maxFileBytes, maxFiles: MAX_CHECKPOINT_FILES });
       } catch (error) {
-        if (error instanceof TooManyFiles) this.unusable = error.message;
+        if (TooManyFiles.isInstance(error)) this.unusable = error.message;
         throw error;
       }
     }

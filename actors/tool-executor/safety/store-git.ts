@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { ReikaError } from '../../../runtime/errors.js';
 
 // Runs git against a checkpoint store: its own GIT_DIR and index, the project as the work tree.
 // Nothing inherited can point git elsewhere (GIT_* variables are dropped), nothing runs on the
@@ -11,12 +12,18 @@ export interface StorePaths {
   root: string;
 }
 
-export class StoreGitError extends Error {
+/** git failed on the store; `stderr` is git's whole answer (not in the flattened record). */
+export class StoreGitError extends ReikaError {
   constructor(
     message: string,
     readonly stderr: string,
   ) {
-    super(message);
+    super('REIKA_ERR_CHECKPOINT_GIT', message);
+  }
+
+  /** True for a StoreGitError from any realm, or its flattened record (which has no `stderr`). */
+  static override isInstance(value: unknown): value is StoreGitError {
+    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_CHECKPOINT_GIT';
   }
 }
 
@@ -72,7 +79,7 @@ export async function storeGit(paths: StorePaths, args: string[], options: GitRu
     try {
       return await once(paths, args, options);
     } catch (error) {
-      if (!(error instanceof StoreGitError) || !/index\.lock|\.lock': File exists/.test(error.stderr) || attempt >= 40) throw error;
+      if (!StoreGitError.isInstance(error) || !/index\.lock|\.lock': File exists/.test(error.stderr) || attempt >= 40) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

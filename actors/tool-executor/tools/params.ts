@@ -152,7 +152,7 @@ export function list<I extends Params, R extends boolean>(description: string, i
         try {
           return readArgs(tool, item, entry);
         } catch (error) {
-          if (error instanceof ToolError) throw invalidArgs(tool, `item ${index + 1} of "${key}": ${error.message.slice(tool.length + 2)}`);
+          if (ToolError.isInstance(error)) throw invalidArgs(tool, `item ${index + 1} of "${key}": ${error.message.slice(tool.length + 2)}`);
           throw error;
         }
       });

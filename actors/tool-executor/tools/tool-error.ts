@@ -1,46 +1,29 @@
-/** Stable codes the model, the UI and tests branch on. */
-export type ToolErrorCode =
-  | 'INVALID_ARGS'
-  | 'UNKNOWN_TOOL'
-  | 'READ_ONLY_MODE'
-  | 'NOT_FOUND'
-  | 'NOT_A_FILE'
-  | 'NOT_A_DIRECTORY'
-  | 'PERMISSION_DENIED'
-  | 'BINARY_FILE'
-  | 'OFFSET_PAST_END'
-  | 'INVALID_REGEX'
-  | 'EDIT_NO_MATCH'
-  | 'EDIT_MANY_MATCHES'
-  | 'EDIT_NOT_UTF8'
-  | 'WRITE_EXISTS'
-  | 'BASH_TIMEOUT'
-  | 'BASH_IDLE_TIMEOUT'
-  | 'BASH_SPAWN_FAILED'
-  | 'SANDBOX_UNAVAILABLE'
-  | 'FETCH_FAILED'
-  | 'FETCH_REFUSED'
-  | 'SEARCH_FAILED'
-  | 'IO_ERROR';
+import { ReikaError, TOOL_ERROR_CODES } from '../../../runtime/errors.js';
+
+/** Stable codes the model, the UI and tests branch on: members of the closed ReikaErrorCode set. */
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+const TOOL_CODES: ReadonlySet<string> = new Set(TOOL_ERROR_CODES);
 
 /**
  * A tool failure the model can act on. Tools throw these; the wrapper (`run-tool.ts`) turns them
  * into an `error` ToolResult, so nothing ever throws at the model.
  */
-export class ToolError extends Error {
-  override name = 'ToolError';
+export class ToolError extends ReikaError {
+  declare readonly code: ToolErrorCode;
 
   constructor(
-    readonly code: ToolErrorCode,
+    code: ToolErrorCode,
     message: string,
     /** Extra content for the model (e.g. where the near matches are). */
     readonly payload = '',
   ) {
-    super(message);
+    super(code, message);
   }
 
-  static isInstance(value: unknown): value is ToolError {
-    return value instanceof Error && value.name === 'ToolError' && typeof (value as ToolError).code === 'string';
+  /** True for a ToolError from any realm, or its flattened record (which has no payload): a code of {@link TOOL_ERROR_CODES}. */
+  static override isInstance(value: unknown): value is ToolError {
+    return ReikaError.isInstance(value) && TOOL_CODES.has(value.code);
   }
 }
 
