@@ -48,6 +48,7 @@ export interface WorktreeScan {
   skipped: string[];
 }
 
+// Thrown and caught in this file only (the scan gives up: undefined), so a plain Error, not a ReikaError.
 class Decline extends Error {}
 
 /** Reads what changed under `changed` since tree `base`; undefined: walk the whole tree. */

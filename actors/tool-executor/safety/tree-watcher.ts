@@ -49,6 +49,7 @@ const REMOTE_FS: Record<number, string> = {
   0x0bd00bd0: 'Lustre',
 };
 
+// Thrown and caught in this file only (a newer generation started), so a plain Error, not a ReikaError.
 class Stop extends Error {}
 
 /** What the handlers gathered between two barriers. */

@@ -9,6 +9,7 @@ export type { ParsedCommand, Redirect, SimpleCommand, Word } from './ast.js';
 // backticks and process substitution, resolves quoting and escapes, skips heredoc bodies and
 // comments, and returns every simple command it finds, flattened, in order.
 
+// Thrown and caught in this file only (parseCommand returns its message), so a plain Error, not a ReikaError.
 class ParseError extends Error {}
 
 const METACHARS = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);

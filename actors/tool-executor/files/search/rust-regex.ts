@@ -41,6 +41,7 @@ function widened(piece: string): string {
   return `(?:${piece}|${LATIN1_BYTE})`;
 }
 
+// Thrown and caught in this file only (toRustRegex gives undefined), so a plain Error, not a ReikaError.
 class Unsupported extends Error {}
 
 /** The pattern for ripgrep, or undefined when it cannot be written so that it matches at least as much. */
