@@ -1,32 +1,20 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Diagnostics } from '../actors/lsp/diagnostics.js';
 import { Supervisor } from '../runtime/supervisor.js';
+import { breakFile, fileText, typescriptProject } from './fixtures/ts-project.js';
 import { fmt, percentile, row } from './stats.js';
 
-// Diagnostics after an edit, warm: a generated 200-file TypeScript project (each file imports the
-// one before it), typescript-language-server with reika's typescript, one edit to warm the server,
-// then edits of a file in the middle that alternate between adding a type error and taking it
-// out; the wall time of `after` (the edit's result waits for it). Reference: `tsc --noEmit` of the
-// same project, one full check.
+// Diagnostics after an edit, warm: a generated 200-file TypeScript project (fixtures/ts-project.ts,
+// each file imports the one before it), typescript-language-server with reika's typescript, one
+// edit to warm the server, then edits of a file in the middle that alternate between adding a type
+// error and taking it out; the wall time of `after` (the edit's result waits for it).
+// Reference: `tsc --noEmit` of the same project, one full check.
 
 const FILES = 200;
 const EDITS = 20;
-
-function project(): string {
-  const root = mkdtempSync(join(tmpdir(), 'reika-bench-lsp-'));
-  mkdirSync(join(root, 'src'));
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'nodenext', noEmit: true }, include: ['src'] }));
-  for (let i = 0; i < FILES; i++) {
-    const previous = i === 0 ? '' : `import { value${i - 1}, Shape${i - 1} } from './file${i - 1}.js';\n`;
-    const body = i === 0 ? 'export const value0 = 0;\nexport interface Shape0 { id: number; name: string }\n' : `export const value${i}: number = value${i - 1} + 1;\nexport interface Shape${i} extends Shape${i - 1} { field${i}: string }\nexport function make${i}(base: Shape${i - 1}): Shape${i} {\n  return { ...base, field${i}: String(value${i}) };\n}\n`;
-    writeFileSync(join(root, 'src', `file${i}.ts`), `${previous}${body}`);
-  }
-  return root;
-}
 
 function tsc(root: string): Promise<number> {
   const bin = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
@@ -35,13 +23,13 @@ function tsc(root: string): Promise<number> {
 }
 
 export default async function (): Promise<void> {
-  const root = project();
+  const root = typescriptProject(FILES);
   const supervisor = new Supervisor();
   const diagnostics = new Diagnostics({ supervisor, waitMs: 60_000, env: { PATH: '' } });
   try {
     const file = join(root, 'src', `file${FILES / 2}.ts`);
-    const clean = `import { value${FILES / 2 - 1}, Shape${FILES / 2 - 1} } from './file${FILES / 2 - 1}.js';\nexport const value${FILES / 2}: number = value${FILES / 2 - 1} + 1;\nexport interface Shape${FILES / 2} extends Shape${FILES / 2 - 1} { field${FILES / 2}: string }\nexport function make${FILES / 2}(base: Shape${FILES / 2 - 1}): Shape${FILES / 2} {\n  return { ...base, field${FILES / 2}: String(value${FILES / 2}) };\n}\n`;
-    const broken = clean.replace('String(value', '(value');
+    const clean = fileText(FILES / 2);
+    const broken = breakFile(clean);
     const edit = async (text: string) => {
       await diagnostics.before(root, file);
       writeFileSync(file, text);

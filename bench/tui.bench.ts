@@ -39,18 +39,41 @@ function stripAnsi(text: string): string {
 }
 
 export class Pty {
-  private output = '';
+  /**
+   * The output as it came, in chunks, with where each starts: a check reads only what came after
+   * its offset. (One string grown by `+=` was flattened whole by every `slice`, a copy of all the
+   * session's output per chunk: in a session of a few thousand keys that alone added milliseconds
+   * to each echo, more to reika's than to the bare program's, whose frames are smaller.)
+   */
+  private readonly chunks: string[] = [];
+  private readonly starts: number[] = [];
+  private total = 0;
   private readonly waiters = new Set<() => void>();
   readonly exited: Promise<void>;
 
   private constructor(private readonly child: ChildProcess) {
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
-      this.output += chunk;
+      this.chunks.push(chunk);
+      this.starts.push(this.total);
+      this.total += chunk.length;
       for (const waiter of [...this.waiters]) waiter();
     });
     child.stderr!.resume();
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+
+  /** The output from `offset` on. */
+  private since(offset: number): string {
+    let low = 0;
+    let high = this.chunks.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.starts[middle]! + this.chunks[middle]!.length <= offset) low = middle + 1;
+      else high = middle;
+    }
+    if (low === this.chunks.length) return '';
+    return this.chunks[low]!.slice(Math.max(0, offset - this.starts[low]!)) + this.chunks.slice(low + 1).join('');
   }
 
   static spawn(command: string[], cwd: string, env: NodeJS.ProcessEnv): Pty {
@@ -60,7 +83,7 @@ export class Pty {
   }
 
   get length(): number {
-    return this.output.length;
+    return this.total;
   }
 
   write(data: string): void {
@@ -71,7 +94,7 @@ export class Pty {
   waitFor(test: (text: string) => boolean, offset = 0, timeoutMs = 20_000): Promise<number> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        if (test(stripAnsi(this.output.slice(offset)))) {
+        if (test(stripAnsi(this.since(offset)))) {
           this.waiters.delete(check);
           clearTimeout(timer);
           resolve(performance.now());
@@ -79,7 +102,7 @@ export class Pty {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`no matching output within ${timeoutMs} ms; got:\n${stripAnsi(this.output).slice(-2000)}`));
+        reject(new Error(`no matching output within ${timeoutMs} ms; got:\n${stripAnsi(this.since(Math.max(0, this.total - 8000))).slice(-2000)}`));
       }, timeoutMs);
       this.waiters.add(check);
       check();
