@@ -138,7 +138,7 @@ export class Diagnostics {
         title: `the language server ${command.name}`,
         kind: 'process',
         module: actorModule,
-        options: { language: command.language, command: command.command, args: command.args, root } satisfies LspOptions,
+        options: { language: command.language, command: command.command, args: command.args, root, ...(command.initialization ? { initialization: command.initialization } : {}) } satisfies LspOptions,
         cwd: root,
         ...nice(),
       })

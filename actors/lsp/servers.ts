@@ -16,6 +16,8 @@ export interface ServerCommand {
   args: string[];
   /** Where it was found: `project`, `PATH` or `reika`. */
   from: 'project' | 'PATH' | 'reika';
+  /** The server's `initializationOptions`. */
+  initialization?: Record<string, unknown>;
 }
 
 const EXTENSIONS: Record<string, LspLanguage> = {
@@ -33,9 +35,19 @@ export function languageOf(path: string): LspLanguage | undefined {
   return EXTENSIONS[extname(path).toLowerCase()];
 }
 
+/**
+ * typescript-language-server with one tsserver, not two: by default it starts a second,
+ * syntax-only tsserver beside the one that checks types (for quick answers in an editor), and
+ * tsserver's typings installer, which fetches `@types` packages from npm for what a project
+ * imports into ~/.cache/typescript. Reika asks only for a file's errors, which the checking server
+ * answers alone; the others took 40% of the start's CPU from the terminal (a cold start in
+ * bench/lsp-echo.bench.ts), and the installer's network and files are nobody's request.
+ */
+const TYPESCRIPT_INITIALIZATION = { disableAutomaticTypingAcquisition: true, tsserver: { useSyntaxServer: 'never' } };
+
 /** What each language's server is called, and how reika's own copy is found. */
-const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; bundled?: { pkg: string; file: string } }> = {
-  typescript: { name: 'typescript-language-server', bin: 'typescript-language-server', args: ['--stdio'], bundled: { pkg: 'typescript-language-server', file: 'lib/cli.mjs' } },
+const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; bundled?: { pkg: string; file: string }; initialization?: Record<string, unknown> }> = {
+  typescript: { name: 'typescript-language-server', bin: 'typescript-language-server', args: ['--stdio'], bundled: { pkg: 'typescript-language-server', file: 'lib/cli.mjs' }, initialization: TYPESCRIPT_INITIALIZATION },
   python: { name: 'pyright', bin: 'pyright-langserver', args: ['--stdio'], bundled: { pkg: 'pyright', file: 'langserver.index.js' } },
   go: { name: 'gopls', bin: 'gopls', args: [] },
   rust: { name: 'rust-analyzer', bin: 'rust-analyzer', args: [] },
@@ -44,18 +56,19 @@ const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; 
 /** The server for `language` in the project at `root`, or undefined when none is at hand. */
 export function findServer(language: LspLanguage, root: string, env: NodeJS.ProcessEnv = process.env): ServerCommand | undefined {
   const server = SERVERS[language];
+  const found = (command: string, args: string[], from: ServerCommand['from']): ServerCommand => ({ language, name: server.name, command, args, from, ...(server.initialization ? { initialization: server.initialization } : {}) });
   const local = join(root, 'node_modules', '.bin', server.bin);
-  if (executable(local)) return { language, name: server.name, command: local, args: server.args, from: 'project' };
+  if (executable(local)) return found(local, server.args, 'project');
   for (const folder of (env.PATH ?? '').split(delimiter)) {
     if (folder === '') continue;
     const candidate = join(folder, server.bin);
-    if (executable(candidate)) return { language, name: server.name, command: candidate, args: server.args, from: 'PATH' };
+    if (executable(candidate)) return found(candidate, server.args, 'PATH');
   }
   if (server.bundled) {
     try {
       const packageJson = createRequire(import.meta.url).resolve(`${server.bundled.pkg}/package.json`);
       const file = join(dirname(packageJson), server.bundled.file);
-      if (existsSync(file)) return { language, name: server.name, command: process.execPath, args: [file, ...server.args], from: 'reika' };
+      if (existsSync(file)) return found(process.execPath, [file, ...server.args], 'reika');
     } catch {
       // not installed beside reika
     }

@@ -47,6 +47,10 @@ test.serial('TypeScript: an edit that introduces a type error reports it, not th
   t.regex(signature ?? '', /^src\/main\.ts:2:\d+ TS2554 Expected 3 arguments, but got 2\.$/m, signature);
   t.deepEqual(d.status(root).slice(0, 1), ['typescript: typescript-language-server from reika (running)']);
   t.true(processesIn(root).length > 0, 'the server runs in the project');
+  // One tsserver, the one that checks types: no syntax-only server beside it, no typings installer fetching from npm.
+  const started = processesIn(root).map(describeProcess);
+  t.is(started.filter((command) => /tsserver\.js/.test(command)).length, 1, started.join('\n'));
+  t.false(started.some((command) => /typingsInstaller/.test(command)), started.join('\n'));
   await d.supervisor.close();
   t.deepEqual((await processesLeftIn(root)).map(describeProcess), [], 'closing the session ends the server and all it started');
 });
