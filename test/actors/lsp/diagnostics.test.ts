@@ -1,5 +1,6 @@
 import test from 'ava';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { Diagnostics } from '../../../actors/lsp/diagnostics.js';
 import { Supervisor } from '../../../runtime/supervisor.js';
@@ -51,6 +52,11 @@ test.serial('TypeScript: an edit that introduces a type error reports it, not th
   const started = processesIn(root).map(describeProcess);
   t.is(started.filter((command) => /tsserver\.js/.test(command)).length, 1, started.join('\n'));
   t.false(started.some((command) => /typingsInstaller/.test(command)), started.join('\n'));
+  // Its session (it runs detached) is a scheduling group of its own where Linux has autogroups:
+  // the group is as nice as the actor, else the server's nice value would count for nothing.
+  const server = processesIn(root).find((pid) => /typescript-language-server/.test(describeProcess(pid).split(' ').slice(1, 3).join(' ')));
+  t.truthy(server, started.join('\n'));
+  if (existsSync(`/proc/${server}/autogroup`)) t.regex(readFileSync(`/proc/${server}/autogroup`, 'utf8'), new RegExp(` nice ${Math.min(19, getPriority() + 10)}\\n$`));
   await d.supervisor.close();
   t.deepEqual((await processesLeftIn(root)).map(describeProcess), [], 'closing the session ends the server and all it started');
 });
