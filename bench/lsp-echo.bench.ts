@@ -32,7 +32,8 @@ import { BARE_ECHO, Pty } from './tui.bench.js';
 // A key's echo latency is the time from writing it to the pty until the redrawn prompt line holding
 // everything typed comes back (each key waits for the previous echo, then KEY_GAP_MS). Between
 // reika's keys the same key goes to the bare echo program of tui.bench.ts in a pty of its own: what
-// the machine does to any program's echo at that moment (printed beside, not a reference).
+// the machine does to any program's echo at that moment (its own row, running against stopped: a
+// start that slows it as much as reika is the machine's doing, not reika's).
 //
 // That the typing really overlaps the start is checked, not assumed: a sampler reads /proc every
 // SAMPLE_MS (in every window, so its cost is the same in each) for processes whose working folder
@@ -314,6 +315,10 @@ export default async function (): Promise<void> {
   row('  the same, max', ms(subject.max), ms(paused.max), subject.max / paused.max);
   row('  the same, p50 (ref 2: a turn before any edit)', ms(subject.p50), ms(before.p50), subject.p50 / before.p50);
   row('  the same, p99 (ref 2)', ms(subject.p99), ms(before.p99), subject.p99 / before.p99);
+  // What the start does to any program's echo: the bare program's keys, typed between reika's.
+  const bareSubject = summarize(bareRunning);
+  const barePaused = summarize(bareStopped);
+  row('bare echo program at the same moments, p99', ms(bareSubject.p99), ms(barePaused.p99), bareSubject.p99 / barePaused.p99);
   const startMean = starts.reduce((a, b) => a + b, 0) / (starts.length || 1);
   process.stdout.write(
     `(${running.length} keys while the server ran, ${stopped.length} while it was stopped, ${beforeEdit.length} before the edit; ${early} typed before its process appeared and ${mixed} across a switch, left out. ` +
