@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import { defineActor } from '../../runtime/actor.js';
+import { niceSession } from '../../runtime/process-transport.js';
 import { valueWithin } from '../../runtime/clock.js';
 import type { LspCheck, LspDiagnostic, LspProtocol, LspRequest } from './protocol.js';
 
@@ -63,7 +62,7 @@ export default defineActor<LspProtocol, LspOptions>({
       child!.once('error', reject);
     });
     await started;
-    niceSession(child.pid!);
+    niceSession(child.pid);
     child.stderr!.resume();
     child.once('exit', (code, signal) => {
       if (closing) return;
@@ -127,23 +126,6 @@ export default defineActor<LspProtocol, LspOptions>({
     killGroup('SIGKILL');
   },
 });
-
-/**
- * The server runs in a session of its own (`detached`: its group is killed whole), and on Linux
- * with autogroups (the default of most distributions) a new session is a new scheduling group,
- * which shares the CPU with reika's as an equal whatever the nice value of its processes: the
- * supervisor's nice (ten steps below reika) counted only between the server's own processes. The
- * group gets the nice value this actor runs at, so the server yields to the terminal as it should.
- * Best effort: without autogroups (other systems, or turned off) the processes' own values apply.
- */
-function niceSession(pid: number): void {
-  if (process.platform !== 'linux') return;
-  try {
-    writeFileSync(`/proc/${pid}/autogroup`, String(getPriority()));
-  } catch {
-    // no autogroup here, or not permitted: the processes' own nice values apply
-  }
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,6 +4,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StdioServerConfig } from './config.js';
+import { niceSession } from '../../runtime/process-transport.js';
 
 const STDERR_TAIL = 2048;
 const TERM_GRACE_MS = 500;
@@ -53,7 +54,11 @@ export class GroupStdioTransport implements Transport {
         if (child.pid === undefined) reject(spawnError(this.server.command, error));
         else this.onerror?.(error);
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        // Its session is a scheduling group of its own: as nice as this actor, as the server's processes are.
+        niceSession(child.pid);
+        resolve();
+      });
       child.once('close', (code, signal) => {
         // A command that never started is the spawn error above, not an exit.
         if (child.pid === undefined) return;
