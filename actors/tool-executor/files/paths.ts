@@ -29,7 +29,7 @@ export function realPathOfNearest(absolute: string): string {
   let current = absolute;
   for (;;) {
     try {
-      return join(realpathSync(current), ...rest.reverse());
+      return join(realpathSync.native(current), ...rest.reverse());
     } catch {
       const parent = dirname(current);
       if (parent === current) return absolute;

@@ -1,8 +1,9 @@
 import test from 'ava';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ask } from '../../../../actors/tool-executor/approvals.js';
 import { commandDangers } from '../../../../actors/tool-executor/shell/danger.js';
+import { credentialMatcher } from '../../../../actors/tool-executor/safety/credential-paths.js';
 import { credentialMasks } from '../../../../actors/tool-executor/safety/sandbox-policy.js';
 import { sandboxState } from '../../../../actors/tool-executor/safety/sandbox.js';
 import { stateFolder } from '../../../../actors/state-dir.js';
@@ -152,6 +153,17 @@ sandboxed('inside the sandbox every credential path is empty unless the command 
   t.deepEqual(write.asked, []);
   t.is(write.payload.split('\n')[0], '0');
   t.throws(() => readFileSync(join(home, '.ssh/planted')));
+});
+
+test('a credential folder that links into another folder counts there too, by its real path', (t) => {
+  const place = tempDir('reika-cred-linked-');
+  writeTree(place, { 'dotfiles/ssh/id_ed25519': 'fake-linked-key\n', 'dotfiles/notes.txt': 'plain\n' });
+  mkdirSync(join(place, 'home'));
+  symlinkSync(join(place, 'dotfiles/ssh'), join(place, 'home/.ssh'));
+  const match = credentialMatcher({ home: join(place, 'home'), env: {} });
+  t.is(match(join(place, 'dotfiles/ssh/id_ed25519'))?.label, '~/.ssh');
+  t.is(match(join(place, 'home/.ssh/id_ed25519'))?.label, '~/.ssh');
+  t.is(match(join(place, 'dotfiles/notes.txt')), undefined);
 });
 
 test('the masks are the existing credential paths, none over the project itself', (t) => {
