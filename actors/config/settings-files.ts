@@ -1,6 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { applyEdits, getNodeValue, modify, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type * as Jsonc from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
 import { declarationOf, PROFILE_FIELDS, profilePrefix, SETTINGS, type SettingDeclaration } from '../settings/declarations.js';
 import { ConfigError, parseSetting } from '../settings/parse.js';
 import type { SettingsLayer, SettingsScope } from './settings-layer.js';
@@ -18,6 +20,12 @@ export interface SettingsFile {
   values: Record<string, string>;
   /** One line each: what could not be used, and why. */
   notes: string[];
+}
+
+let parser: typeof Jsonc | undefined;
+/** jsonc-parser, loaded with the first settings file there is (most sessions start with none). */
+function jsonc(): typeof Jsonc {
+  return (parser ??= createRequire(import.meta.url)('jsonc-parser') as typeof Jsonc);
 }
 
 /** Keys a settings file may hold that are not settings. */
@@ -41,8 +49,8 @@ export function readSettingsFile(scope: SettingsScope, path: string, trusted: bo
   const lines = lineStarts(text);
   const at = (offset: number) => `${path}:${lineOf(lines, offset)}`;
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
-  for (const error of errors.slice(0, 3)) notes.push(`${at(error.offset)}: not valid JSON (${describeError(printParseErrorCode(error.error))}); the rest of the file is read`);
+  const root = jsonc().parseTree(text, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
+  for (const error of errors.slice(0, 3)) notes.push(`${at(error.offset)}: not valid JSON (${describeError(jsonc().printParseErrorCode(error.error))}); the rest of the file is read`);
   if (!root) return { layer, values: {}, notes };
   if (root.type !== 'object') {
     notes.push(`${at(root.offset)}: a settings file holds one JSON object; ignored`);
@@ -56,7 +64,7 @@ export function readSettingsFile(scope: SettingsScope, path: string, trusted: bo
     const key = String(keyNode.value);
     const where = at(keyNode.offset);
     if (key === 'permissions' || key === 'hooks') {
-      const block = getNodeValue(valueNode) as unknown;
+      const block = jsonc().getNodeValue(valueNode) as unknown;
       if (block !== null && typeof block === 'object' && !Array.isArray(block)) found[key] = block as Record<string, unknown>;
       else notes.push(`${where}: "${key}" must be an object; ignored`);
       continue;
@@ -141,7 +149,7 @@ function check(env: string, declaration: SettingDeclaration, value: string, wher
 
 /** A JSON value as the string the environment would hold, or undefined when its kind is wrong. */
 function asEnvValue(node: Node, declaration: Pick<SettingDeclaration, 'type'>): string | undefined {
-  const value = getNodeValue(node) as unknown;
+  const value = jsonc().getNodeValue(node) as unknown;
   switch (declaration.type.kind) {
     case 'boolean':
       return typeof value === 'boolean' ? (value ? 'on' : 'off') : typeof value === 'string' ? value : undefined;
@@ -204,16 +212,16 @@ export function updateSettingsFile(path: string, edit: (settings: Record<string,
   const created = !existsSync(path);
   const text = created ? '{}\n' : readFileSync(path, 'utf8');
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  const tree = jsonc().parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
   if (errors.length > 0) throw new ConfigError(`${path} is not valid JSON (line ${lineOf(lineStarts(text), errors[0]!.offset)}); fix it first, nothing was written`);
   if (tree && tree.type !== 'object') throw new ConfigError(`${path} does not hold a JSON object; fix it first, nothing was written`);
-  const before = (tree ? getNodeValue(tree) : {}) as Record<string, unknown>;
+  const before = (tree ? jsonc().getNodeValue(tree) : {}) as Record<string, unknown>;
   const after = structuredClone(before);
   edit(after);
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
   if (changed.length === 0) return;
   let updated = text.trim() === '' ? '{}\n' : text;
-  for (const key of changed) updated = applyEdits(updated, modify(updated, [key], after[key], { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+  for (const key of changed) updated = jsonc().applyEdits(updated, jsonc().modify(updated, [key], after[key], { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, updated.endsWith('\n') ? updated : `${updated}\n`, { mode: 0o600 });

@@ -4,7 +4,6 @@ import type { PreparedCall } from '../prepared.js';
 import { redactorFor } from '../safety/secret-env.js';
 import { fetchBody, MAX_BODY_BYTES } from '../web/fetch-page.js';
 import { ToolError } from './tool-error.js';
-import { htmlToMarkdown } from '../web/html-markdown.js';
 import { formatBytes, plural, type ToolEnv, type ToolOutcome } from './tool-env.js';
 
 /** Markdown past this many characters goes to a spill file that `read` opens; the first part is inline. */
@@ -77,6 +76,9 @@ async function readPage(url: URL, host: string, env: ToolEnv): Promise<ToolOutco
   let title: string | undefined;
   let content = body.text;
   if (html) {
+    // Loaded with the first page: the registry is read in reika's main process at startup, and
+    // htmlparser2 with its entity tables cost ~8 ms of it there (bench tui, spawn → prompt).
+    const { htmlToMarkdown } = await import('../web/html-markdown.js');
     const page = htmlToMarkdown(body.text, body.url);
     title = page.title;
     content = page.markdown;
