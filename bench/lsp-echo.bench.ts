@@ -9,7 +9,7 @@ import { BREAK, typescriptProject } from './fixtures/ts-project.js';
 import { fmt, row, summarize } from './stats.js';
 import { BARE_ECHO, Pty } from './tui.bench.js';
 
-// Key echo while a language server starts (issue 37): an interactive reika session in a
+// Key echo while a language server starts: an interactive reika session in a
 // pseudo-terminal (util-linux `script`, 80×24, as in tui.bench.ts) on the generated 200-file
 // TypeScript project (fixtures/ts-project.ts), against the scripted model. Each run is a new
 // session, so the server's start is cold (its first in that session); in it, three turns:
