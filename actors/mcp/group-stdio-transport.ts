@@ -4,7 +4,6 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StdioServerConfig } from './config.js';
-import { niceSession } from '../../runtime/process-transport.js';
 
 const STDERR_TAIL = 2048;
 const TERM_GRACE_MS = 500;
@@ -54,11 +53,10 @@ export class GroupStdioTransport implements Transport {
         if (child.pid === undefined) reject(spawnError(this.server.command, error));
         else this.onerror?.(error);
       });
-      child.once('spawn', () => {
-        // Its session is a scheduling group of its own: as nice as this actor, as the server's processes are.
-        niceSession(child.pid);
-        resolve();
-      });
+      // Its session is a scheduling group of its own under Linux autogroups, at nice 0 whatever
+      // its processes' nice: left so on purpose. A niced group starves on a busy machine (CI at
+      // load ~10 took an MCP server past its 10 s start), and the first request needs its tools.
+      child.once('spawn', () => resolve());
       child.once('close', (code, signal) => {
         // A command that never started is the spawn error above, not an exit.
         if (child.pid === undefined) return;

@@ -6,7 +6,7 @@ import type { ToolResult } from '../../../actors/tool-executor/protocol.js';
 import { client, Supervisor } from '../../../runtime/index.js';
 import { tempDir, writeTree } from '../../helpers/temp.js';
 import { everythingEntry, filesystemEntry, isolatedEnv, TAP, whereOf, writeUserConfig } from './servers.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolSettings } from '../../helpers/tool-settings.js';
 
@@ -209,7 +209,4 @@ test('a stdio server and its actor run ten steps nicer than reika, so their star
   const expected = Math.min(19, niceOf(process.pid) + 10);
   t.is(niceOf(actorPid), expected);
   t.is(niceOf(serverPid), expected, 'the server inherits it');
-  // The server runs detached, a session of its own: where Linux has autogroups that session is a
-  // scheduling group of its own, as nice as the actor, else the processes' nice would count for nothing.
-  if (existsSync(`/proc/${serverPid}/autogroup`)) t.regex(readFileSync(`/proc/${serverPid}/autogroup`, 'utf8'), new RegExp(` nice ${expected}\\n$`));
 });
