@@ -1,6 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getPriority, setPriority } from 'node:os';
+import { setPriority } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from './codec.js';
 import type { Envelope } from './envelope.js';
@@ -100,22 +99,5 @@ export class ProcessTransport implements Transport {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS);
     await this.exitPromise;
     clearTimeout(timer);
-  }
-}
-
-/**
- * Gives the scheduling group of `pid`'s session the nice value this process runs at. A child
- * spawned `detached` (a session of its own, so its whole group can be killed: MCP and language
- * servers) is, on Linux with autogroups (the default of most distributions), a scheduling group of
- * its own that shares the CPU with reika's as an equal whatever the nice value of its processes,
- * which then only ranks them against each other. Best effort: without autogroups (other systems, or
- * turned off) the processes' own values apply.
- */
-export function niceSession(pid: number | undefined): void {
-  if (process.platform !== 'linux' || pid === undefined) return;
-  try {
-    writeFileSync(`/proc/${pid}/autogroup`, String(getPriority()));
-  } catch {
-    // no autogroup here, or not permitted: the processes' own nice values apply
   }
 }

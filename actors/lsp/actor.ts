@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node';
 import { defineActor } from '../../runtime/actor.js';
-import { niceSession } from '../../runtime/process-transport.js';
 import { valueWithin } from '../../runtime/clock.js';
 import type { LspCheck, LspDiagnostic, LspProtocol, LspRequest } from './protocol.js';
 
@@ -126,6 +127,23 @@ export default defineActor<LspProtocol, LspOptions>({
     killGroup('SIGKILL');
   },
 });
+
+/**
+ * Gives the scheduling group of the server's session the nice value this actor runs at. The server
+ * is spawned `detached` (a session of its own, so its whole group can be killed), and on Linux with
+ * autogroups (the default of most distributions) that session is a scheduling group of its own that
+ * shares the CPU with reika's as an equal whatever the nice value of its processes, which then only
+ * ranks them against each other. Best effort: without autogroups the processes' own values apply.
+ * (MCP servers are left at the group's nice 0 on purpose: see group-stdio-transport.ts.)
+ */
+function niceSession(pid: number | undefined): void {
+  if (process.platform !== 'linux' || pid === undefined) return;
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(getPriority()));
+  } catch {
+    // no autogroup here, or not permitted: the processes' own nice values apply
+  }
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
