@@ -139,10 +139,7 @@ export class Redactor {
     for (let i = 0; i < edge.length && edge[i]! < carry.length; i += 2) found.push(edge[i]!, edge[i + 1]!);
     const inText = this.spans(text);
     for (let i = 0; i < inText.length; i += 2) {
-      const start = inText[i]! + carry.length;
-      const end = inText[i + 1]! + carry.length;
-      if (found.length > 0 && start <= found.at(-1)!) found[found.length - 1] = Math.max(found.at(-1)!, end);
-      else found.push(start, end);
+      addSpan(found, inText[i]! + carry.length, inText[i + 1]! + carry.length);
     }
     return found;
   }
@@ -178,10 +175,7 @@ export class Redactor {
     for (let i = 0; i < found.length; i += 2) matches.push([found[i]!, found[i + 1]!]);
     matches.sort((a, b) => a[0] - b[0]);
     const merged: number[] = [];
-    for (const [start, end] of matches) {
-      if (merged.length > 0 && start <= merged.at(-1)!) merged[merged.length - 1] = Math.max(merged.at(-1)!, end);
-      else merged.push(start, end);
-    }
+    for (const [start, end] of matches) addSpan(merged, start, end);
     return merged;
   }
 
@@ -196,6 +190,12 @@ export class Redactor {
     }
     return 0;
   }
+}
+
+/** Appends [start, end) to merged spans in order of start, joining it to the last one it overlaps. */
+function addSpan(spans: number[], start: number, end: number): void {
+  if (spans.length > 0 && start <= spans.at(-1)!) spans[spans.length - 1] = Math.max(spans.at(-1)!, end);
+  else spans.push(start, end);
 }
 
 /** Characters [from, to) of `head + tail`, without joining the two when the range lies in one. */
