@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { client, Supervisor } from '../runtime/index.js';
 import { embeddedUnavailable } from '../test/helpers/embedded.js';
 import { writeTinyModel } from '../test/helpers/gguf-model.js';
 import { fmt, row, summarize } from './stats.js';
-import { BARE_ECHO, echoLatencies, startup } from './tui.bench.js';
+import { BARE_ECHO, echoLatencies, Pty, startup } from './tui.bench.js';
 
 // The embedded engine (llama.cpp in the model-io thread) on the tiny random-weight test model:
 //
@@ -110,8 +109,7 @@ async function session(endpoint: Endpoint, dir: string): Promise<void> {
 }
 
 async function keyEcho(model: string, dir: string): Promise<void> {
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0 || !/util-linux/.test(probe.stdout)) {
+  if (!Pty.available()) {
     process.stdout.write('key echo skipped: this part needs util-linux `script` to get a pseudo-terminal\n');
     return;
   }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -200,8 +199,7 @@ async function typeWhile(pty: Pty, bare: Pty, stop: () => boolean, watch: Server
 }
 
 export default async function (): Promise<void> {
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0 || !/util-linux/.test(probe.stdout)) {
+  if (!Pty.available()) {
     process.stdout.write('skipped: this bench needs util-linux `script` to get a pseudo-terminal\n');
     return;
   }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -6,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gitRepo, tempDir } from '../test/helpers/temp.js';
 import { firstRequest, treeSize } from './first-request.js';
 import { fmt, row, summarize } from './stats.js';
-import { startup } from './tui.bench.js';
+import { Pty, startup } from './tui.bench.js';
 
 // MCP servers must not delay the start (SPEC §14: they start beside the session and join later):
 // the same runs as `startup` (spawn → first chat request, `reika -p` in a tiny repo) and `tui`
@@ -72,8 +71,7 @@ export default async function (): Promise<void> {
   row('spawn → first request, 2 stdio MCP servers (median ms)', fmt(withServers.p50), `${fmt(without.p50)} none`, withServers.p50 / without.p50, '≈ ×1.0');
   process.stdout.write(`  (spread without servers: ${fmt(Math.min(...first.none))}–${fmt(without.max)} ms; with: ${fmt(Math.min(...first.two))}–${fmt(withServers.max)} ms; largest process tree ${processes.two} with servers, ${processes.none} without)\n`);
 
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0 || !/util-linux/.test(probe.stdout)) {
+  if (!Pty.available()) {
     process.stdout.write('spawn → prompt skipped: it needs util-linux `script` to get a pseudo-terminal\n');
     return;
   }

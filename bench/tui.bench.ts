@@ -76,6 +76,12 @@ export class Pty {
     return this.chunks[low]!.slice(Math.max(0, offset - this.starts[low]!)) + this.chunks.slice(low + 1).join('');
   }
 
+  /** Whether util-linux `script`, which makes the pseudo-terminal, is here. */
+  static available(): boolean {
+    const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
+    return !probe.error && probe.status === 0 && /util-linux/.test(probe.stdout);
+  }
+
   static spawn(command: string[], cwd: string, env: NodeJS.ProcessEnv): Pty {
     const quoted = command.map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', `stty cols 80 rows 24; exec ${quoted}`, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -152,8 +158,7 @@ export async function echoLatencies(pty: Pty, count: number, typedBefore: string
 }
 
 export default async function (): Promise<void> {
-  const probe = spawnSync('script', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0 || !/util-linux/.test(probe.stdout)) {
+  if (!Pty.available()) {
     process.stdout.write('skipped: this bench needs util-linux `script` to get a pseudo-terminal\n');
     return;
   }
