@@ -9,7 +9,9 @@ import type { SessionMeta } from './transcript-event.js';
 // The sessions on disk: those of one project root (newest first), all of them, or the one an id
 // (or a unique prefix of it) names, wherever its project folder is now. The figures come from the
 // `ID.meta.json` beside each transcript; a transcript whose meta is missing or damaged is read
-// instead (slower, still listed).
+// instead (slower, still listed). The lists — `reika sessions`, the `--resume` picker, `/resume`,
+// `--continue`'s "newest", the other sessions a refusal names — offer only sessions something was
+// asked in ({@link wasAsked}); an id still opens any of them.
 
 export interface StoredSession {
   id: string;
@@ -17,10 +19,12 @@ export interface StoredSession {
   meta: SessionMeta;
 }
 
+/** The sessions of `root` worth offering, newest first. */
 export function listSessions(root: string, env: NodeJS.ProcessEnv = process.env): StoredSession[] {
   return sessionsIn(projectDir(root, env));
 }
 
+/** Every folder's sessions worth offering, newest first. */
 export function allSessions(env: NodeJS.ProcessEnv = process.env): StoredSession[] {
   const base = sessionsDir(env);
   let dirs: string[];
@@ -67,7 +71,26 @@ function sessionsIn(dir: string): StoredSession[] {
       const files = sessionFiles(dir, id);
       return { id, files, meta: metaOf(files, id) };
     })
+    .filter(wasAsked)
     .sort(newestFirst);
+}
+
+/**
+ * True when a prompt was ever sent in the session (its transcript holds a `turn-start`): there is
+ * something to go on with. A transcript with only its header, the frozen bootstrap, settings or
+ * context changes and no turn (a run killed between opening its transcript and recording the first
+ * prompt, a write that failed after the header) is not offered; its file stays, and its id still
+ * opens it. The meta's count is a cache written after the transcript line: a count of 0 is checked
+ * against the transcript, so a turn the meta missed still lists the session. A transcript that
+ * cannot be read is offered, so opening it says what is wrong.
+ */
+function wasAsked(session: StoredSession): boolean {
+  if (session.meta.turns > 0) return true;
+  try {
+    return readTranscript(session.files.transcript, session.id).events.some((event) => event.type === 'turn-start');
+  } catch {
+    return true;
+  }
 }
 
 function transcriptIds(dir: string): string[] {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { startScriptedServer, type ScriptedRequest, type ScriptedServer, type WireJson } from '../helpers/scripted-server.js';
 import { gitRepo, tempDir } from '../helpers/temp.js';
 import { runReika } from './headless-helpers.js';
+import { TranscriptWriter } from '../../actors/transcript/transcript-writer.js';
 
 const servers: ScriptedServer[] = [];
 test.after.always(() => Promise.all(servers.map((s) => s.close())));
@@ -112,6 +113,35 @@ test('a run nothing answered (no server) stores no session; reika sessions lists
   const listed = await runReika(['sessions', '--json'], { cwd: repo, env });
   t.deepEqual(JSON.parse(listed.stdout).map((session: { id: string }) => session.id), [kept]);
   t.deepEqual(readdirSync(dirname(storedFiles(env).find((file) => file.path.endsWith(`${kept}.jsonl`))!.path)).filter((name) => !name.startsWith('history')).sort(), [`${kept}.jsonl`, `${kept}.meta.json`], 'no file of the failed runs is left');
+});
+
+test('a session nothing was asked in is not listed and not taken by --continue, which goes on with the last real one; its id still resumes it', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'x\n' });
+  const s = await server([{ content: 'the real answer' }, { content: 'going on' }, { content: 'into the empty one' }]);
+  const env = envFor(s);
+  const first = await runReika(['-p', 'a real question', '--json'], { cwd: repo, env });
+  t.is(first.code, 0, first.stderr);
+  const real = JSON.parse(first.stdout).session as string;
+  // What a run leaves when it ends between opening its transcript and recording its first prompt
+  // (killed meanwhile): the header, the frozen bootstrap and the context's first change — newer than the real one.
+  const lines = readFileSync(storedFiles(env).find((file) => file.path.endsWith(`${real}.jsonl`))!.path, 'utf8').split('\n').slice(1);
+  const bootstrap = lines.slice(0, lines.findIndex((line) => /^\{"type":"(settings|turn-start)"/.test(line)));
+  t.deepEqual(bootstrap.map((line) => JSON.parse(line).type), ['frozen', 'ctx']);
+  const leftover = TranscriptWriter.create(repo, 'test', { env: { XDG_STATE_HOME: env.XDG_STATE_HOME }, copy: `${bootstrap.join('\n')}\n` });
+  leftover.close();
+  const listed = await runReika(['sessions', '--json'], { cwd: repo, env });
+  t.deepEqual(JSON.parse(listed.stdout).map((session: { id: string }) => session.id), [real], 'reika sessions offers the real one only');
+  const all = await runReika(['sessions', '--all'], { cwd: repo, env });
+  t.notRegex(all.stdout, new RegExp(leftover.id));
+  const next = await runReika(['-p', 'and then?', '--continue', '--json'], { cwd: repo, env });
+  t.is(next.code, 0, next.stderr);
+  t.is(JSON.parse(next.stdout).session, real, '--continue goes on with the last session something was asked in');
+  t.deepEqual(s.chatRequests()[1]!.json.messages.slice(1).map((m: WireJson) => m.content), ['a real question', 'the real answer', 'and then?']);
+  const byId = await runReika(['-p', 'is this one empty?', '--resume', leftover.id, '--json'], { cwd: repo, env });
+  t.is(byId.code, 0, byId.stderr);
+  t.is(JSON.parse(byId.stdout).session, leftover.id, 'its id still opens it');
+  const after = await runReika(['sessions', '--json'], { cwd: repo, env });
+  t.deepEqual(JSON.parse(after.stdout).map((session: { id: string }) => session.id).sort(), [real, leftover.id].sort(), 'asked in now, it is listed');
 });
 
 test('no API key or Authorization header is written to any stored file; the files are 0600', async (t) => {

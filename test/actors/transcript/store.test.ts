@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../../../actors/lock-file.js';
-import { findSession, listSessions } from '../../../actors/transcript/session-catalog.js';
+import { allSessions, findSession, listSessions } from '../../../actors/transcript/session-catalog.js';
 import { readTranscript } from '../../../actors/transcript/read-transcript.js';
 import { projectDir } from '../../../actors/transcript/store-paths.js';
 import { TranscriptWriter } from '../../../actors/transcript/transcript-writer.js';
@@ -130,6 +130,7 @@ test('sessions are listed per project root, newest first; an id or a unique pref
     return writer.id;
   });
   const elsewhere = TranscriptWriter.create(other, '1', { env });
+  elsewhere.append(turnStart('over there'));
   elsewhere.close();
   t.deepEqual(listSessions(root, env).map((s) => s.id), [made[1], made[2], made[0]]);
   t.deepEqual(listSessions(other, env).map((s) => s.id), [elsewhere.id]);
@@ -145,6 +146,32 @@ test('sessions are listed per project root, newest first; an id or a unique pref
   // The project folder moved (its sessions folder renamed): still found by id.
   renameSync(projectDir(other, env), join(env.XDG_STATE_HOME!, 'reika', 'sessions', 'moved'));
   t.is(findSession(elsewhere.id, env).meta.root, other);
+});
+
+test('a session nothing was asked in is not offered, and its id still finds it; a meta that missed the prompt, or a damaged transcript, is still offered', (t) => {
+  const { env, root } = place();
+  const asked = TranscriptWriter.create(root, '1', { env });
+  asked.append(turnStart('a real question', '2026-01-01T10:00:00.000Z'));
+  asked.updateMeta({ turns: 1, firstPrompt: 'a real question' });
+  asked.close();
+  // Newer, with a header, a settings record and a context change, and never a prompt (a run killed before its first one was recorded).
+  const empty = TranscriptWriter.create(root, '1', { env });
+  empty.append({ type: 'settings', mode: 'agent', approvals: 'safe', profile: 'default' });
+  empty.append({ type: 'ctx', op: 'window', window: 32000 });
+  empty.close();
+  t.deepEqual(listSessions(root, env).map((s) => s.id), [asked.id], 'the newest, empty one is not offered');
+  t.deepEqual(allSessions(env).map((s) => s.id), [asked.id]);
+  t.is(findSession(empty.id, env).id, empty.id, 'its id still finds it');
+  t.true(existsSync(empty.files.transcript), 'nothing is deleted');
+  // The transcript holds a prompt the meta did not count (a crash between the two writes): offered.
+  const missed = TranscriptWriter.create(root, '1', { env });
+  missed.append(turnStart('counted only in the transcript'));
+  missed.close();
+  t.is(JSON.parse(readFileSync(missed.files.meta, 'utf8')).turns, 0);
+  t.true(listSessions(root, env).some((s) => s.id === missed.id));
+  // A transcript that cannot be read: offered, so opening it says what is wrong.
+  writeFileSync(empty.files.transcript, '{"type":"session","v":7}\n');
+  t.true(listSessions(root, env).some((s) => s.id === empty.id));
 });
 
 test('the prompt history beside the sessions (cli/prompt-history.ts) is not listed as a session', (t) => {
