@@ -135,7 +135,11 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     await Promise.race([exited, stopped]);
     if (stopReason) {
       await env.groups.kill(pgid, marker);
-    } else {
+    } else if (!state.pidNamespace) {
+      // In a PID namespace of its own nothing the command started outlives it: bubblewrap exits
+      // once its pid 1 there has reaped the command, that pid 1 is killed with it
+      // (--die-with-parent), and its end kills the rest. What is seen then is the namespace's
+      // teardown, with that pid 1 in it, not leftovers.
       await Promise.race([closed, delay(DRAIN_MS)]);
       if (env.groups.alive(pgid, marker)) {
         leftovers = true;
