@@ -2,7 +2,6 @@ import { actorAddress, type Protocol } from '../../runtime/actor.js';
 import type { AgentMode } from '../agent-mode.js';
 import type { RuleData } from './rules/rule.js';
 import type { ReikaErrorCode } from '../../runtime/errors.js';
-import type { ToolErrorCode } from './tools/tool-error.js';
 
 // The tool-executor actor's contract (a child process). Tool names and argument keys are a
 // stable contract with models, scripts and tests (SPEC §3); the tools themselves are declared in
@@ -82,12 +81,11 @@ export interface TodoItem {
 export type ToolDelta = { type: 'output'; stream: 'stdout' | 'stderr'; text: string };
 
 /**
- * Why a call ended `error` (or a subagent's `cancelled`): a tool's own {@link ToolErrorCode}, a
- * runtime code (the executor died: `REIKA_ERR_ACTOR_FAILED`), or one of the loop's and the MCP
- * actor's own.
+ * Why a call ended `error` (or a subagent's `cancelled`): one of the house's closed codes (a tool's
+ * own, `NOT_FOUND`…, are among them; the executor's death is `REIKA_ERR_ACTOR_FAILED`), or one of
+ * the loop's and the MCP actor's own.
  */
 export type ToolResultCode =
-  | ToolErrorCode
   | ReikaErrorCode
   | 'INTERNAL'
   | 'BAD_ARGUMENTS_JSON'
