@@ -77,6 +77,8 @@ export interface OpenedSession {
   /** The transcript writer of the resumed session (or of its copy). */
   writer?: TranscriptWriter;
   resume?: ResumedSession;
+  /** The writer is a fresh copy (the session is open in another reika): dropped at the end unless the model answers in it. */
+  copied?: boolean;
   notes: string[];
 }
 
@@ -103,6 +105,7 @@ export function openSession(located: LocatedSession | undefined, config: Config,
   if (transcript.torn) notes.push(`session ${stored.id}: skipped a torn last line of its transcript (${transcript.torn} bytes, a write cut short by a crash)`);
   const attached = TranscriptWriter.attach(stored.files, stored.id, transcript.validBytes, stored.meta, writerOptions);
   let writer: TranscriptWriter;
+  const copied = 'heldBy' in attached;
   if ('heldBy' in attached) {
     const bytes = readFileSync(stored.files.transcript).subarray(0, transcript.validBytes).toString('utf8');
     const copy = bytes.slice(bytes.indexOf('\n') + 1);
@@ -111,7 +114,7 @@ export function openSession(located: LocatedSession | undefined, config: Config,
   } else {
     writer = attached;
   }
-  return { recorder: new SessionRecorder(reika, writerOptions, writer), writer, resume, notes };
+  return { recorder: new SessionRecorder(reika, writerOptions, writer, copied), writer, resume, ...(copied ? { copied } : {}), notes };
 }
 
 /** `--profile` not given: the profile the session ran with, if the configuration still has it. */

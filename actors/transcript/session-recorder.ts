@@ -10,7 +10,8 @@ import { TranscriptWriter, type WriterOptions } from './transcript-writer.js';
  * begins another. A resumed session starts attached to the file it resumed. A conversation the
  * model never answered (no server, a key refused, aborted before a reply) is not kept: its file
  * goes when it ends, so failed runs do not fill `reika sessions` and `/resume` (the prompt stays in
- * the ↑ history).
+ * the ↑ history). So does a copy of a session open in another reika (open-session.ts) that the
+ * model never answered in: it only repeats the session it was copied from.
  */
 export class SessionRecorder {
   private writer: TranscriptWriter | undefined;
@@ -23,8 +24,11 @@ export class SessionRecorder {
     private readonly reika: string,
     private readonly options: WriterOptions = {},
     attached?: TranscriptWriter,
+    /** `attached` is a fresh copy of another session: kept only once the model answers in it. */
+    copy = false,
   ) {
     this.writer = attached;
+    this.replied = !copy;
   }
 
   /** The id of the transcript being written, if one is open. */
@@ -36,11 +40,11 @@ export class SessionRecorder {
     return this.writer?.files.transcript;
   }
 
-  /** Goes on writing a stored session's transcript (`/resume`); the current one is closed. */
-  attach(writer: TranscriptWriter): void {
+  /** Goes on writing a stored session's transcript (`/resume`), or a fresh `copy` of it; the current one is closed. */
+  attach(writer: TranscriptWriter, copy = false): void {
     this.end();
     this.writer = writer;
-    this.replied = true;
+    this.replied = !copy;
   }
 
   /** A conversation begins: a transcript of its own (the one before, if any, is closed). */

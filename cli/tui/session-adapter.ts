@@ -61,9 +61,9 @@ export class SessionAdapter implements SessionPort {
     if (stored.id === this.session.transcriptId) return { lines: [`session ${stored.id} is the one going on`], recent: [] };
     if (located.root !== root) throw new Error(`session ${stored.id} ran in ${located.root}: resume it there (reika --resume ${stored.id})`);
     const opened = openSession(located, this.config, { onProblem: (message) => this.notify?.(message) });
-    const { resume, writer } = opened;
+    const { resume, writer, copied } = opened;
     if (!resume || !writer) return { lines: [], recent: [] };
-    await this.session.resumeFrom(resume, (recorder) => recorder.attach(writer));
+    await this.session.resumeFrom(resume, (recorder) => recorder.attach(writer, copied));
     return { lines: [...opened.notes, resumeLine(writer.id, resume)], recent: resume.recent };
   }
 

@@ -157,3 +157,34 @@ maybe('reika --resume without an id picks from the sessions of the folder; /new 
   t.deepEqual(fourth.slice(1), ['the second session', 'answer two', 'and the second?']);
   t.is(await leave(picking), 0);
 });
+
+/** The ids of the transcripts stored for the one project folder under `state`. */
+function storedIds(state: string): string[] {
+  const sessions = join(state, 'state', 'reika', 'sessions');
+  return readdirSync(join(sessions, readdirOne(sessions)))
+    .filter((name) => name.endsWith('.jsonl') && name !== 'history.jsonl')
+    .map((name) => name.slice(0, -'.jsonl'.length))
+    .sort();
+}
+
+maybe('reika -c opened while the session is open in another terminal, and quit without a word, leaves no copy behind', async (t) => {
+  const root = gitRepo({ 'a.txt': 'x\n' });
+  const state = tempDir('reika-home-');
+  const server = await serverFor(t, [{ content: 'answer one' }]);
+  const first = await reika(t, server, root, state);
+  first.type('the only question');
+  first.keys('Enter');
+  await first.waitFor('answer one');
+  await first.waitFor('› type a message');
+  const [original] = storedIds(state);
+  // The first terminal still holds the session: the second goes on in a copy of it…
+  const second = await reika(t, server, root, state, ['-c'], 'resumed session');
+  await second.waitFor('› type a message');
+  t.is(storedIds(state).length, 2, 'the copy exists while it runs');
+  t.is(await leave(second), 0);
+  // …which repeated the original only, and goes with it.
+  t.deepEqual(storedIds(state), [original]);
+  t.is(await leave(first), 0);
+  t.deepEqual(storedIds(state), [original], 'the original stays');
+  t.is(server.chatRequests().length, 1);
+});
