@@ -188,7 +188,7 @@ function describe(root: string, errors: readonly LspDiagnostic[], server: string
 function serverHint(language: LspLanguage): string {
   switch (language) {
     case 'typescript':
-      return 'install typescript-language-server in the project or on PATH';
+      return 'the project has no typescript package: npm install -D typescript';
     case 'python':
       return 'install pyright in the project or on PATH';
     case 'go':

@@ -4,9 +4,12 @@ import { delimiter, dirname, extname, join } from 'node:path';
 import type { LspLanguage } from './protocol.js';
 
 // Which language server serves a file, and where it is: the project's own install first
-// (`node_modules/.bin`), then PATH, then the one installed beside reika (its development
-// dependencies). TypeScript's server uses the project's `typescript` when it has one and reika's
-// otherwise (typescript-language-server looks in the workspace first, then beside itself).
+// (`node_modules/.bin`), then PATH, then the one installed beside reika. typescript-language-server
+// is one of reika's dependencies, so TypeScript and JavaScript projects get diagnostics out of the
+// box; it checks with the project's own `typescript` (it looks in the workspace and the folders
+// above it, then beside itself), and reika ships no TypeScript of its own (23 MB, against a 60 MB
+// install), so a project without one has no TypeScript server from reika. pyright (38 MB) is a
+// development dependency only: found in the project or on PATH, or in a checkout of reika.
 
 export interface ServerCommand {
   language: LspLanguage;
@@ -53,8 +56,19 @@ const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; 
   rust: { name: 'rust-analyzer', bin: 'rust-analyzer', args: [] },
 };
 
+/** Where one of reika's own packages is (its package.json), or undefined when it is not installed. */
+export type OwnPackage = (name: string) => string | undefined;
+
+const ownPackage: OwnPackage = (name) => {
+  try {
+    return createRequire(import.meta.url).resolve(`${name}/package.json`);
+  } catch {
+    return undefined;
+  }
+};
+
 /** The server for `language` in the project at `root`, or undefined when none is at hand. */
-export function findServer(language: LspLanguage, root: string, env: NodeJS.ProcessEnv = process.env): ServerCommand | undefined {
+export function findServer(language: LspLanguage, root: string, env: NodeJS.ProcessEnv = process.env, own: OwnPackage = ownPackage): ServerCommand | undefined {
   const server = SERVERS[language];
   const found = (command: string, args: string[], from: ServerCommand['from']): ServerCommand => ({ language, name: server.name, command, args, from, ...(server.initialization ? { initialization: server.initialization } : {}) });
   const local = join(root, 'node_modules', '.bin', server.bin);
@@ -64,16 +78,19 @@ export function findServer(language: LspLanguage, root: string, env: NodeJS.Proc
     const candidate = join(folder, server.bin);
     if (executable(candidate)) return found(candidate, server.args, 'PATH');
   }
-  if (server.bundled) {
-    try {
-      const packageJson = createRequire(import.meta.url).resolve(`${server.bundled.pkg}/package.json`);
-      const file = join(dirname(packageJson), server.bundled.file);
-      if (existsSync(file)) return found(process.execPath, [file, ...server.args], 'reika');
-    } catch {
-      // not installed beside reika
-    }
+  const packageJson = server.bundled ? own(server.bundled.pkg) : undefined;
+  if (!packageJson) return undefined;
+  if (language === 'typescript' && !projectTypescript(root) && !own('typescript')) return undefined;
+  const file = join(dirname(packageJson), server.bundled!.file);
+  return existsSync(file) ? found(process.execPath, [file, ...server.args], 'reika') : undefined;
+}
+
+/** Whether `root` or a folder above it has the `typescript` package (where typescript-language-server looks). */
+function projectTypescript(root: string): boolean {
+  for (let folder = root; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'node_modules', 'typescript', 'lib', 'tsserver.js'))) return true;
+    if (dirname(folder) === folder) return false;
   }
-  return undefined;
 }
 
 function executable(path: string): boolean {

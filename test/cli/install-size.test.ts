@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFile, type ExecFileException } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tinyModel } from '../helpers/embedded.js';
@@ -12,8 +12,9 @@ import { cleanEnv } from './headless-helpers.js';
  * The package as a user gets it: `npm pack` of this checkout (its built dist/), installed with
  * `npm install -g` into a clean prefix from the npm registry. It stays small (the embedded
  * engine is not in it: `reika engine install` adds it), carries what a package should, and the
- * installed binary runs: --version, doctor and -p against the scripted server, and --model
- * FILE.gguf says in one line how to get the engine.
+ * installed binary runs: --version, doctor and -p against the scripted server (a tool call, and an
+ * edit checked by the typescript-language-server it installed), and --model FILE.gguf says in one
+ * line how to get the engine.
  */
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -98,6 +99,22 @@ test(`a packed tarball installs globally in a clean prefix at ≤ ${LIMIT_MB} MB
   t.is(withTool.code, 0, withTool.stderr);
   t.regex(withTool.stderr, /grep needle — 30 matches in 30 files/);
   t.regex(withTool.stdout, /Found them\./);
+  // TypeScript diagnostics with nothing more installed: the typescript-language-server that came
+  // with reika checks an edit with the project's own typescript (the checkout's, linked in); none
+  // on PATH (npx puts the checkout's node_modules/.bin there).
+  const tsProject = gitRepo({ '.gitignore': 'node_modules\n', 'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ['src'] }), 'src/main.ts': 'export const n: number = 1;\n' });
+  mkdirSync(join(tsProject, 'node_modules'));
+  symlinkSync(join(repo, 'node_modules', 'typescript'), join(tsProject, 'node_modules', 'typescript'));
+  const editServer = await startScriptedServer([
+    { toolCalls: [{ name: 'read', arguments: { path: 'src/main.ts' } }] },
+    { toolCalls: [{ name: 'edit', arguments: { path: 'src/main.ts', old_string: '= 1;', new_string: '= "one";' } }] },
+    { content: 'Edited.' },
+  ]);
+  t.teardown(() => editServer.close());
+  const edited = await run(reika, ['-p', 'edit it'], { cwd: tsProject, env: env({ PATH: nodeOnly, REIKA_BASE_URL: editServer.url, REIKA_MODEL: 'scripted-model', REIKA_DIAGNOSTICS: 'on', REIKA_DIAGNOSTICS_MS: '120000' }) });
+  t.is(edited.code, 0, edited.stderr);
+  const told = (editServer.chatRequests().at(-1)!.json.messages as { role: string; content: string }[]).filter((message) => message.role === 'tool').at(-1)!.content;
+  t.regex(told, /Errors this change introduced \(typescript-language-server\):\nsrc\/main\.ts:1:\d+ TS2322 /, told);
   // What the package ships names no source map it does not ship.
   const shipped = join(prefix, 'lib', 'node_modules', 'reika');
   const mapped = files.filter((path) => /\.c?js$/.test(path) && /\/\/# sourceMappingURL=/.test(readFileSync(join(shipped, path), 'utf8')));
