@@ -37,7 +37,8 @@ test('429 with Retry-After is waited out and retried, then succeeds', async (t) 
   t.is(reply?.text, 'ok');
   t.is(retries.length, 1);
   t.is((retries[0] as { delayMs: number }).delayMs, 1000, 'the server’s Retry-After wins over the backoff');
-  t.true(ms >= 950 && ms < 5_000, `took ${ms} ms`);
+  // It waited (a lower bound only: a loaded machine makes everything later, never sooner).
+  t.true(ms >= 950, `took ${ms} ms`);
   t.is(server.chatRequests().length, 2);
 });
 
@@ -49,10 +50,9 @@ test('a 500 is retried with backoff and then succeeds', async (t) => {
 
 test('a server that keeps failing with 5xx is reported after the bounded retries', async (t) => {
   const status = { fault: { type: 'status', status: 502, message: 'upstream\nbroke' } } as ScriptedReply;
-  const { error, server, ms } = await attempt([status, status, status, status, status, status]);
+  const { error, server } = await attempt([status, status, status, status, status, status]);
   oneLine(t, error, 'REIKA_ERR_HTTP', /HTTP 502: upstream broke/);
   t.is(server.chatRequests().length, fast.maxRetries + 1);
-  t.true(ms < 5_000);
 });
 
 test('a Retry-After longer than the policy allows is reported at once', async (t) => {
@@ -84,12 +84,13 @@ test('a garbage line in the stream is skipped with a notice and the turn complet
   t.regex(reply!.notices[0]!, /malformed line/);
 });
 
-test('a stream that stalls mid-answer fails with the timeout error naming REIKA_REQUEST_TIMEOUT_MS within bounded time', async (t) => {
+test('a stream that stalls mid-answer fails with the timeout error naming REIKA_REQUEST_TIMEOUT_MS', async (t) => {
   // 417 bytes: the role chunk and the first text delta arrived, so the prefill is over and a
   // health check no longer counts as life (see idle-watch.ts; a silent prefill is waited for).
   const { error, ms } = await attempt([{ content: 'slow and steady', fault: { type: 'stall', afterBytes: 430 } }], { timeoutMs: 300 });
   oneLine(t, error, 'REIKA_ERR_TIMEOUT', /REIKA_REQUEST_TIMEOUT_MS/);
-  t.true(ms >= 250 && ms < 3_000, `took ${ms} ms`);
+  // It waited for the timeout (the stalled server never ends the stream itself: the test ending is the bound).
+  t.true(ms >= 250, `took ${ms} ms`);
 });
 
 test('401 and 403 are reported at once, naming REIKA_API_KEY', async (t) => {
@@ -116,13 +117,12 @@ test('no server at the address is reported after a short bounded retry, naming R
   const port = (probe.address() as { port: number }).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   const events: ModelEvent[] = [];
-  const started = Date.now();
   const error = (await t.throwsAsync(
     streamChat({ type: 'chat', endpoint: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', requestTimeoutMs: 0 }, messages: [], tools: [] }, { signal: new AbortController().signal, emit: (e) => events.push(e), retry: fast }),
   )) as ReikaError;
   oneLine(t, error, 'REIKA_ERR_SERVER_UNREACHABLE', /No model server answers at http:\/\/127\.0\.0\.1:\d+\/v1.*REIKA_BASE_URL/);
+  // Bounded: as many retries as the policy allows, then the error (no timing: CI shares the machine).
   t.is(events.filter((e) => e.type === 'retry').length, fast.maxConnectionRetries);
-  t.true(Date.now() - started < 3_000);
 });
 
 test('an error event inside the stream is reported in one line', async (t) => {
