@@ -56,7 +56,7 @@ const MODEL_IO_BUNDLED_PACKAGES = ['nanoid'];
  * one chunk of them loads in about half the time (100 vs 200 ms at load ~13, bench/acp.bench.ts),
  * and only `reika acp` imports that chunk. The LSP client (vscode-languageserver-protocol and the
  * two packages under it, ~60 CommonJS files) likewise, into the language-server actor that alone
- * uses it: loading the actor costs 225 instead of 340 ms of CPU (task-clock, `node -e 0` 102), paid
+ * uses it: loading the actor costs about 240 instead of 340 ms of CPU (task-clock, `node -e 0` 102), paid
  * at each language server's start, beside it.
  */
 const ESM_BUNDLED_PACKAGES = ['@agentclientprotocol/sdk', 'zod', 'vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types'];

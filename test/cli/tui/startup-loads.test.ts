@@ -29,4 +29,11 @@ test('the interactive start loads only the packages it needs (no settings files,
     [],
     'packages loaded at the start beyond the ones it needs',
   );
+  // The ACP SDK and the LSP client are bundled (scripts/bundle.mjs), so they are not seen as
+  // packages: their bundle files must not load either.
+  t.deepEqual(
+    lines.filter((line) => /\/bundle\/(chunks\/acp-command-|actors\/lsp\/)/.test(line)),
+    [],
+    'the bundled ACP SDK or LSP client loaded at the start',
+  );
 });
