@@ -139,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
     // An MCP server that failed or was declined is one line on stderr (JSON modes stay clean).
     if (args.output === 'text') void tellMcp(runtime);
     // Said once, on stderr, while the first request is under way.
-    void import('../../actors/tool-executor/safety/status.js')
+    void import('../../actors/tool-executor/safety/sandbox.js')
       .then(({ sandboxNotice }) => (interrupted ? undefined : sandboxNotice(config.tools)))
       .then((line) => line && process.stderr.write(`reika: ${line}\n`));
     // `reika -p "/review src"`: a custom command (.reika/commands/review.md) sends its prompt.

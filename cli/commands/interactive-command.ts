@@ -179,7 +179,7 @@ async function startSession(config: Config, configFor: (root: string) => Config,
   const style = createStyle(!colorDisabled());
   // Said once, after the bootstrap so the probe does not compete with it.
   const tellSandbox = () =>
-    void import('../../actors/tool-executor/safety/status.js')
+    void import('../../actors/tool-executor/safety/sandbox.js')
       .then(({ sandboxNotice }) => sandboxNotice(config.tools))
       .then((line) => line && app.note(`reika: ${line}`, style.yellow));
   // A resumed session has no bootstrap (its index and repo map are the recorded ones).

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import type { ToolSettings } from '../protocol.js';
 
 // Which sandbox `bash` commands run under (SPEC §12): `REIKA_SANDBOX=auto|bwrap|off`, default
 // `auto`. On Linux that is bubblewrap when it is installed and may create namespaces here; on
@@ -105,4 +106,14 @@ function run(program: string, args: string[]): Promise<string | undefined> {
       else resolve(stderr.trim().split('\n')[0]?.replace(/^bwrap: /, '') || (signal ? `killed by ${signal}` : `exit code ${code}`));
     });
   });
+}
+
+/**
+ * One line when bash commands run without a sandbox (said once at start), else undefined. Here,
+ * not in status.ts: the start imports only this, not the checkpoint store the status reads.
+ */
+export async function sandboxNotice(settings: ToolSettings): Promise<string | undefined> {
+  const state = await sandboxState(settings.sandbox);
+  if (state.kind !== 'none' || state.setting === 'off') return undefined;
+  return state.required ? `REIKA_SANDBOX=bwrap, but ${state.note}: bash commands will not run` : `no sandbox: ${state.note}`;
 }

@@ -70,13 +70,6 @@ async function checkpointState(root: string, settings: ToolSettings): Promise<Ch
   return state;
 }
 
-/** One line when bash commands run without a sandbox (said once at start), else undefined. */
-export async function sandboxNotice(settings: ToolSettings): Promise<string | undefined> {
-  const state = await sandboxState(settings.sandbox);
-  if (state.kind !== 'none' || state.setting === 'off') return undefined;
-  return state.required ? `REIKA_SANDBOX=bwrap, but ${state.note}: bash commands will not run` : `no sandbox: ${state.note}`;
-}
-
 /** Human lines for `reika doctor`. */
 export function describeSafety(status: SafetyStatus): string[] {
   const { sandbox, checkpoints } = status;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { CheckpointStore } from '../../../../actors/tool-executor/safety/checkpoint-store.js';
-import { describeSafety, safetyStatus, sandboxNotice } from '../../../../actors/tool-executor/safety/status.js';
+import { sandboxNotice } from '../../../../actors/tool-executor/safety/sandbox.js';
+import { describeSafety, safetyStatus } from '../../../../actors/tool-executor/safety/status.js';
 import { gitRepo } from '../../../helpers/temp.js';
 import { toolSettings } from '../../../helpers/tool-settings.js';
 
