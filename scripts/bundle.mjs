@@ -82,22 +82,19 @@ const result = await build({
   logLevel: 'warning',
   plugins: [packagesExternalBut(ESM_BUNDLED_PACKAGES), moduleUrls('import.meta.url')],
 });
-// A bundled CommonJS package's require() of a Node built-in goes through esbuild's `__require`,
-// which throws in an ES module unless `require` exists: the files that hold it get one.
-for (const file of Object.keys(result.metafile.outputs)) {
-  const path = resolve(root, file);
-  const text = readFileSync(path, 'utf8');
-  if (text.includes('Dynamic require of "')) writeFileSync(path, `import { createRequire as __reikaCreateRequire } from 'node:module';\nconst require = __reikaCreateRequire(import.meta.url);\n${text}`);
-}
 Object.assign(result.metafile.outputs, (await commonJsBundle(STARTUP_ENTRY, STARTUP_BUNDLE)).metafile.outputs);
 Object.assign(result.metafile.outputs, (await commonJsBundle(MODEL_IO_ENTRY, MODEL_IO_BUNDLE, MODEL_IO_BUNDLED_PACKAGES)).metafile.outputs);
-// Each output file finds the bundle's root from where it is.
 for (const file of Object.keys(result.metafile.outputs)) {
   const path = resolve(root, file);
-  const text = readFileSync(path, 'utf8');
-  if (!text.includes(ROOT_PLACEHOLDER)) continue;
+  let text = readFileSync(path, 'utf8');
+  const before = text;
+  // Each output file finds the bundle's root from where it is.
   const up = relative(dirname(path), out).split(sep).join('/');
-  writeFileSync(path, text.replaceAll(ROOT_PLACEHOLDER, up === '' ? './' : `${up}/`));
+  text = text.replaceAll(ROOT_PLACEHOLDER, up === '' ? './' : `${up}/`);
+  // A bundled CommonJS package's require() of a Node built-in goes through esbuild's `__require`,
+  // which throws in an ES module unless `require` exists: the ES module files that hold it get one.
+  if (path.endsWith('.js') && text.includes('Dynamic require of "')) text = `import { createRequire as __reikaCreateRequire } from 'node:module';\nconst require = __reikaCreateRequire(import.meta.url);\n${text}`;
+  if (text !== before) writeFileSync(path, text);
 }
 // piscina's worker file is CommonJS (workers/pool-loader.cts): tsc emitted it, it goes beside the bundled entry it imports.
 // Without tsc's source-map comment: the bundle ships no maps (package.json), and a comment naming a

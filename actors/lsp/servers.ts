@@ -59,7 +59,7 @@ const SERVERS: Record<LspLanguage, { name: string; bin: string; args: string[]; 
 /** Where one of reika's own packages is (its package.json), or undefined when it is not installed. */
 export type OwnPackage = (name: string) => string | undefined;
 
-const ownPackage: OwnPackage = (name) => {
+export const ownPackage: OwnPackage = (name) => {
   try {
     return createRequire(import.meta.url).resolve(`${name}/package.json`);
   } catch {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findServer, type OwnPackage } from '../../../actors/lsp/servers.js';
+import { findServer, ownPackage, type OwnPackage } from '../../../actors/lsp/servers.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /**
@@ -10,15 +10,8 @@ import { tempDir } from '../../helpers/temp.js';
  * dependencies, so what an install lacks is hidden here).
  */
 
-const realOwn: OwnPackage = (name) => {
-  try {
-    return import.meta.resolve(`${name}/package.json`).replace(/^file:\/\//, '');
-  } catch {
-    return undefined;
-  }
-};
 /** reika's own packages as `npm install -g reika` leaves them. */
-const installed: OwnPackage = (name) => (name === 'typescript' || name === 'pyright' ? undefined : realOwn(name));
+const installed: OwnPackage = (name) => (name === 'typescript' || name === 'pyright' ? undefined : ownPackage(name));
 const noPath = { PATH: '' };
 
 test('TypeScript: reika’s typescript-language-server serves a project that has typescript, here or in a folder above', (t) => {
@@ -40,6 +33,6 @@ test('TypeScript: a project without typescript gets no server from an install th
   t.is(findServer('typescript', root, noPath, installed), undefined);
   t.is(findServer('python', root, noPath, installed), undefined);
   // A checkout of reika has both as development dependencies, and uses them.
-  t.is(findServer('typescript', root, noPath, realOwn)?.from, 'reika');
-  t.is(findServer('python', root, noPath, realOwn)?.from, 'reika');
+  t.is(findServer('typescript', root, noPath, ownPackage)?.from, 'reika');
+  t.is(findServer('python', root, noPath, ownPackage)?.from, 'reika');
 });
