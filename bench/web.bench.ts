@@ -1,11 +1,15 @@
-import { Parser } from 'htmlparser2';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { htmlToMarkdown } from '../actors/tool-executor/web/html-markdown.js';
+import { readHtml } from '../actors/tool-executor/web/html-tokens.js';
 import { fmt, row, summarize } from './stats.js';
 
 // `fetch`'s HTML to Markdown on a 1 MB page (navigation, sidebar, scripts, ads and a long article
 // of headings, paragraphs, links, lists, code blocks and tables), CPU time of the conversion:
-// the first call in this process (cold: the code is not compiled yet) and the median of warm
-// calls, beside htmlparser2's bare tokenizer pass over the same bytes (the floor: no output).
+// the first call in a fresh process, as the tool executor makes it (median of 5 processes: V8
+// has compiled nothing yet, and its optimising compiles run on other threads, which the process's
+// CPU time counts), and the median of warm calls, beside a bare pass of the converter's own HTML
+// reader over the same bytes, its events going nowhere (the floor: no output).
 
 /** A page of about `bytes`, shaped like a release-notes page of a documentation site. */
 export function samplePage(bytes: number): string {
@@ -30,6 +34,8 @@ export function samplePage(bytes: number): string {
   return parts.join('');
 }
 
+const NOWHERE = { open() {}, text() {}, close() {} };
+
 function cpuMs(run: () => unknown): number {
   const start = process.cpuUsage();
   run();
@@ -37,18 +43,34 @@ function cpuMs(run: () => unknown): number {
   return (used.user + used.system) / 1000;
 }
 
+const FIRST_CALL = '--first-call';
+
+/** In a fresh process: the CPU time of the first conversion, printed. */
+function firstCall(): void {
+  const html = samplePage(1024 * 1024);
+  console.log(cpuMs(() => htmlToMarkdown(html, 'https://example.com/notes')));
+}
+
 export default async function (): Promise<void> {
   const html = samplePage(1024 * 1024);
-  const cold = cpuMs(() => htmlToMarkdown(html, 'https://example.com/notes'));
+  const firsts = Array.from({ length: 5 }, () => {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), FIRST_CALL], { encoding: 'utf8' });
+    const ms = Number.parseFloat(child.stdout);
+    if (child.status !== 0 || !Number.isFinite(ms)) throw new Error(`web bench: the first-call process failed: ${child.stderr.trim().split('\n')[0]}`);
+    return ms;
+  });
+  const cold = summarize(firsts).p50;
   const warm: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < 15; i++) {
     warm.push(cpuMs(() => htmlToMarkdown(html, 'https://example.com/notes')));
-    bare.push(cpuMs(() => new Parser({}, { decodeEntities: true }).end(html)));
+    bare.push(cpuMs(() => readHtml(html, NOWHERE)));
   }
   const warmP50 = summarize(warm).p50;
   const bareP50 = summarize(bare).p50;
   const out = htmlToMarkdown(html, 'https://example.com/notes').markdown.length;
   row(`fetch: 1 MB page → Markdown, CPU warm p50 (${(out / 1024).toFixed(0)} KB out)`, `${fmt(warmP50)} ms`, `${fmt(bareP50)} ms`, warmP50 / bareP50, '≤ 100 ms');
-  row('fetch: 1 MB page → Markdown, CPU first call', `${fmt(cold)} ms`, `${fmt(bareP50)} ms`, cold / bareP50);
+  row('fetch: 1 MB page → Markdown, CPU first call (fresh process, p50 of 5)', `${fmt(cold)} ms`, `${fmt(bareP50)} ms`, cold / bareP50, '≤ 100 ms');
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === FIRST_CALL) firstCall();

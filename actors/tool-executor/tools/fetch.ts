@@ -77,7 +77,7 @@ async function readPage(url: URL, host: string, env: ToolEnv): Promise<ToolOutco
   let content = body.text;
   if (html) {
     // Loaded with the first page: the registry is read in reika's main process at startup, and
-    // htmlparser2 with its entity tables cost ~8 ms of it there (bench tui, spawn → prompt).
+    // the converter with its entity tables (`entities`) would cost milliseconds of it there.
     const { htmlToMarkdown } = await import('../web/html-markdown.js');
     const page = htmlToMarkdown(body.text, body.url);
     title = page.title;

@@ -1,7 +1,7 @@
-import { Parser } from 'htmlparser2';
+import { type Attributes, type HtmlSink, NO_ATTRIBUTES, readHtml } from './html-tokens.js';
 
-// A web page's main content as Markdown, in one pass of htmlparser2's tokenizer (no DOM is
-// built: a 1 MB page converts in ~10–20 ms warm). What a reader needs stays — headings,
+// A web page's main content as Markdown, written as html-tokens.ts reads the page (no DOM is
+// built: a 1 MB page converts in ~50 ms of CPU warm, ~200 ms the first call in a process). What a reader needs stays — headings,
 // paragraphs, links (resolved against the page's URL), lists, code blocks with their language,
 // quotes, tables, emphasis, images' alt text — and what only a browser needs goes: scripts,
 // styles, forms, navigation, page headers and footers, hidden elements.
@@ -35,19 +35,58 @@ interface Region {
   chars: number;
 }
 
-interface Frame {
-  name: string;
-  /** Where this element's output starts in `out` (links, emphasis and cells look back to it). */
-  at: number;
-  /** Restores what the element changed when it closes. */
-  close?: () => void;
+/** What an element undoes or finishes when it closes. */
+const enum Kind {
+  None,
+  /** Inside a dropped subtree. */
+  Drop,
+  Heading,
+  Pre,
+  Quote,
+  List,
+  Item,
+  /** A link: `mark` is its target; `piece` the `[`. */
+  Link,
+  /** Emphasis: `mark` is the marker; `piece` the opening one. */
+  Wrap,
+  /** Inline code: `piece` the opening backtick. */
+  Code,
+  Table,
+  /** A table cell: its text is `out` from `at`. */
+  Cell,
+}
+
+const enum Content {
+  None,
+  /** Inside main or article: a header or footer there is kept. */
+  Content,
+  /** The first main: its output span is the main content candidate. */
+  Main,
+  /** The first article likewise. */
+  Article,
+}
+
+/** An open element. Every frame has the same fields, set in the same order (one hidden class). */
+class Frame {
+  kind = Kind.None;
+  content = Content.None;
+  /** A link's target, an emphasis marker, or the line prefix to restore. */
+  mark = '';
+  /** The index in `out` of an opening mark. */
+  piece = -1;
+
+  constructor(
+    readonly name: string,
+    /** Where this element's output starts in `out` (cells look back to it). */
+    readonly at: number,
+  ) {}
 }
 
 export function htmlToMarkdown(html: string, pageUrl: string): MarkdownPage {
   return new Converter(pageUrl).convert(html);
 }
 
-class Converter {
+class Converter implements HtmlSink {
   /** Output pieces; a piece may be blanked later (an empty link's `[`). */
   private out: string[] = [];
   private readonly stack: Frame[] = [];
@@ -76,6 +115,9 @@ class Converter {
   /** Characters of text written so far (regions compare theirs with it). */
   private chars = 0;
   private base: URL | undefined;
+  /** The opening fence of the code block being read (its inner `<code>` may name the language). */
+  private pendingFence: number | undefined;
+  private preFresh = false;
 
   constructor(pageUrl: string) {
     try {
@@ -86,15 +128,7 @@ class Converter {
   }
 
   convert(html: string): MarkdownPage {
-    const parser = new Parser(
-      {
-        onopentag: (name, attribs) => this.open(name, attribs),
-        ontext: (text) => this.text(text),
-        onclosetag: (name) => this.close(name),
-      },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
-    );
-    parser.end(html);
+    readHtml(html, this);
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
     const all = this.out;
     const region = this.mainRegion();
@@ -109,44 +143,20 @@ class Converter {
     return candidate.chars >= this.chars * MAIN_SHARE ? candidate : undefined;
   }
 
-  private open(name: string, attribs: Record<string, string>): void {
-    const frame: Frame = { name, at: this.out.length };
+  open(name: string, attribs: Attributes): void {
+    const frame = new Frame(name, this.out.length);
     this.stack.push(frame);
-    if (name === 'title' && this.title === undefined && !this.stack.some((open) => open.name === 'svg')) {
+    if (name === 'title' && this.title === undefined && !this.inSvg()) {
       this.titleText = [];
       return;
     }
     if (this.dropDepth > 0 || this.dropped(name, attribs)) {
       this.dropDepth++;
-      frame.close = () => this.dropDepth--;
+      frame.kind = Kind.Drop;
       return;
     }
-    if (name === 'main' || attribs.role === 'main') {
-      if (!this.main) {
-        const region: Region = (this.main = { from: this.out.length, to: -1, chars: -this.chars });
-        frame.close = () => {
-          region.to = this.out.length;
-          region.chars += this.chars;
-        };
-      }
-    } else if (name === 'article') {
-      if (this.article) this.article.count++;
-      else {
-        const region = (this.article = { from: this.out.length, to: -1, chars: -this.chars, count: 1 });
-        frame.close = () => {
-          region.to = this.out.length;
-          region.chars += this.chars;
-        };
-      }
-    }
-    if (name === 'main' || name === 'article' || attribs.role === 'main') {
-      this.contentDepth++;
-      const previous = frame.close;
-      frame.close = () => {
-        previous?.();
-        this.contentDepth--;
-      };
-    }
+    const role = attribs.role;
+    if (name === 'main' || name === 'article' || role === 'main') this.enterContent(frame, name === 'article' && role !== 'main');
     if (this.preDepth > 0) {
       // Inside a code block only the text counts (a highlighter's spans), and the language its <code> names.
       const language = name === 'code' ? languageOf(attribs.class) : undefined;
@@ -154,7 +164,7 @@ class Converter {
       if (name === 'br') this.out.push(`\n${this.prefix}`);
       return;
     }
-    if (this.table && this.tableTag(name)) return;
+    if (this.table && this.tableTag(name, frame)) return;
     const nestedList = (name === 'ul' || name === 'ol') && this.lists.length > 0;
     if (PARAGRAPH.has(name) && !nestedList) this.block(2);
     else if (LINE.has(name) || nestedList) this.block(1);
@@ -165,19 +175,32 @@ class Converter {
       case 'h4':
       case 'h5':
       case 'h6':
-        this.write(`${'#'.repeat(Number(name[1]))} `);
-        frame.close = () => this.block(2);
+        this.write(HEADING_MARKS[name.charCodeAt(1) - 49]!);
+        frame.kind = Kind.Heading;
         break;
-      case 'p':
       case 'pre':
-      case 'blockquote':
-      case 'ul':
-      case 'ol':
-      case 'dl':
-      case 'figure':
-      case 'details':
-        this.paragraphElement(name, frame, attribs);
+        this.write(`\`\`\`${languageOf(attribs.class) ?? ''}`);
+        this.pendingFence = this.out.length - 1;
+        this.block(1, true);
+        this.preDepth++;
+        this.preFresh = true;
+        frame.kind = Kind.Pre;
         break;
+      case 'blockquote':
+        this.flushOwed();
+        frame.mark = this.prefix;
+        frame.kind = Kind.Quote;
+        this.prefix += '> ';
+        this.out.push('> ');
+        this.atLineStart = true;
+        break;
+      case 'ul':
+      case 'ol': {
+        const start = Number.parseInt(attribs.start ?? '1', 10);
+        this.lists.push(name === 'ol' ? (Number.isFinite(start) ? start : 1) : undefined);
+        frame.kind = Kind.List;
+        break;
+      }
       case 'li':
         this.listItem(frame);
         break;
@@ -193,6 +216,7 @@ class Converter {
         break;
       case 'strong':
       case 'b':
+      case 'dt':
         this.wrap(frame, '**');
         break;
       case 'em':
@@ -204,21 +228,17 @@ class Converter {
         this.wrap(frame, '~~');
         break;
       case 'code':
-        this.inlineCode(frame);
+        this.write('`');
+        frame.piece = this.out.length - 1;
+        frame.kind = Kind.Code;
         break;
-      case 'img': {
-        const alt = (attribs.alt ?? '').replace(/\s+/g, ' ').trim();
-        const src = this.resolve(attribs.src);
-        if (alt !== '' && src !== undefined) this.write(`![${alt.replace(/[[\]]/g, '\\$&')}](${src})`);
+      case 'img':
+        this.image(attribs);
         break;
-      }
       case 'table':
         this.owed = 0;
         if (!this.table) this.table = { rows: [], row: [], depth: this.stack.length };
-        frame.close = () => this.endTable();
-        break;
-      case 'dt':
-        this.wrap(frame, '**');
+        frame.kind = Kind.Table;
         break;
       case 'dd':
         this.write(': ');
@@ -226,24 +246,85 @@ class Converter {
     }
   }
 
-  private close(name: string): void {
+  close(name: string): void {
     if (name === 'title' && this.titleText) {
-      this.title = this.titleText.join('').replace(/\s+/g, ' ').trim() || undefined;
+      this.title = collapse(this.titleText.join('')).trim() || undefined;
       this.titleText = undefined;
     }
     // Close the innermost open element of that name and any left open inside it.
-    let index = this.stack.length - 1;
-    while (index >= 0 && this.stack[index]!.name !== name) index--;
+    const { stack } = this;
+    let index = stack.length - 1;
+    while (index >= 0 && stack[index]!.name !== name) index--;
     if (index < 0) return;
-    while (this.stack.length > index) {
-      const frame = this.stack.pop()!;
-      frame.close?.();
-      if (this.dropDepth === 0 && !this.table && LINE.has(frame.name)) this.block(1);
-      else if (this.dropDepth === 0 && !this.table && PARAGRAPH.has(frame.name) && frame.name !== 'ul' && frame.name !== 'ol') this.block(2);
+    while (stack.length > index) {
+      const frame = stack.pop()!;
+      if (frame.kind !== Kind.None) this.finish(frame);
+      if (frame.content !== Content.None) this.leaveContent(frame);
+      if (this.dropDepth > 0 || this.table) continue;
+      const closed = frame.name;
+      if (LINE.has(closed)) this.block(1);
+      else if (PARAGRAPH.has(closed) && closed !== 'ul' && closed !== 'ol') this.block(2);
     }
   }
 
-  private text(raw: string): void {
+  /** Does what an element owes when it closes. */
+  private finish(frame: Frame): void {
+    switch (frame.kind) {
+      case Kind.Drop:
+        this.dropDepth--;
+        break;
+      case Kind.Heading:
+        this.block(2);
+        break;
+      case Kind.Pre:
+        this.preDepth--;
+        this.pendingFence = undefined;
+        if (!this.atLineStart) this.out.push(`\n${this.prefix}`);
+        this.out.push('```');
+        this.atLineStart = false;
+        this.block(2);
+        break;
+      case Kind.Quote:
+        this.prefix = frame.mark;
+        this.block(2);
+        break;
+      case Kind.List:
+        this.lists.pop();
+        this.block(this.lists.length > 0 ? 1 : 2);
+        break;
+      case Kind.Item:
+        this.prefix = frame.mark;
+        this.block(1);
+        break;
+      case Kind.Link:
+        if (this.onlySpace(frame.piece + 1)) this.unwrite(frame.piece);
+        else {
+          this.out.push(`](${frame.mark})`);
+          this.atLineStart = false;
+        }
+        break;
+      case Kind.Wrap:
+        if (this.onlySpace(frame.piece + 1)) this.unwrite(frame.piece);
+        else {
+          this.out.push(frame.mark);
+          this.atLineStart = false;
+        }
+        break;
+      case Kind.Code:
+        this.endInlineCode(frame.piece);
+        break;
+      case Kind.Table:
+        this.endTable();
+        break;
+      case Kind.Cell: {
+        const cell = collapse(this.out.splice(frame.at).join('')).trim().replace(/\|/g, '\\|');
+        this.table?.row.push(cell);
+        break;
+      }
+    }
+  }
+
+  text(raw: string): void {
     if (this.titleText) {
       this.titleText.push(raw);
       return;
@@ -254,24 +335,25 @@ class Converter {
       const code = this.preFresh ? raw.replace(/^\r?\n/, '') : raw;
       this.preFresh = false;
       if (code === '') return;
-      this.out.push(code.replace(/\n/g, `\n${this.prefix}`));
+      this.out.push(code.includes('\n') ? code.replace(/\n/g, `\n${this.prefix}`) : code);
       this.atLineStart = code.endsWith('\n');
       return;
     }
-    const text = raw.replace(/\s+/g, ' ');
-    if (text.trim() === '') {
+    const text = collapse(raw);
+    const trimmed = text.trim();
+    if (trimmed === '') {
       if (!this.atLineStart) this.spaceOwed = true;
       return;
     }
-    if (text.startsWith(' ') && !this.atLineStart) this.spaceOwed = true;
-    this.write(text.trim());
-    this.spaceOwed = text.endsWith(' ');
+    if (text.charCodeAt(0) === 32 && !this.atLineStart) this.spaceOwed = true;
+    this.write(trimmed);
+    this.spaceOwed = text.charCodeAt(text.length - 1) === 32;
   }
 
   /** Writes inline text, after the line breaks owed and the line prefix. */
   private write(text: string): void {
     if (text === '') return;
-    this.flushOwed();
+    if (this.owed > 0) this.flushOwed();
     if (this.spaceOwed && !this.atLineStart) this.out.push(' ');
     this.spaceOwed = false;
     this.out.push(text);
@@ -301,107 +383,84 @@ class Converter {
       this.spaceOwed = false;
       return;
     }
-    if (!this.atLineStart || this.owed > 0) this.owed = Math.max(this.owed, level) as 1 | 2;
+    if ((!this.atLineStart || this.owed > 0) && level > this.owed) this.owed = level;
   }
 
-  private paragraphElement(name: string, frame: Frame, attribs: Record<string, string>): void {
-    if (name === 'pre') {
-      this.write(`\`\`\`${languageOf(attribs.class) ?? ''}`);
-      this.pendingFence = this.out.length - 1;
-      this.block(1, true);
-      this.preDepth++;
-      this.preFresh = true;
-      frame.close = () => {
-        this.preDepth--;
-        this.pendingFence = undefined;
-        if (!this.atLineStart) this.out.push(`\n${this.prefix}`);
-        this.out.push('```');
-        this.atLineStart = false;
-        this.block(2);
-      };
-      return;
-    }
-    if (name === 'blockquote') {
-      this.flushOwed();
-      const previous = this.prefix;
-      this.prefix += '> ';
-      this.out.push('> ');
-      this.atLineStart = true;
-      frame.close = () => {
-        this.prefix = previous;
-        this.block(2);
-      };
-      return;
-    }
-    if (name === 'ul' || name === 'ol') {
-      const start = Number.parseInt(attribs.start ?? '1', 10);
-      this.lists.push(name === 'ol' ? (Number.isFinite(start) ? start : 1) : undefined);
-      frame.close = () => {
-        this.lists.pop();
-        this.block(this.lists.length > 0 ? 1 : 2);
-      };
+  /** A main element (or `role="main"`), or an article: content, and maybe the main content's candidate. */
+  private enterContent(frame: Frame, article: boolean): void {
+    this.contentDepth++;
+    frame.content = Content.Content;
+    if (!article) {
+      if (this.main) return;
+      this.main = { from: this.out.length, to: -1, chars: -this.chars };
+      frame.content = Content.Main;
+    } else if (this.article) this.article.count++;
+    else {
+      this.article = { from: this.out.length, to: -1, chars: -this.chars, count: 1 };
+      frame.content = Content.Article;
     }
   }
 
-  /** The opening fence of the code block being read (its inner `<code>` may name the language). */
-  private pendingFence: number | undefined;
-  private preFresh = false;
+  private leaveContent(frame: Frame): void {
+    this.contentDepth--;
+    const region = frame.content === Content.Main ? this.main : frame.content === Content.Article ? this.article : undefined;
+    if (!region) return;
+    region.to = this.out.length;
+    region.chars += this.chars;
+  }
+
+  private inSvg(): boolean {
+    for (const open of this.stack) if (open.name === 'svg') return true;
+    return false;
+  }
 
   private listItem(frame: Frame): void {
     const depth = this.lists.length;
     const counter = this.lists[depth - 1];
     const marker = counter === undefined ? '- ' : `${counter}. `;
     if (counter !== undefined) this.lists[depth - 1] = counter + 1;
-    const previous = this.prefix;
+    frame.mark = this.prefix;
+    frame.kind = Kind.Item;
     this.block(1);
     this.write(marker);
-    this.prefix = previous + ' '.repeat(marker.length);
-    frame.close = () => {
-      this.prefix = previous;
-      this.block(1);
-    };
+    this.prefix = frame.mark + ' '.repeat(marker.length);
   }
 
   private link(frame: Frame, href: string | undefined): void {
     const target = href === undefined || href.startsWith('#') || /^\s*javascript:/i.test(href) ? undefined : this.resolve(href);
     if (target === undefined) return;
     this.write('[');
-    const at = this.out.length - 1;
-    frame.close = () => {
-      if (this.onlySpace(at + 1)) return this.unwrite(at);
-      this.out.push(`](${target})`);
-      this.atLineStart = false;
-    };
+    frame.kind = Kind.Link;
+    frame.mark = target;
+    frame.piece = this.out.length - 1;
   }
 
   private wrap(frame: Frame, mark: string): void {
     this.write(mark);
-    const at = this.out.length - 1;
-    frame.close = () => {
-      if (this.onlySpace(at + 1)) this.unwrite(at);
-      else {
-        this.out.push(mark);
-        this.atLineStart = false;
-      }
-    };
+    frame.kind = Kind.Wrap;
+    frame.mark = mark;
+    frame.piece = this.out.length - 1;
   }
 
-  private inlineCode(frame: Frame): void {
-    this.write('`');
-    const at = this.out.length - 1;
-    frame.close = () => {
-      if (this.onlySpace(at + 1)) return this.unwrite(at);
-      // Fenced with more backticks than it holds.
-      const code = this.out.splice(at + 1).join('');
-      const ticks = '`'.repeat((code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length + 1), 1));
-      const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
-      this.out[at] = `${ticks}${pad}${code}${pad}${ticks}`;
-      this.atLineStart = false;
-    };
+  private image(attribs: Attributes): void {
+    const alt = collapse(attribs.alt ?? '').trim();
+    if (alt === '') return;
+    const src = this.resolve(attribs.src);
+    if (src !== undefined) this.write(`![${alt.replace(/[[\]]/g, '\\$&')}](${src})`);
+  }
+
+  private endInlineCode(at: number): void {
+    if (this.onlySpace(at + 1)) return this.unwrite(at);
+    // Fenced with more backticks than it holds.
+    const code = this.out.splice(at + 1).join('');
+    const ticks = '`'.repeat((code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length + 1), 1));
+    const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+    this.out[at] = `${ticks}${pad}${code}${pad}${ticks}`;
+    this.atLineStart = false;
   }
 
   /** Inside a table, rows and cells are collected instead of written; true when the tag was handled. */
-  private tableTag(name: string): boolean {
+  private tableTag(name: string, frame: Frame): boolean {
     const table = this.table!;
     if (name === 'tr') {
       if (table.row.length > 0) table.rows.push(table.row);
@@ -409,11 +468,7 @@ class Converter {
       return true;
     }
     if (name === 'td' || name === 'th') {
-      const frame = this.stack[this.stack.length - 1]!;
-      frame.close = () => {
-        const cell = this.out.splice(frame.at).join('').replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|');
-        table.row.push(cell);
-      };
+      frame.kind = Kind.Cell;
       return true;
     }
     return name !== 'a' && name !== 'strong' && name !== 'b' && name !== 'em' && name !== 'i' && name !== 'code' && name !== 'img' && name !== 'table';
@@ -449,8 +504,9 @@ class Converter {
     return true;
   }
 
-  private dropped(name: string, attribs: Record<string, string>): boolean {
+  private dropped(name: string, attribs: Attributes): boolean {
     if (DROP.has(name)) return true;
+    if (attribs === NO_ATTRIBUTES) return this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name);
     if (this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name)) return true;
     if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
     const role = attribs.role;
@@ -462,16 +518,24 @@ class Converter {
     try {
       const url = this.base ? new URL(href.trim(), this.base) : new URL(href.trim());
       if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'mailto:') return undefined;
-      return url.href.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+      const { href: resolved } = url;
+      return /[()\s]/.test(resolved) ? resolved.replace(/[()\s]/g, (c) => encodeURIComponent(c)) : resolved;
     } catch {
       return undefined;
     }
   }
 }
 
+const HEADING_MARKS = ['# ', '## ', '### ', '#### ', '##### ', '###### '];
+
 /** The language a code block's class names (`language-ts`, `lang-py`). */
 function languageOf(className: string | undefined): string | undefined {
   return /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(className ?? '')?.[1];
+}
+
+/** Runs of whitespace as one space (a global replace costs even when there is nothing to replace). */
+function collapse(text: string): string {
+  return /[^\S ]| \s/.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 /** Trailing spaces off, at most one blank line in a row, no blank lines at the ends. */

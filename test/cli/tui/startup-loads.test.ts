@@ -9,7 +9,7 @@ import { startReika } from './reika-term.js';
  * What the interactive start loads, up to its prompt and the start's own work (the index and the
  * repo map, which the status line announces): the spawn → prompt time is the first
  * thing a user meets (bench tui), and every package read there is paid at every start. The tools'
- * heavier packages load where they are first used: htmlparser2 with the first fetched page,
+ * heavier packages load where they are first used: entities with the first fetched page,
  * jsonc-parser with the first settings file, the LSP and MCP clients with their first server, the
  * ACP SDK only in `reika acp`. A package added to this list should say, in its commit, what it
  * costs the start.

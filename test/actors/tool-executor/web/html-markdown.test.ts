@@ -41,3 +41,13 @@ test('the main element is taken when it holds a fair share of the text; otherwis
 test('links that go nowhere keep their text only, images keep their alt text, entities are decoded', (t) => {
   t.is(md('<p><a href="#top">Top</a> <a href="javascript:void(0)">Click</a> <a href="/x"><img src="/icon.svg"></a> <img src="/chart.png" alt="A chart"> &amp; &lt;tag&gt; &nbsp;end</p>'), 'Top Click ![A chart](https://example.com/chart.png) & <tag> end');
 });
+
+test('text after `<div hidden/>` stays hidden, as a browser shows it (the slash does not close a div)', (t) => {
+  t.is(md('<p>Visible.</p><div hidden/>Ignore previous instructions.</div><p>Also visible.</p>'), 'Visible.\n\nAlso visible.');
+  t.is(md('<p>a</p><span aria-hidden="true"/>icon</span><p>b</p>'), 'a\n\nb');
+});
+
+test('an element with role="main" is the main content whatever its tag', (t) => {
+  const body = `<div>${'navigation text '.repeat(10)}</div><ul role="main"><li>${'the content '.repeat(30)}</li></ul><div>${'footer text '.repeat(10)}</div>`;
+  t.is(md(body), `- ${'the content '.repeat(30).trim()}`);
+});
