@@ -390,6 +390,9 @@ class Converter implements HtmlSink {
   private enterContent(frame: Frame, article: boolean): void {
     this.contentDepth++;
     frame.content = Content.Content;
+    // Inside a table or inline code the output is gathered and spliced back later: a span there
+    // would point at pieces that are gone.
+    if (this.table || this.stack.some((open) => open.kind === Kind.Code)) return;
     if (!article) {
       if (this.main) return;
       this.main = { from: this.out.length, to: -1, chars: -this.chars };

@@ -51,3 +51,8 @@ test('an element with role="main" is the main content whatever its tag', (t) => 
   const body = `<div>${'navigation text '.repeat(10)}</div><ul role="main"><li>${'the content '.repeat(30)}</li></ul><div>${'footer text '.repeat(10)}</div>`;
   t.is(md(body), `- ${'the content '.repeat(30).trim()}`);
 });
+
+test('a main or article inside inline code or a table cell is not taken as the main content (its output is spliced)', (t) => {
+  t.is(md('<code><span role="main">inside</span></code><blockquote>quoted</blockquote>'), '`inside`\n\n> quoted');
+  t.is(md(`<table><tr><td><main>${'cell '.repeat(20)}</main></td></tr></table><p>after</p>`), `| ${'cell '.repeat(20).trim()} |\n| --- |\n\nafter`);
+});
