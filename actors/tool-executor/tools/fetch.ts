@@ -79,7 +79,7 @@ async function readPage(url: URL, host: string, env: ToolEnv): Promise<ToolOutco
     // Loaded with the first page: the registry is read in reika's main process at startup, and
     // the converter with its entity tables (`entities`) would cost milliseconds of it there.
     const { htmlToMarkdown } = await import('../web/html-markdown.js');
-    const page = htmlToMarkdown(body.text, body.url);
+    const page = htmlToMarkdown(body.text, body.url, body.type === 'application/xhtml+xml');
     title = page.title;
     content = page.markdown;
   }

@@ -82,8 +82,9 @@ class Frame {
   ) {}
 }
 
-export function htmlToMarkdown(html: string, pageUrl: string): MarkdownPage {
-  return new Converter(pageUrl).convert(html);
+/** `xhtml`: the page came as application/xhtml+xml (see readHtml). */
+export function htmlToMarkdown(html: string, pageUrl: string, xhtml = false): MarkdownPage {
+  return new Converter(pageUrl).convert(html, xhtml);
 }
 
 class Converter implements HtmlSink {
@@ -127,8 +128,8 @@ class Converter implements HtmlSink {
     }
   }
 
-  convert(html: string): MarkdownPage {
-    readHtml(html, this);
+  convert(html: string, xhtml: boolean): MarkdownPage {
+    readHtml(html, this, xhtml);
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
     const all = this.out;
     const region = this.mainRegion();

@@ -74,8 +74,12 @@ const END_TAG = /<\/([A-Za-z][^\t\n\f\r />]*)[^>]*>/y;
 /** One attribute: a name, and maybe `=` and a value (an open quote runs to the end of the page). */
 const ATTRIBUTE = /([^\t\n\f\r />][^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"?|'([^']*)'?|([^\t\n\f\r >]*)))?/y;
 
-export function readHtml(html: string, sink: HtmlSink): void {
-  new Reader(html, sink).read();
+/**
+ * Reads `html` into `sink`. `xhtml`: the page was served as application/xhtml+xml, which a browser
+ * parses as XML, where `/>` closes any element (`<script src="a.js"/>` holds nothing).
+ */
+export function readHtml(html: string, sink: HtmlSink, xhtml = false): void {
+  new Reader(html, sink, xhtml).read();
 }
 
 class Reader {
@@ -87,6 +91,7 @@ class Reader {
   constructor(
     private readonly html: string,
     private readonly sink: HtmlSink,
+    private readonly xhtml: boolean,
   ) {}
 
   read(): void {
@@ -153,8 +158,9 @@ class Reader {
     }
     this.emitText(text, lt);
     const after = at + 1;
-    // As in a browser, `/>` closes only SVG and MathML elements: `<div hidden/>text` hides the text.
-    this.open(name, attribs, selfClosing && (this.foreign > 0 || name === 'svg' || name === 'math'));
+    // As in a browser, `/>` closes only SVG and MathML elements (any element in XHTML): in HTML,
+    // `<div hidden/>text` hides the text.
+    this.open(name, attribs, selfClosing && (this.xhtml || this.foreign > 0 || name === 'svg' || name === 'math'));
     const decode = RAW_TEXT.get(name);
     if (decode === undefined || this.foreign > 0 || this.stack[this.stack.length - 1] !== name) {
       if (name !== 'plaintext' || this.stack[this.stack.length - 1] !== name) return after;

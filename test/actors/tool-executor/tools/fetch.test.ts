@@ -67,6 +67,14 @@ test('an HTML page comes back as its main content in Markdown: scripts, styles a
   t.deepEqual(web.seen, ['/blog/4.2']);
 });
 
+test('a page served as application/xhtml+xml is read as XML: `<script .../>` holds nothing, the text after it stays', async (t) => {
+  const xhtml = '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>Spec</title><script src="/a.js"/></head><body><main><p>Section one.</p><div class="clear"/><p>Section two.</p></main></body></html>';
+  const web = await site(t, (_request, response) => response.writeHead(200, { 'content-type': 'application/xhtml+xml' }).end(xhtml));
+  const result = await call(tempDir(), 'fetch', { url: `${web.url}/spec` }, { approvals: 'bypass' });
+  t.is(result.status, 'done', result.summary);
+  t.is(result.payload, [`URL: ${web.url}/spec`, 'Title: Spec', '', 'Section one.', '', 'Section two.'].join('\n'));
+});
+
 test('declined, the page is not requested at all; bypass fetches without asking', async (t) => {
   const web = await site(t, (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('hello'));
   const declined = await call(tempDir(), 'fetch', { url: `${web.url}/x` }, { ask: async () => ({ decision: 'decline', note: 'declined: reika runs headless' }) });

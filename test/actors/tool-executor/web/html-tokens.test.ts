@@ -2,13 +2,14 @@ import test from 'ava';
 import { readHtml } from '../../../../actors/tool-executor/web/html-tokens.js';
 
 /** The events a page gives, as one line: `<a href="/x">`, `"text"`, `</a>`. */
-function events(html: string): string {
+function events(html: string, xhtml = false): string {
   const out: string[] = [];
-  readHtml(html, {
-    open: (name, attribs) => out.push(`<${name}${Object.entries(attribs).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`).join('')}>`),
-    text: (text) => out.push(JSON.stringify(text)),
-    close: (name) => out.push(`</${name}>`),
-  });
+  const sink = {
+    open: (name: string, attribs: Readonly<Record<string, string>>) => out.push(`<${name}${Object.entries(attribs).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`).join('')}>`),
+    text: (text: string) => out.push(JSON.stringify(text)),
+    close: (name: string) => out.push(`</${name}>`),
+  };
+  readHtml(html, sink, xhtml);
   return out.join(' ');
 }
 
@@ -38,6 +39,8 @@ test('as in a browser, `/>` closes only SVG and MathML elements, so `<div hidden
   t.is(events('<div hidden/>secret</div>shown'), '<div hidden=""> "secret" </div> "shown"');
   t.is(events('<svg><path d="M0"/><title>t</title></svg>x'), '<svg> <path d="M0"> </path> <title> "t" </title> </svg> "x"');
   t.is(events('<script/>hidden</script>'), '<script> "hidden" </script>');
+  // A page served as XHTML is XML to a browser: there `/>` closes any element.
+  t.is(events('<script src="a.js"/><p>shown</p><div/>after', true), '<script src="a.js"> </script> <p> "shown" </p> <div> </div> "after"');
 });
 
 test('void elements close at once; implied closes follow the paragraph, list and table rules', (t) => {
