@@ -1,10 +1,11 @@
 import { type Attributes, type HtmlSink, NO_ATTRIBUTES, readHtml } from './html-tokens.js';
 
 // A web page's main content as Markdown, written as html-tokens.ts reads the page (no DOM is
-// built: a 1 MB page converts in ~50 ms of CPU warm, ~200 ms the first call in a process). What a reader needs stays — headings,
-// paragraphs, links (resolved against the page's URL), lists, code blocks with their language,
-// quotes, tables, emphasis, images' alt text — and what only a browser needs goes: scripts,
-// styles, forms, navigation, page headers and footers, hidden elements.
+// built: a 1 MB page converts in ~50 ms of CPU warm, ~200 ms the first call in a process). What
+// a reader needs stays — headings, paragraphs, links (resolved against the page's URL), lists,
+// code blocks with their language, quotes, tables, emphasis, images' alt text — and what only a
+// browser needs goes: scripts, styles, forms, navigation, page headers and footers, hidden
+// elements.
 //
 // Main content: the page's `<main>` (or `role="main"`), else its one `<article>`, when it holds
 // a fair share of the page's text; otherwise the whole body without the parts dropped above.
