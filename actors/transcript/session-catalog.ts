@@ -36,18 +36,26 @@ export function allSessions(env: NodeJS.ProcessEnv = process.env): StoredSession
   return dirs.flatMap((dir) => sessionsIn(join(base, dir))).sort(newestFirst);
 }
 
-/** The session `id` names (a unique prefix is enough); one sentence when there is none or several. */
+/**
+ * The session `id` names (a unique prefix is enough); one sentence when there is none or several.
+ * A prefix is unique when it fits one session or, failing that, one of the sessions the lists
+ * offer: a session nobody asked anything in, which the user never saw listed, does not make the
+ * prefix they copied from `reika sessions` ambiguous.
+ */
 export function findSession(id: string, env: NodeJS.ProcessEnv = process.env): StoredSession {
   const wanted = id.trim().toLowerCase();
   if (!isIdLike(wanted)) throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `"${id}" is not a session id (reika sessions lists them)`);
-  const matches = allIds(env).filter((found) => found.id.startsWith(wanted));
+  const matches = allIds(env)
+    .filter((found) => found.id.startsWith(wanted))
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((found) => ({ ...found, meta: metaOf(found.files, found.id) }));
   const exact = matches.find((found) => found.id === wanted);
-  const chosen = exact ?? (matches.length === 1 ? matches[0] : undefined);
-  if (!chosen) {
-    if (matches.length > 1) throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `"${id}" names ${matches.length} sessions (${matches.slice(0, 5).map((m) => m.id).join(', ')}); give more of the id`);
-    throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `there is no session ${id} (reika sessions lists them)`);
-  }
-  return { id: chosen.id, files: chosen.files, meta: metaOf(chosen.files, chosen.id) };
+  if (exact) return exact;
+  const offered = matches.length > 1 ? matches.filter(wasAsked) : matches;
+  if (offered.length === 1) return offered[0]!;
+  if (matches.length === 0) throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `there is no session ${id} (reika sessions lists them)`);
+  const named = offered.length > 1 ? offered : matches;
+  throw new ReikaError('REIKA_ERR_NO_SUCH_SESSION', `"${id}" names ${named.length} sessions (${named.slice(0, 5).map((m) => m.id).join(', ')}); give more of the id`);
 }
 
 function allIds(env: NodeJS.ProcessEnv): { id: string; files: SessionFiles }[] {

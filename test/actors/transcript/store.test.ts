@@ -169,6 +169,18 @@ test('a session nothing was asked in is not offered, and its id still finds it; 
   missed.close();
   t.is(JSON.parse(readFileSync(missed.files.meta, 'utf8')).turns, 0);
   t.true(listSessions(root, env).some((s) => s.id === missed.id));
+  // A prefix shared with a session nobody asked anything in names the one the lists offer.
+  const twin = (id: string, prompt?: string) => {
+    const writer = TranscriptWriter.create(root, '1', { env, id });
+    if (prompt) writer.append(turnStart(prompt));
+    writer.close();
+  };
+  twin('qq00000001', 'the listed one');
+  twin('qq00000002');
+  t.is(findSession('qq', env).id, 'qq00000001');
+  t.is(findSession('qq00000002', env).id, 'qq00000002', 'the hidden one by its whole id');
+  twin('qq00000003', 'another listed one');
+  t.throws(() => findSession('qq', env), { message: '"qq" names 2 sessions (qq00000001, qq00000003); give more of the id' });
   // A transcript that cannot be read: offered, so opening it says what is wrong.
   writeFileSync(empty.files.transcript, '{"type":"session","v":7}\n');
   t.true(listSessions(root, env).some((s) => s.id === empty.id));
