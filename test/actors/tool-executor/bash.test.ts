@@ -121,7 +121,12 @@ test.serial('unconfined, background processes a command leaves behind are stoppe
       const stat = readFileSync(`/proc/${shell}/stat`, 'latin1');
       const init = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]!;
       entered = spawn('nsenter', ['--target', init, '--pid', '--', '/bin/sh', '-c', 'echo in; exec sleep 311'], { stdio: ['ignore', 'pipe', 'ignore'] });
-      await new Promise((resolve) => entered!.stdout!.once('data', resolve));
+      const inside = await new Promise<boolean>((resolve) => {
+        entered!.stdout!.once('data', () => resolve(true));
+        entered!.once('exit', () => resolve(false));
+        entered!.once('error', () => resolve(false));
+      });
+      if (!inside) throw new Error('nsenter ended without entering the sandbox');
       entered.kill('SIGSTOP');
     } finally {
       // The command goes on either way (a failure above then fails the test, not hangs it).
