@@ -48,6 +48,8 @@ const enum Kind {
   Item,
   /** A link: `mark` is its target; `piece` the `[`. */
   Link,
+  /** A link within the page: its text from `piece` is kept unless it is only a heading's ¶ or §. */
+  Anchor,
   /** Emphasis: `mark` is the marker; `piece` the opening one. */
   Wrap,
   /** Inline code: `piece` the opening backtick. */
@@ -55,6 +57,8 @@ const enum Kind {
   Table,
   /** A table cell: its text is `out` from `at`. */
   Cell,
+  /** A block naming its code's language (Sphinx's `highlight-python`): `mark` is the one before. */
+  Highlight,
 }
 
 const enum Content {
@@ -109,6 +113,10 @@ class Converter implements HtmlSink {
   /** Blank lines owed before the next text: 0 none, 1 a newline, 2 a blank line. */
   private owed = 0;
   private spaceOwed = false;
+  /** A list item's or description's marker is the last thing written: a paragraph there starts on its line. */
+  private afterMarker = false;
+  /** The language the enclosing blocks name for code blocks without their own. */
+  private codeLanguage = '';
   /** The outermost table being read: its rows of cells. */
   private table: { rows: string[][]; row: string[]; depth: number } | undefined;
   /** Output span of the main content candidates, once closed. */
@@ -159,6 +167,14 @@ class Converter implements HtmlSink {
     }
     const role = attribs.role;
     if (name === 'main' || name === 'article' || role === 'main') this.enterContent(frame, name === 'article' && role !== 'main');
+    if (name === 'div' && attribs.class?.includes('highlight-')) {
+      const language = /(?:^|\s)highlight-(?:source-)?([\w+#.-]+)/.exec(attribs.class)?.[1];
+      if (language && !PLAIN_TEXT.has(language) && frame.kind === Kind.None) {
+        frame.kind = Kind.Highlight;
+        frame.mark = this.codeLanguage;
+        this.codeLanguage = language;
+      }
+    }
     if (this.preDepth > 0) {
       // Inside a code block only the text counts (a highlighter's spans), and the language its <code> names.
       const language = name === 'code' ? languageOf(attribs.class) : undefined;
@@ -168,8 +184,11 @@ class Converter implements HtmlSink {
     }
     if (this.table && this.tableTag(name, frame)) return;
     const nestedList = (name === 'ul' || name === 'ol') && this.lists.length > 0;
-    if (PARAGRAPH.has(name) && !nestedList) this.block(2);
-    else if (LINE.has(name) || nestedList) this.block(1);
+    if (nestedList) this.block(1);
+    else if (!this.afterMarker) {
+      if (PARAGRAPH.has(name)) this.block(2);
+      else if (LINE.has(name)) this.block(1);
+    }
     switch (name) {
       case 'h1':
       case 'h2':
@@ -181,7 +200,7 @@ class Converter implements HtmlSink {
         frame.kind = Kind.Heading;
         break;
       case 'pre':
-        this.write(`\`\`\`${languageOf(attribs.class) ?? ''}`);
+        this.write(`\`\`\`${languageOf(attribs.class) ?? this.codeLanguage}`);
         this.pendingFence = this.out.length - 1;
         this.block(1, true);
         this.preDepth++;
@@ -244,6 +263,7 @@ class Converter implements HtmlSink {
         break;
       case 'dd':
         this.write(': ');
+        this.afterMarker = true;
         break;
     }
   }
@@ -305,6 +325,12 @@ class Converter implements HtmlSink {
           this.atLineStart = false;
         }
         break;
+      case Kind.Highlight:
+        this.codeLanguage = frame.mark;
+        break;
+      case Kind.Anchor:
+        this.endAnchor(frame.piece);
+        break;
       case Kind.Wrap:
         if (this.onlySpace(frame.piece + 1)) this.unwrite(frame.piece);
         else {
@@ -356,7 +382,9 @@ class Converter implements HtmlSink {
   private write(text: string): void {
     if (text === '') return;
     if (this.owed > 0) this.flushOwed();
-    if (this.spaceOwed && !this.atLineStart) this.out.push(' ');
+    // A marker ends with its space.
+    if (this.spaceOwed && !this.atLineStart && !this.afterMarker) this.out.push(' ');
+    this.afterMarker = false;
     this.spaceOwed = false;
     this.out.push(text);
     this.chars += text.length;
@@ -428,11 +456,17 @@ class Converter implements HtmlSink {
     frame.kind = Kind.Item;
     this.block(1);
     this.write(marker);
+    this.afterMarker = true;
     this.prefix = frame.mark + ' '.repeat(marker.length);
   }
 
   private link(frame: Frame, href: string | undefined): void {
-    const target = href === undefined || href.startsWith('#') || /^\s*javascript:/i.test(href) ? undefined : this.resolve(href);
+    if (href?.startsWith('#')) {
+      frame.kind = Kind.Anchor;
+      frame.piece = this.out.length;
+      return;
+    }
+    const target = href === undefined || /^\s*javascript:/i.test(href) ? undefined : this.resolve(href);
     if (target === undefined) return;
     this.write('[');
     frame.kind = Kind.Link;
@@ -495,6 +529,18 @@ class Converter implements HtmlSink {
     this.owed = 0;
   }
 
+  /** A heading's own link (Sphinx's ¶, rustdoc's §, a # or 🔗) goes; other in-page links keep their text. */
+  private endAnchor(from: number): void {
+    const text = this.out.slice(from).join('').trim();
+    if (!ANCHOR_MARKS.has(text)) return;
+    for (let i = from; i < this.out.length; i++) this.out[i] = '';
+    this.chars -= text.length;
+    if (this.out[from - 1] === ' ') {
+      this.out[from - 1] = '';
+      this.spaceOwed = true;
+    }
+  }
+
   /** Takes back a mark that wrapped nothing (an icon link), with the space written before it. */
   private unwrite(at: number): void {
     this.out[at] = '';
@@ -531,12 +577,19 @@ class Converter implements HtmlSink {
   }
 }
 
+const ANCHOR_MARKS = new Set(['¶', '§', '#', '🔗', '⚓']);
+
 const HEADING_MARKS = ['# ', '## ', '### ', '#### ', '##### ', '###### '];
 
 /** The language a code block's class names (`language-ts`, `lang-py`). */
 function languageOf(className: string | undefined): string | undefined {
-  return /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(className ?? '')?.[1];
+  if (className === undefined) return undefined;
+  // rustdoc marks its examples `rust` (`<pre class="rust rust-example-rendered">`).
+  return /(?:^|\s)(?:language|lang)-([\w+#.-]+)/.exec(className)?.[1] ?? (/(?:^|\s)rust(?:\s|$)/.test(className) ? 'rust' : undefined);
 }
+
+/** Sphinx's names for code blocks that are not code. */
+const PLAIN_TEXT = new Set(['none', 'text', 'default']);
 
 /** Runs of whitespace as one space (a global replace costs even when there is nothing to replace). */
 function collapse(text: string): string {

@@ -56,3 +56,16 @@ test('a main or article inside inline code or a table cell is not taken as the m
   t.is(md('<code><span role="main">inside</span></code><blockquote>quoted</blockquote>'), '`inside`\n\n> quoted');
   t.is(md(`<table><tr><td><main>${'cell '.repeat(20)}</main></td></tr></table><p>after</p>`), `| ${'cell '.repeat(20).trim()} |\n| --- |\n\nafter`);
 });
+
+test('documentation generators: heading ¶/§ links go, paragraphs in list items start on the marker line, code blocks take the language their wrapper names', (t) => {
+  // Sphinx (docs.python.org and most Python projects).
+  const sphinx =
+    '<h1>IDLE<a class="headerlink" href="#idle" title="Link to this heading">¶</a></h1>' +
+    '<ul class="simple"><li><p>cross-platform</p></li><li><p>a shell window</p></li></ul>' +
+    '<dl><dt>New File</dt><dd><p>Create a file.</p></dd></dl>' +
+    '<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="nb">print</span>(1)\n</pre></div></div>';
+  t.is(md(sphinx), '# IDLE\n\n- cross-platform\n\n- a shell window\n\n**New File**\n: Create a file.\n\n```python3\nprint(1)\n```');
+  // rustdoc (docs.rs, doc.rust-lang.org).
+  const rustdoc = '<h2 id="examples"><a class="doc-anchor" href="#examples">§</a>Examples</h2><pre class="rust rust-example-rendered"><code>let v = 1;</code></pre><p>See <a href="#panics">Panics</a> and <a href="#x">#</a>.</p>';
+  t.is(md(rustdoc), '## Examples\n\n```rust\nlet v = 1;\n```\n\nSee Panics and.');
+});
