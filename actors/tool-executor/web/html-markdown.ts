@@ -128,6 +128,8 @@ class Converter implements HtmlSink {
   /** The opening fence of the code block being read (its inner `<code>` may name the language). */
   private pendingFence: number | undefined;
   private preFresh = false;
+  /** In a code block, a <code> has just closed (no text since). */
+  private codeEnded = false;
 
   constructor(pageUrl: string) {
     try {
@@ -179,7 +181,12 @@ class Converter implements HtmlSink {
       // Inside a code block only the text counts (a highlighter's spans), and the language its <code> names.
       const language = name === 'code' ? languageOf(attribs.class) : undefined;
       if (language && this.pendingFence !== undefined && this.out[this.pendingFence] === '```') this.out[this.pendingFence] = `\`\`\`${language}`;
-      if (name === 'br') this.out.push(`\n${this.prefix}`);
+      // A line break; a <code> right after another in one block (Node's docs give the ESM and the
+      // CommonJS form so) starts a line too. Code elements with text between them stay on the line.
+      if (name === 'br' || (name === 'code' && this.codeEnded && !this.atLineStart)) {
+        this.out.push(`\n${this.prefix}`);
+        this.atLineStart = true;
+      }
       return;
     }
     if (this.table && this.tableTag(name, frame)) return;
@@ -205,6 +212,7 @@ class Converter implements HtmlSink {
         this.block(1, true);
         this.preDepth++;
         this.preFresh = true;
+        this.codeEnded = false;
         frame.kind = Kind.Pre;
         break;
       case 'blockquote':
@@ -281,6 +289,7 @@ class Converter implements HtmlSink {
     while (stack.length > index) {
       const frame = stack.pop()!;
       if (frame.kind !== Kind.None) this.finish(frame);
+      else if (frame.name === 'code' && this.preDepth > 0) this.codeEnded = true;
       if (frame.content !== Content.None) this.leaveContent(frame);
       if (this.dropDepth > 0 || this.table) continue;
       const closed = frame.name;
@@ -363,6 +372,7 @@ class Converter implements HtmlSink {
       const code = this.preFresh ? raw.replace(/^\r?\n/, '') : raw;
       this.preFresh = false;
       if (code === '') return;
+      this.codeEnded = false;
       this.out.push(code.includes('\n') ? code.replace(/\n/g, `\n${this.prefix}`) : code);
       this.atLineStart = code.endsWith('\n');
       return;

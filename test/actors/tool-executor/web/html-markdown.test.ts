@@ -69,3 +69,11 @@ test('documentation generators: heading ¶/§ links go, paragraphs in list items
   const rustdoc = '<h2 id="examples"><a class="doc-anchor" href="#examples">§</a>Examples</h2><pre class="rust rust-example-rendered"><code>let v = 1;</code></pre><p>See <a href="#panics">Panics</a> and <a href="#x">#</a>.</p>';
   t.is(md(rustdoc), '## Examples\n\n```rust\nlet v = 1;\n```\n\nSee Panics and.');
 });
+
+test('two code elements in one block (the ESM and the CommonJS form) come out on lines of their own', (t) => {
+  const html = '<pre><code class="language-js mjs">import fs from \'node:fs\';</code><code class="language-js cjs">const fs = require(\'node:fs\');</code></pre>';
+  t.is(md(html), "```js\nimport fs from 'node:fs';\nconst fs = require('node:fs');\n```");
+  t.is(md('<pre>a<br>b<br></pre>'), '```\na\nb\n```');
+  // DocBook marks words inside a block: those stay on their line.
+  t.is(md('<pre><code class="replaceable">protocol</code>/<code>host</code>:<code>port</code></pre>'), '```\nprotocol/host:port\n```');
+});
