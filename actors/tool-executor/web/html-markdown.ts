@@ -25,6 +25,13 @@ const DROP_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementar
 const PARAGRAPH = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'pre', 'blockquote', 'table', 'hr', 'dl', 'figure', 'details']);
 /** Blocks that start a new line. */
 const LINE = new Set(['div', 'section', 'article', 'main', 'header', 'footer', 'li', 'tr', 'dt', 'dd', 'figcaption', 'summary', 'address', 'center', 'body']);
+/**
+ * Lists and quotes nested deeper than this indent no further: a page nesting thousands of them
+ * would otherwise write a prefix as long as the nesting on every line (quadratic output).
+ */
+const MAX_INDENT = 10;
+/** Tables wider than this pad only their header row. */
+const MAX_PADDED = 64;
 /** A region must hold at least this share of the body's text to be taken as the main content. */
 const MAIN_SHARE = 0.25;
 
@@ -117,6 +124,9 @@ class Converter implements HtmlSink {
   private afterMarker = false;
   /** The language the enclosing blocks name for code blocks without their own. */
   private codeLanguage = '';
+  /** Open quotes and inline code spans: code inside code is just text. */
+  private quotes = 0;
+  private codes = 0;
   /** The outermost table being read: its rows of cells. */
   private table: { rows: string[][]; row: string[]; depth: number } | undefined;
   /** Output span of the main content candidates, once closed. */
@@ -158,8 +168,14 @@ class Converter implements HtmlSink {
   open(name: string, attribs: Attributes): void {
     const frame = new Frame(name, this.out.length);
     this.stack.push(frame);
-    if (name === 'title' && this.title === undefined && !this.inSvg()) {
-      this.titleText = [];
+    if (name === 'title' && !this.inSvg()) {
+      // The first title is the page's; any other is dropped with its text.
+      if (this.title === undefined && !this.titleText) {
+        this.titleText = [];
+        return;
+      }
+      this.dropDepth++;
+      frame.kind = Kind.Drop;
       return;
     }
     if (this.dropDepth > 0 || this.dropped(name, attribs)) {
@@ -219,14 +235,16 @@ class Converter implements HtmlSink {
         this.flushOwed();
         frame.mark = this.prefix;
         frame.kind = Kind.Quote;
-        this.prefix += '> ';
-        this.out.push('> ');
-        this.atLineStart = true;
+        if (++this.quotes <= MAX_INDENT) {
+          this.prefix += '> ';
+          this.out.push('> ');
+          this.atLineStart = true;
+        }
         break;
       case 'ul':
       case 'ol': {
         const start = Number.parseInt(attribs.start ?? '1', 10);
-        this.lists.push(name === 'ol' ? (Number.isFinite(start) ? start : 1) : undefined);
+        this.lists.push(name === 'ol' ? (Number.isSafeInteger(start) && start >= 0 ? start : 1) : undefined);
         frame.kind = Kind.List;
         break;
       }
@@ -257,6 +275,8 @@ class Converter implements HtmlSink {
         this.wrap(frame, '~~');
         break;
       case 'code':
+        if (this.codes > 0) break;
+        this.codes++;
         this.write('`');
         frame.piece = this.out.length - 1;
         frame.kind = Kind.Code;
@@ -316,6 +336,7 @@ class Converter implements HtmlSink {
         this.block(2);
         break;
       case Kind.Quote:
+        this.quotes--;
         this.prefix = frame.mark;
         this.block(2);
         break;
@@ -348,6 +369,7 @@ class Converter implements HtmlSink {
         }
         break;
       case Kind.Code:
+        this.codes--;
         this.endInlineCode(frame.piece);
         break;
       case Kind.Table:
@@ -467,7 +489,7 @@ class Converter implements HtmlSink {
     this.block(1);
     this.write(marker);
     this.afterMarker = true;
-    this.prefix = frame.mark + ' '.repeat(marker.length);
+    if (depth <= MAX_INDENT) this.prefix = frame.mark + ' '.repeat(marker.length);
   }
 
   private link(frame: Frame, href: string | undefined): void {
@@ -530,9 +552,13 @@ class Converter implements HtmlSink {
     if (table.row.length > 0) table.rows.push(table.row);
     const rows = table.rows.filter((row) => row.some((cell) => cell !== ''));
     if (rows.length === 0) return;
-    const width = Math.max(...rows.map((row) => row.length));
-    const line = (row: string[]) => `| ${Array.from({ length: width }, (_, i) => row[i] ?? '').join(' | ')} |`;
-    const lines = [line(rows[0]!), `| ${Array.from({ length: width }, () => '---').join(' | ')} |`, ...rows.slice(1).map(line)];
+    let width = 0;
+    for (const row of rows) width = Math.max(width, row.length);
+    // Short rows are padded to the widest; past MAX_PADDED columns only the header is (Markdown
+    // fills a short row itself), so a page cannot make every row as wide as its widest.
+    const line = (row: string[]) => `| ${(row.length < width && (row === rows[0] || width <= MAX_PADDED) ? [...row, ...Array<string>(width - row.length).fill('')] : row).join(' | ')} |`;
+    const lines = [line(rows[0]!), `| ${Array<string>(width).fill('---').join(' | ')} |`];
+    for (let i = 1; i < rows.length; i++) lines.push(line(rows[i]!));
     // Blank lines around it; tidy() takes out any extra.
     this.out.push(`\n\n${this.prefix}${lines.join(`\n${this.prefix}`)}\n\n${this.prefix}`);
     this.atLineStart = true;

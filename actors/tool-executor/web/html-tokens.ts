@@ -23,6 +23,13 @@ export interface HtmlSink {
   close(name: string): void;
 }
 
+/**
+ * Elements nest at most this deep (Blink's parser limit): deeper ones are opened beside the
+ * innermost instead of inside it, so a page of a million unclosed tags costs a bounded stack
+ * and end tags a bounded search.
+ */
+const MAX_DEPTH = 512;
+
 /** The attributes of a tag that has none (one object for all). */
 export const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
@@ -220,6 +227,7 @@ class Reader {
     if (name === 'form' && stack.includes('form')) return;
     const closes = CLOSED_BY.get(name);
     if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1]!)) this.pop();
+    if (stack.length >= MAX_DEPTH) this.pop();
     stack.push(name);
     if (name === 'svg' || name === 'math') this.foreign++;
     this.sink.open(name, attribs);

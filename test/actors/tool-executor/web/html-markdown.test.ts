@@ -77,3 +77,21 @@ test('two code elements in one block (the ESM and the CommonJS form) come out on
   // DocBook marks words inside a block: those stay on their line.
   t.is(md('<pre><code class="replaceable">protocol</code>/<code>host</code>:<code>port</code></pre>'), '```\nprotocol/host:port\n```');
 });
+
+test('a hostile page cannot make the output grow faster than the page: nesting, wide tables and many rows stay linear', (t) => {
+  const longest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+  // Thousands of nested quotes and lists indent ten levels at most.
+  t.true(longest(md('<blockquote>x'.repeat(2000))) <= 10 * 2 + 1);
+  t.true(longest(md('<ul><li>x'.repeat(2000))) <= 10 * 2 + 3);
+  // Code inside code is text of the outer span.
+  t.is(md(`<p>${'<code><span>x'.repeat(2000)}`), `\`${'x'.repeat(2000)}\``);
+  // 200,000 rows: one line each (the width was a spread of every row's length: a stack overflow).
+  const rows = md(`<table>${'<tr><td>x</td></tr>'.repeat(200_000)}</table>`).split('\n');
+  t.is(rows.length, 200_001);
+  // A 100-column header pads itself; the rows under it stay as long as they are.
+  const wide = md(`<table><tr>${'<td>h</td>'.repeat(100)}</tr><tr><td>y</td></tr></table>`).split('\n');
+  t.is(wide[2], '| y |');
+  t.is(md(`<table><tr><td>a</td><td>b</td></tr><tr><td>y</td></tr></table>`), '| a | b |\n| --- | --- |\n| y |  |');
+  // Only the first title is the page's; others are dropped with their text.
+  t.deepEqual(htmlToMarkdown('<title>Page</title><title>Other</title><p>x</p>', 'https://e.com/'), { title: 'Page', markdown: 'x' });
+});

@@ -99,3 +99,15 @@ test('on 2,000 generated pages of tags, attributes, comments and raw text, every
   }
   t.pass();
 });
+
+test('elements nest at most 512 deep: deeper ones open beside the innermost, so end tags search a bounded stack', (t) => {
+  let depth = 0;
+  let deepest = 0;
+  readHtml(`${'<div>'.repeat(2000)}x${'</span>'.repeat(2000)}`, {
+    open: () => (deepest = Math.max(deepest, ++depth)),
+    text: () => {},
+    close: () => depth--,
+  });
+  t.is(deepest, 512);
+  t.is(depth, 0);
+});
