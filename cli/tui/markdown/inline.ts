@@ -27,6 +27,9 @@ export function inlineSpans(text: string, look: InlineLook, paint?: (text: strin
     flush();
     spans.push(...parts);
   };
+  // Per opener, a position from which no closer follows: found once, every later opener of its
+  // kind fails at once (each had searched to the end of the line: quadratic for `_a _a _a …`).
+  const noCloser = new Map<string, number>();
   let at = 0;
   while (at < text.length) {
     OPENER.lastIndex = at;
@@ -52,10 +55,15 @@ export function inlineSpans(text: string, look: InlineLook, paint?: (text: strin
     const compose = (own: (text: string) => string) => (outer ? (t: string) => outer(own(t)) : own);
     if (opener.startsWith('`')) {
       // A code span ends at the next run of exactly as many backticks.
+      const from = start + opener.length;
+      if (from >= (noCloser.get(opener) ?? Infinity)) return undefined;
       const close = new RegExp(`(?<!\`)${opener}(?!\`)`, 'g');
-      close.lastIndex = start + opener.length;
+      close.lastIndex = from;
       const end = close.exec(source);
-      if (!end) return undefined;
+      if (!end) {
+        noCloser.set(opener, from);
+        return undefined;
+      }
       let code = source.slice(start + opener.length, end.index);
       if (code.length > 2 && code.startsWith(' ') && code.endsWith(' ')) code = code.slice(1, -1);
       return { spans: [{ text: code, paint: compose(style.cyan) }], end: end.index + opener.length };
@@ -65,10 +73,15 @@ export function inlineSpans(text: string, look: InlineLook, paint?: (text: strin
       if (after === undefined || after === ' ' || after === opener[0]) return undefined;
       const underscore = opener[0] === '_';
       if (underscore && start > 0 && /\w/.test(source[start - 1]!)) return undefined;
-      let from = start + opener.length + 1;
+      const first = start + opener.length + 1;
+      if (first >= (noCloser.get(opener) ?? Infinity)) return undefined;
+      let from = first;
       while (true) {
         const end = source.indexOf(opener, from);
-        if (end < 0) return undefined;
+        if (end < 0) {
+          noCloser.set(opener, first);
+          return undefined;
+        }
         const doubled = opener.length === 1 && (source[end + 1] === opener || source[end - 1] === opener);
         const closes = source[end - 1] !== ' ' && !doubled && !(underscore && /\w/.test(source[end + opener.length] ?? ''));
         if (closes) {
