@@ -542,8 +542,8 @@ export class InteractiveApp {
   private liveArea(): LiveArea {
     const { style } = this.options;
     const columns = this.screen.columns;
-    const lines: string[] = [];
-    lines.push(...this.stream.liveLines());
+    // A fresh array (the held lines of a long table can be too many to spread as arguments).
+    const lines: string[] = this.stream.liveLines();
     if (this.turn) lines.push(...this.turn.liveLines(columns, this.approvals.current?.request));
     const approval = this.approvals.current;
     if (approval) {

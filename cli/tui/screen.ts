@@ -182,17 +182,22 @@ export class Screen {
     this.cursorRow = 0;
   }
 
-  /** Drops lines from the top until the area fits the screen, keeping the cursor's line. */
+  /**
+   * Drops lines from the top until the area fits the screen, keeping the cursor's line and at
+   * least one line. Measured from the bottom up, so the work is the screen's height whatever the
+   * area holds (a model's table of thousands of rows waits in it until the table ends).
+   */
   private fit(area: LiveArea): LiveArea {
     const columns = this.columns;
     const max = this.rows - 1;
-    const lines = [...area.lines];
-    let cursor = area.cursor ? { ...area.cursor } : undefined;
-    const total = () => lines.reduce((sum, line) => sum + Math.floor(textWidth(line) / columns) + 1, 0);
-    while (lines.length > 1 && total() > max && (!cursor || cursor.line > 0)) {
-      lines.shift();
-      if (cursor) cursor.line--;
+    const { lines } = area;
+    let start = lines.length;
+    for (let used = 0; start > 0; start--) {
+      used += Math.floor(textWidth(lines[start - 1]!) / columns) + 1;
+      if (used > max) break;
     }
-    return { lines, cursor };
+    const drop = Math.min(start, lines.length - 1, area.cursor ? area.cursor.line : Infinity);
+    if (drop <= 0) return area;
+    return { lines: lines.slice(drop), ...(area.cursor ? { cursor: { ...area.cursor, line: area.cursor.line - drop } } : {}) };
   }
 }

@@ -44,6 +44,8 @@ export class MarkdownLines {
   private held: string[] = [];
   /** Set while a long line is being committed row by row as it streams. */
   private continuation: Continuation | undefined;
+  /** How many of the held lines are known table rows (a table that may go on is not re-read per row). */
+  private tableRun = 0;
 
   constructor(private readonly options: MarkdownOptions) {
     this.style = options.style;
@@ -118,6 +120,7 @@ export class MarkdownLines {
     this.fence = undefined;
     this.held = [];
     this.continuation = undefined;
+    this.tableRun = 0;
   }
 
   private drain(columns: number, force: boolean): string[] {
@@ -147,9 +150,13 @@ export class MarkdownLines {
         continue;
       }
       if (isTableRow(line)) {
-        let count = 0;
+        let count = Math.max(1, this.tableRun);
         while (count < this.held.length && isTableRow(this.held[count]!)) count++;
-        if (count === this.held.length && !force) break;
+        if (count === this.held.length && !force) {
+          this.tableRun = count;
+          break;
+        }
+        this.tableRun = 0;
         const lines = this.held.splice(0, count);
         const table = renderTable(lines, columns, this.style, (text) => this.cellSpans(text), this.look.hyperlinks);
         if (table) out.push(...table);

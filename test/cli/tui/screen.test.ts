@@ -55,3 +55,17 @@ test('a live area taller than the screen keeps its bottom and the cursor line', 
   screen.render();
   t.is(vt.text(), '› y\nstatus');
 });
+
+test('a live area far taller than the screen shows its last screenful and keeps the cursor line (a held table of 200,000 rows took hours a frame)', (t) => {
+  const { vt, screen, setLive } = setup(40, 6);
+  const rows = Array.from({ length: 200_000 }, (_, i) => `| ${i} | cell |`);
+  setLive({ lines: [...rows, '› typed', 'status'], cursor: { line: rows.length, column: 7 } });
+  screen.render();
+  t.is(vt.text(), ['| 199997 | cell |', '| 199998 | cell |', '| 199999 | cell |', '› typed', 'status'].join('\n'));
+  t.is(vt.row, 3);
+  t.is(vt.col, 7);
+  // The cursor's line stays even when it alone is taller than the screen.
+  setLive({ lines: ['above', 'x'.repeat(400), 'below'], cursor: { line: 1, column: 0 } });
+  screen.render();
+  t.true(vt.text().startsWith('x'.repeat(40)));
+});
