@@ -15,7 +15,11 @@ export type StreamKind = 'text' | 'reasoning';
 export class StreamText {
   private kind: StreamKind | undefined;
   private partial = '';
+  /** The unfinished line is code, a table row or behind held lines: it waits for its newline whole. */
+  private partialWaits = false;
   private reasoningWords = 0;
+  /** The reasoning so far ends inside a word (the next delta may go on with it). */
+  private reasoningInWord = false;
   private reasoningStarted = 0;
   /** The whole reasoning of the latest segment, to show it later on demand. */
   lastReasoning = '';
@@ -47,19 +51,32 @@ export class StreamText {
       if (kind === 'reasoning') {
         this.lastReasoning = '';
         this.reasoningWords = 0;
+        this.reasoningInWord = false;
         this.reasoningStarted = this.now();
       }
     }
     if (kind === 'reasoning') {
+      // Counted per delta: counting the whole reasoning again at each one made a long think
+      // quadratic (20,000 deltas took 52 s of the terminal's thread).
       this.lastReasoning += text;
-      this.reasoningWords = countWords(this.lastReasoning);
+      const words = countWords(text);
+      this.reasoningWords += words > 0 && this.reasoningInWord && /^\S/.test(text) ? words - 1 : words;
+      if (text !== '') this.reasoningInWord = /\S$/.test(text);
       if (this.collapsed()) return;
     }
-    const parts = (this.partial + sanitize(text)).split('\n');
-    this.partial = parts.pop()!;
+    const clean = sanitize(text);
     const width = this.columns();
-    for (const line of parts) this.line(line, width);
+    if (clean.includes('\n')) {
+      const parts = (this.partial + clean).split('\n');
+      this.partial = parts.pop()!;
+      this.partialWaits = false;
+      for (const line of parts) this.line(line, width);
+    } else {
+      // Appended, not re-split: a line that waits whole (minified JSON in a code block) can be long.
+      this.partial += clean;
+    }
     if (this.kind === 'text') {
+      if (this.partialWaits) return;
       // Commit full rows of an unfinished prose line so it stays one row tall.
       let room: number | undefined;
       while ((room = this.markdown.streamable(this.partial, width)) !== undefined && textWidth(this.partial) > room) {
@@ -67,6 +84,9 @@ export class StreamText {
         this.commit(...this.markdown.pushRow(row, width));
         this.partial = rest;
       }
+      // Whether it waits is known from the line's start (a fence, a table's pipe, held lines) and
+      // holds until its newline, so it is not asked again per delta.
+      if (room === undefined && /\S/.test(this.partial)) this.partialWaits = true;
       return;
     }
     while (textWidth(this.partial) > width - 1) {
@@ -87,6 +107,7 @@ export class StreamText {
     if (this.kind === 'text') this.flushMarkdown();
     if (this.kind === 'text' || (this.kind === 'reasoning' && !this.collapsed() && this.lastReasoning.trim() !== '')) this.commit('');
     this.partial = '';
+    this.partialWaits = false;
     this.kind = undefined;
   }
 

@@ -163,6 +163,31 @@ test('streamed a few characters at a time, the answer renders as if it came whol
   for (const row of pieces) t.true(textWidth(row) <= 79, row);
 });
 
+test('a long think and a long code line stream in linear time, and words split across deltas count once', (t) => {
+  // 200,000 deltas: the reasoning was counted whole at each one, and a line waiting whole was
+  // re-split at each one (20,000 deltas took 52 s; these would take hours and time out).
+  const committed: string[] = [];
+  let clock = 0;
+  const folded = new StreamText((...lines) => committed.push(...lines), plain, () => 80, () => true, () => (clock += 1), false);
+  for (let i = 0; i < 200_000; i++) folded.write('reasoning', 'word and ');
+  folded.end();
+  t.regex(committed.at(-1)!, /\(400000 words; /);
+  const counted: string[] = [];
+  const split = new StreamText((...lines) => counted.push(...lines), plain, () => 80, () => true, Date.now, false);
+  for (const piece of ['hel', 'lo wor', 'ld  ', '', 'again', ' ', 'and', '\nmore']) split.write('reasoning', piece);
+  split.end();
+  t.regex(counted.at(-1)!, /\(5 words; /);
+  // A code line of 1.2 MB arriving 6 characters at a time waits whole, then comes out whole.
+  const rows: string[] = [];
+  const code = new StreamText((...lines) => rows.push(...lines), plain, () => 80, () => false, Date.now, false);
+  code.write('text', '```json\n');
+  for (let i = 0; i < 200_000; i++) code.write('text', '0, 0, ');
+  t.is(code.liveLines().length, 1);
+  code.write('text', '\n```\n');
+  code.end();
+  t.is(rows.join('').replace(/[^0]/g, '').length, 400_000);
+});
+
 test('OSC 8 hyperlinks are used where the terminal says it shows them, and FORCE_HYPERLINK decides', (t) => {
   t.false(hyperlinksSupported({ TERM: 'xterm-256color' }));
   t.true(hyperlinksSupported({ TERM: 'xterm-256color', TERM_PROGRAM: 'WezTerm' }));
