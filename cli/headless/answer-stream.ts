@@ -36,7 +36,9 @@ export class AnswerStream {
         break;
       case 'text-delta':
         this.held += event.text;
-        if (this.streaming || this.held.length >= HOLD_CHARS) this.flush();
+        // White space alone writes nothing now (it is held until text follows); flushing it would
+        // trim the whole held run again per delta: a model stuck on newlines made that quadratic.
+        if (/\S/.test(event.text) && (this.streaming || this.held.length >= HOLD_CHARS)) this.flush();
         break;
       default:
         break;

@@ -34,3 +34,15 @@ test('an interrupted reply prints what it had; an error with nothing printed pri
   t.false(failed.finish({ answered: false, partial: false }));
   t.is(none, '');
 });
+
+test('a model stuck writing newlines costs each delta its own size; the output still ends in one newline (100,000 of them took 30 s)', (t) => {
+  let out = '';
+  const stream = new AnswerStream((chunk) => (out += chunk));
+  stream.handle(text('x'.repeat(HOLD_CHARS)));
+  for (let i = 0; i < 300_000; i++) stream.handle(text('\n\n'));
+  t.is(out, 'x'.repeat(HOLD_CHARS));
+  stream.handle(text('end'));
+  t.is(out, `${'x'.repeat(HOLD_CHARS)}${'\n\n'.repeat(300_000)}end`);
+  stream.finish({ answered: true, partial: false });
+  t.true(out.endsWith('end\n'));
+});
