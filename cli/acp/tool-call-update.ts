@@ -139,8 +139,11 @@ function textContent(text: string): ToolCallContent {
 
 /** Output as a Markdown code block whose fence no line of it can close. */
 function fenced(text: string): string {
-  let fence = '```';
-  while (text.includes(fence)) fence += '`';
+  // One backtick more than the longest run in the text (one pass: growing the fence and searching
+  // the text again per backtick was quadratic in a long run).
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 
