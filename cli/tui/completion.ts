@@ -16,12 +16,22 @@ export interface Completion {
 
 const MAX_SHOWN = 8;
 
+/** The index's paths in NFC, per index (the same array until the index is rebuilt). */
+const normalized = new WeakMap<readonly string[], readonly string[]>();
+
+function inNfc(paths: readonly string[]): readonly string[] {
+  let names = normalized.get(paths);
+  if (!names) normalized.set(paths, (names = paths.map((path) => path.normalize('NFC'))));
+  return names;
+}
+
 /** Completes `word`, the mention from its `@` to the cursor. */
 export function completePath(word: string, paths: readonly string[]): Completion {
   const typed = mentionBeforeCursor(word, word.length);
   const prefix = (typed?.typed ?? word.replace(/^@/, '')).normalize('NFC');
   const quote = typed?.quote;
-  const names = paths.map((path) => path.normalize('NFC'));
+  // Normalising 200,000 paths took 20–60 ms of each Tab.
+  const names = inNfc(paths);
   const next = new Set<string>();
   for (const path of names) {
     if (!path.startsWith(prefix)) continue;
