@@ -54,8 +54,8 @@ maybe('an untrusted project with a loosening .env and an allow rule is asked abo
   t.regex(asked, /REIKA_CHECKPOINTS=off +from \S+\/\.env/);
   t.regex(asked, /allow Bash\(rm -rf victim\) +from \S+\/\.reika\/settings\.json/);
   first.term.keys('Enter');
-  await first.term.waitFor('› ');
-  t.regex(first.term.capture(), /ignored REIKA_CHECKPOINTS=off/);
+  // The prompt is on screen under the question already: wait for what the answer prints.
+  await first.term.waitFor(/ignored REIKA_CHECKPOINTS=off/);
   t.regex(first.term.capture(), /its 1 allow rule is ignored/);
   first.term.type('/exit');
   first.term.keys('Enter');
