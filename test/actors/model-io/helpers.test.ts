@@ -94,6 +94,12 @@ test('a leading <think> block goes to reasoning, in pieces of any size', (t) => 
   t.deepEqual(split('<thin', 1), [{ channel: 'text', text: '<thin' }]);
 });
 
+test('a reply opening with a long run of white space costs each delta its own size, and keeps that white space as before', (t) => {
+  // 200,000 newline deltas before the text (each trimmed the whole run again: 100,000 took 32 s).
+  t.deepEqual(split(`${'\n'.repeat(200_000)}hello`, 1), [{ channel: 'text', text: `${'\n'.repeat(200_000)}hello` }]);
+  t.deepEqual(split(`${' \n'.repeat(50_000)}<think>a</think>b`, 2), [{ channel: 'reasoning', text: 'a' }, { channel: 'text', text: 'b' }]);
+});
+
 test('a bare </think> (the template opened the block) is dropped once, in pieces of any size, and only when no <think> came first', (t) => {
   // A template that opens the thinking block in the generation prompt leaves only its end in the
   // reply when the engine runs no reasoning parser (issue 34: DSML after a bare </think>).
