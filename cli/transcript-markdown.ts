@@ -58,9 +58,10 @@ export function transcriptMarkdown(transcript: Transcript): string {
 
 /** The first lines of an output in a fence no line of it can close. */
 function fenced(payload: string): string[] {
-  const lines = payload.replace(/\s+$/, '').split('\n');
+  const lines = payload.trimEnd().split('\n');
   const shown = lines.slice(0, PAYLOAD_LINES);
-  const longest = Math.max(2, ...[...payload.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 2;
+  for (const run of payload.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
   return ['  ' + fence, ...shown.map((line) => `  ${line}`), ...(lines.length > PAYLOAD_LINES ? [`  … ${lines.length - PAYLOAD_LINES} more lines`] : []), '  ' + fence];
 }

@@ -44,7 +44,7 @@ export function parseDotEnv(text: string): Record<string, string> {
       value = value.slice(1, value.lastIndexOf(quote));
       if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
     } else {
-      value = value.replace(/\s+#.*$/, '').trim();
+      value = withoutComment(value).trim();
     }
     out[match[1]!] = value;
   }
@@ -96,4 +96,16 @@ export function foldersUpTo(cwd: string, root: string): string[] {
     folders.push(folder);
   }
   return folders;
+}
+
+/**
+ * `value  # a comment` without the comment: from the first white space followed by `#`. Found with
+ * one search: `/\s+#.*$/` retried each space of a long run (a project's `.env` is not trusted).
+ */
+export function withoutComment(value: string): string {
+  const hash = /\s#/.exec(value);
+  if (!hash) return value;
+  let start = hash.index;
+  while (start > 0 && /\s/.test(value[start - 1]!)) start--;
+  return value.slice(0, start);
 }

@@ -1,3 +1,4 @@
+import { withoutComment } from '../config/sources.js';
 import { ReikaError } from '../../runtime/errors.js';
 
 // The front matter of a markdown file (custom commands, skills): a first line `---`, then
@@ -79,7 +80,7 @@ function scalar(raw: string, line: number): string {
     return quote === '"' ? inner.replace(/\\(["\\nt])/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c)) : inner.replace(/''/g, "'");
   }
   // Anything else is kept as written (`[a, b]` too: reika reads none of those keys as a list).
-  return value.replace(/\s+#.*$/, '');
+  return withoutComment(value);
 }
 
 /** Where the quote opened at 0 closes (`\"` and `''` do not close it), or -1. */

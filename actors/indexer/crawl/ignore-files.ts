@@ -147,9 +147,11 @@ export function gitDirAt(dir: string): Omit<GitRepository, 'prefix'> | null {
     const stat = statSync(dotGit);
     let gitDir = dotGit;
     if (stat.isFile()) {
-      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (!match) return null;
-      gitDir = resolve(dir, match[1]!);
+      // The `gitdir:` line, trimmed by hand (a lazy regex to the line's end was quadratic in spaces).
+      const line = readFileSync(dotGit, 'utf8').split('\n').find((text) => text.startsWith('gitdir:'));
+      const target = line?.slice('gitdir:'.length).trim();
+      if (!target) return null;
+      gitDir = resolve(dir, target);
     } else if (!stat.isDirectory()) return null;
     let commonDir = gitDir;
     try {

@@ -634,8 +634,14 @@ function collapse(text: string): string {
 
 /** Trailing spaces off, at most one blank line in a row, no blank lines at the ends. */
 function tidy(markdown: string): string {
-  return markdown
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  // Trailing spaces by hand: `/[ \t]+\n/g` retried every space of a long run (a <pre> of 100,000
+  // spaces took 5.7 s).
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let end = line.length;
+    while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+    if (end < line.length) lines[i] = line.slice(0, end);
+  }
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }

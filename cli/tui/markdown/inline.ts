@@ -111,7 +111,10 @@ export function inlineSpans(text: string, look: InlineLook, paint?: (text: strin
       return { spans: link(url, url, outer), end: start + url.length + 2 };
     }
     // Sentence punctuation after a URL is not part of it, nor a closing bracket it did not open.
-    url = url.replace(/[.,;:!?'"*_]+$/, '');
+    // (a loop: the regex `[.,;:!?'"*_]+$` retried each run of them to the end: quadratic)
+    let keep = url.length;
+    while (keep > 0 && `.,;:!?'"*_`.includes(url[keep - 1]!)) keep--;
+    url = url.slice(0, keep);
     while (url.endsWith(')') && count(url, '(') < count(url, ')')) url = url.slice(0, -1);
     return { spans: link(url, url, outer), end: start + url.length };
   }

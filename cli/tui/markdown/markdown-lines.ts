@@ -215,8 +215,8 @@ export class MarkdownLines {
       if (item) return { first: [], spans: [{ text: line }], continuation: { prefix: [{ text: ' '.repeat(item[0].length) }] } };
       return { first: [], spans: [{ text: line }], continuation: { prefix: [] } };
     }
-    const heading = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    if (heading) return { first: [], spans: this.inline(heading[2]!, style.bold), continuation: { prefix: [], paint: style.bold } };
+    const heading = /^\s{0,3}#{1,6}\s+/.exec(line);
+    if (heading) return { first: [], spans: this.inline(headingText(line.slice(heading[0].length)), style.bold), continuation: { prefix: [], paint: style.bold } };
     if (/^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) return { first: [{ text: '─'.repeat(40), paint: style.dim }], spans: [], continuation: { prefix: [] } };
     const quote = /^(\s*)((?:>\s?)+)(.*)$/.exec(line);
     if (quote) {
@@ -249,4 +249,16 @@ export class MarkdownLines {
 function closesFence(line: string, marker: string): boolean {
   const match = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
   return match !== null && match[1]![0] === marker[0] && match[1]!.length >= marker.length;
+}
+
+/**
+ * A heading's text without its closing `#`s (`## Title ##`) and trailing space. Done by hand: the
+ * regex it replaces (`(.*?)(?:\s+#+)?\s*$`) was quadratic in a long run of spaces.
+ */
+function headingText(text: string): string {
+  const trimmed = text.trimEnd();
+  let hashes = trimmed.length;
+  while (hashes > 0 && trimmed[hashes - 1] === '#') hashes--;
+  if (hashes === trimmed.length || (hashes > 0 && !/\s/.test(trimmed[hashes - 1]!))) return trimmed;
+  return trimmed.slice(0, hashes).trimEnd();
 }

@@ -29,6 +29,14 @@ test('a line of markers that open nothing renders in one pass: 200,000 `_a` word
   t.is(rows.join(' ').replace(/\s+/g, ' '), line);
 });
 
+test('a URL or a heading with a long run of punctuation or spaces renders in one pass (trailing-run regexes were quadratic)', (t) => {
+  const url = `https://a${'.'.repeat(400_000)}x`;
+  t.is(render([`see ${url}`], { color: false }).join('').replace(/\s/g, ''), `see${url}`);
+  const heading = render([`## a${' '.repeat(400_000)}b ##`]).map(stripAnsi);
+  t.is(heading.join(' ').replace(/\s+/g, ' '), 'a b');
+  t.deepEqual(render(['## Title ##', '# C#', '### x #y']).map(stripAnsi), ['Title', 'C#', 'x #y']);
+});
+
 test('a link is its text as an OSC 8 hyperlink where the terminal shows them, else text (url)', (t) => {
   const line = 'see [the docs](https://example.com/docs) or https://example.com/x.';
   const [fallback] = render([line]);
