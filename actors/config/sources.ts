@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { withoutComment } from '../line-comment.js';
 
 // Where settings come from, each source a layer of raw `REIKA_*` values (the environment, the
 // project's `.env`, the user's `.env`); `load-config.ts` merges them, earlier layers winning.
@@ -98,14 +99,3 @@ export function foldersUpTo(cwd: string, root: string): string[] {
   return folders;
 }
 
-/**
- * `value  # a comment` without the comment: from the first white space followed by `#`. Found with
- * one search: `/\s+#.*$/` retried each space of a long run (a project's `.env` is not trusted).
- */
-export function withoutComment(value: string): string {
-  const hash = /\s#/.exec(value);
-  if (!hash) return value;
-  let start = hash.index;
-  while (start > 0 && /\s/.test(value[start - 1]!)) start--;
-  return value.slice(0, start);
-}

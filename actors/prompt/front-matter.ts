@@ -1,5 +1,5 @@
-import { withoutComment } from '../config/sources.js';
 import { ReikaError } from '../../runtime/errors.js';
+import { withoutComment } from '../line-comment.js';
 
 // The front matter of a markdown file (custom commands, skills): a first line `---`, then
 // `key: value` lines, then `---`; the rest is the body. Values are strings: plain, in single or

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { parseDotEnv, withoutComment } from '../../../actors/config/sources.js';
+import { parseDotEnv } from '../../../actors/config/sources.js';
+import { withoutComment } from '../../../actors/line-comment.js';
 
 test('a .env value loses its comment from the first white space before a #; a # inside a word stays', (t) => {
   t.is(withoutComment('on  # the default'), 'on');
