@@ -1,3 +1,4 @@
+import { longestBacktickRun } from '../actors/backticks.js';
 import type { Transcript } from '../actors/transcript/read-transcript.js';
 import { shortDate } from './describe-sessions.js';
 
@@ -60,8 +61,6 @@ export function transcriptMarkdown(transcript: Transcript): string {
 function fenced(payload: string): string[] {
   const lines = payload.trimEnd().split('\n');
   const shown = lines.slice(0, PAYLOAD_LINES);
-  let longest = 2;
-  for (const run of payload.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(longest + 1);
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(payload) + 1));
   return ['  ' + fence, ...shown.map((line) => `  ${line}`), ...(lines.length > PAYLOAD_LINES ? [`  … ${lines.length - PAYLOAD_LINES} more lines`] : []), '  ' + fence];
 }

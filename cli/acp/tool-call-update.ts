@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCall as AcpToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallState } from '../../actors/agent/tool-call-state.js';
+import { longestBacktickRun } from '../../actors/backticks.js';
 import type { ToolResult } from '../../actors/tool-executor/protocol.js';
 import { toolTarget } from '../tui/tool-line.js';
 
@@ -139,11 +140,7 @@ function textContent(text: string): ToolCallContent {
 
 /** Output as a Markdown code block whose fence no line of it can close. */
 function fenced(text: string): string {
-  // One backtick more than the longest run in the text (one pass: growing the fence and searching
-  // the text again per backtick was quadratic in a long run).
-  let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}\n${text.replace(/\n$/, '')}\n${fence}`;
 }
 

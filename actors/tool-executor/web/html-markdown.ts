@@ -1,3 +1,4 @@
+import { longestBacktickRun } from '../../backticks.js';
 import { type Attributes, type HtmlSink, NO_ATTRIBUTES, readHtml } from './html-tokens.js';
 
 // A web page's main content as Markdown, written as html-tokens.ts reads the page (no DOM is
@@ -524,7 +525,7 @@ class Converter implements HtmlSink {
     if (this.onlySpace(at + 1)) return this.unwrite(at);
     // Fenced with more backticks than it holds.
     const code = this.out.splice(at + 1).join('');
-    const ticks = '`'.repeat((code.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length + 1), 1));
+    const ticks = '`'.repeat(longestBacktickRun(code) + 1);
     const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
     this.out[at] = `${ticks}${pad}${code}${pad}${ticks}`;
     this.atLineStart = false;
@@ -556,7 +557,8 @@ class Converter implements HtmlSink {
     for (const row of rows) width = Math.max(width, row.length);
     // Short rows are padded to the widest; past MAX_PADDED columns only the header is (Markdown
     // fills a short row itself), so a page cannot make every row as wide as its widest.
-    const line = (row: string[]) => `| ${(row.length < width && (row === rows[0] || width <= MAX_PADDED) ? [...row, ...Array<string>(width - row.length).fill('')] : row).join(' | ')} |`;
+    const padded = (row: string[]) => (row.length < width && (row === rows[0] || width <= MAX_PADDED) ? row.concat(Array<string>(width - row.length).fill('')) : row);
+    const line = (row: string[]) => `| ${padded(row).join(' | ')} |`;
     const lines = [line(rows[0]!), `| ${Array<string>(width).fill('---').join(' | ')} |`];
     for (let i = 1; i < rows.length; i++) lines.push(line(rows[i]!));
     // Blank lines around it; tidy() takes out any extra.
@@ -569,19 +571,15 @@ class Converter implements HtmlSink {
   private endAnchor(from: number): void {
     const text = this.out.slice(from).join('').trim();
     if (!ANCHOR_MARKS.has(text)) return;
-    for (let i = from; i < this.out.length; i++) this.out[i] = '';
     this.chars -= text.length;
-    if (this.out[from - 1] === ' ') {
-      this.out[from - 1] = '';
-      this.spaceOwed = true;
-    }
+    this.unwrite(from, this.out.length);
   }
 
-  /** Takes back a mark that wrapped nothing (an icon link), with the space written before it. */
-  private unwrite(at: number): void {
-    this.out[at] = '';
-    if (this.out[at - 1] === ' ') {
-      this.out[at - 1] = '';
+  /** Takes back the pieces `from`–`to` (a mark that wrapped nothing, an icon link), with the space written before them. */
+  private unwrite(from: number, to = from + 1): void {
+    for (let i = from; i < to; i++) this.out[i] = '';
+    if (this.out[from - 1] === ' ') {
+      this.out[from - 1] = '';
       this.spaceOwed = true;
     }
   }

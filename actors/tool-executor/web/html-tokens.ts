@@ -129,7 +129,7 @@ class Reader {
             text = length;
             break;
           }
-          this.endTag(lower(match[1]!));
+          this.endTag(this.tagName(match[1]!));
           text = at = END_TAG.lastIndex;
         } else {
           // `</>` is nothing; `</1…>` a bogus comment.
@@ -155,52 +155,37 @@ class Reader {
     while (at < length && !endsName(html.charCodeAt(at))) at++;
     if (at >= length) return -1;
     const name = this.tagName(html.slice(lt + 1, at));
-    let attribs = NO_ATTRIBUTES;
-    let selfClosing = false;
-    if (html.charCodeAt(at) !== 62 /* > */) {
-      at = this.attributes(at);
-      if (at < 0) return -1;
-      attribs = this.attribs;
-      selfClosing = this.selfClosing;
-    }
+    const tag = html.charCodeAt(at) === 62 /* > */ ? { end: at, attribs: NO_ATTRIBUTES, selfClosing: false } : this.attributes(at);
+    if (!tag) return -1;
     this.emitText(text, lt);
-    const after = at + 1;
+    const after = tag.end + 1;
     // As in a browser, `/>` closes only SVG and MathML elements (any element in XHTML): in HTML,
     // `<div hidden/>text` hides the text.
-    this.open(name, attribs, selfClosing && (this.xhtml || this.foreign > 0 || name === 'svg' || name === 'math'));
-    const decode = RAW_TEXT.get(name);
-    if (decode === undefined || this.foreign > 0 || this.stack[this.stack.length - 1] !== name) {
-      if (name !== 'plaintext' || this.stack[this.stack.length - 1] !== name) return after;
+    this.open(name, tag.attribs, tag.selfClosing && (this.xhtml || this.foreign > 0 || name === 'svg' || name === 'math'));
+    const stillOpen = this.stack[this.stack.length - 1] === name;
+    if (name === 'plaintext' && stillOpen) {
       this.emitText(after, length, false);
       return length;
     }
+    const decode = RAW_TEXT.get(name);
+    if (decode === undefined || this.foreign > 0 || !stillOpen) return after;
     // Raw text: everything up to `</name` (any case) followed by a space, `/` or `>`.
     const close = rawTextEnd(html, name, after);
     this.emitText(after, close, decode);
     return close;
   }
 
-  /** The attributes of the tag being read. */
-  private attribs: Record<string, string> = {};
-  /** The tag being read ended with `/>`. */
-  private selfClosing = false;
-
-  /** Reads a start tag's attributes from `at` into `attribs`; returns the position of its `>`, or -1. */
-  private attributes(at: number): number {
+  /** Reads a start tag's attributes from `at`, up to its `>` (`end`); undefined when the page ends first. */
+  private attributes(at: number): { end: number; attribs: Attributes; selfClosing: boolean } | undefined {
     const { html } = this;
     const length = html.length;
     const attribs: Record<string, string> = {};
-    this.attribs = attribs;
-    this.selfClosing = false;
     while (at < length) {
       const code = html.charCodeAt(at);
-      if (code === 62 /* > */) return at;
+      if (code === 62 /* > */) return { end: at, attribs, selfClosing: false };
       // Between attributes: spaces, and slashes; `/>` ends the tag as self-closing.
       if (code === 47 /* / */ || isSpace(code)) {
-        if (code === 47 && html.charCodeAt(at + 1) === 62) {
-          this.selfClosing = true;
-          return at + 1;
-        }
+        if (code === 47 && html.charCodeAt(at + 1) === 62) return { end: at + 1, attribs, selfClosing: true };
         at++;
         continue;
       }
@@ -213,7 +198,7 @@ class Reader {
         attribs[key] = value.includes('&') ? decodeHTMLAttribute(value) : value;
       }
     }
-    return -1;
+    return undefined;
   }
 
   private tagName(raw: string): string {
@@ -235,8 +220,7 @@ class Reader {
     if (selfClosing || VOID.has(name)) this.pop();
   }
 
-  private endTag(raw: string): void {
-    const name = this.foreign === 0 && raw === 'image' ? 'img' : raw;
+  private endTag(name: string): void {
     if (VOID.has(name)) {
       // `</br>` is a line break; other void end tags are nothing.
       if (name === 'br') this.open('br', NO_ATTRIBUTES, true);
