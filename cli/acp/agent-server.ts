@@ -4,6 +4,8 @@ import { agent, PROTOCOL_VERSION, RequestError, methods, type AgentApp, type Cli
 import { ConfigError } from '../../actors/settings/parse.js';
 import type { SessionMode } from '../../actors/session/frozen-prompt.js';
 import { newSessionId } from '../../actors/transcript/store-paths.js';
+import { findSession } from '../../actors/transcript/session-catalog.js';
+import { ReikaError } from '../../runtime/errors.js';
 import type { SessionFlags } from '../session-flags.js';
 import { SessionChoiceError, type SessionChoice } from '../open-session.js';
 import { startSessionAt, type SessionStart } from '../begin-session.js';
@@ -12,6 +14,7 @@ import { traceStartup } from '../../actors/indexer/startup-trace.js';
 import { editorLink, type EditorLink } from './editor-link.js';
 import type { EditorSession } from './editor-session.js';
 import { editorMcpServers } from './editor-mcp.js';
+import { issuedFolder, rememberIssued } from './issued-sessions.js';
 
 export interface AgentServerOptions {
   /** `reika acp --profile NAME --mode plan --approvals off`. */
@@ -88,17 +91,22 @@ export function agentServer(options: AgentServerOptions): AgentServer {
 
   app.onRequest(methods.agent.session.new, async ({ params, client }) => {
     // The transcript takes the session's id, so a later `session/load` of this id finds it.
-    const session = await open(newSessionId(), folder(params.cwd), undefined, params.mcpServers, client);
+    const cwd = folder(params.cwd);
+    const session = await open(newSessionId(), cwd, undefined, params.mcpServers, client);
+    rememberIssued(session.id, cwd);
     setImmediate(() => session.announceCommands());
     return { sessionId: session.id, modes: session.modes };
   });
 
   app.onRequest(methods.agent.session.load, async ({ params, client }) => {
     if (sessions.has(params.sessionId)) throw RequestError.invalidRequest(undefined, `session ${params.sessionId} is open already`);
+    const empty = neverPrompted(params.sessionId);
     // A session that ran in another folder goes on there.
-    const session = await open(params.sessionId, folder(params.cwd), { resume: params.sessionId }, params.mcpServers, client);
+    const session = empty
+      ? await open(params.sessionId, folder(isFolder(empty) ? empty : params.cwd), undefined, params.mcpServers, client)
+      : await open(params.sessionId, folder(params.cwd), { resume: params.sessionId }, params.mcpServers, client);
     // The conversation so far, before the answer: the editor shows it, then the next prompt goes on from it.
-    session.replay();
+    if (!empty) session.replay();
     setImmediate(() => session.announceCommands());
     return { modes: session.modes };
   });
@@ -131,14 +139,28 @@ export function agentServer(options: AgentServerOptions): AgentServer {
 }
 
 /** The session's folder: absolute and existing, or one sentence why not. */
+/** The folder of a session `session/new` gave out that has no transcript (it was never prompted). */
+function neverPrompted(id: string): string | undefined {
+  const cwd = issuedFolder(id);
+  if (cwd === undefined) return undefined;
+  try {
+    findSession(id);
+    return undefined;
+  } catch (error) {
+    return ReikaError.isInstance(error) && error.code === 'REIKA_ERR_NO_SUCH_SESSION' ? cwd : undefined;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function folder(cwd: string): string {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${cwd}"`);
-  let ok = false;
-  try {
-    ok = statSync(cwd).isDirectory();
-  } catch {
-    // said below
-  }
-  if (!ok) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder`);
+  if (!isFolder(cwd)) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder`);
   return cwd;
 }

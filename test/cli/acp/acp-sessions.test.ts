@@ -177,3 +177,43 @@ test('a session loaded from another folder goes on in the folder it ran in, with
   t.true(second.stderr().includes(`${join(ran, '.reika', 'settings.json')}:1: unknown key "colour"`), second.stderr());
   t.false(second.stderr().includes('"shade"'), second.stderr());
 });
+
+test('a session the editor opened but never prompted loads in a new reika, empty, and goes on', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const home = tempDir('reika-home-');
+  const s = await server([{ content: 'Hello again.' }]);
+  const first = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await first.initialize();
+  const { sessionId } = await first.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  first.close();
+  t.is(await first.exited, 0);
+
+  const second = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await second.initialize();
+  const loaded = await second.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
+  t.is(loaded.modes?.currentModeId, 'agent');
+  t.deepEqual(second.updates.filter((n) => n.update.sessionUpdate !== 'available_commands_update'), []);
+  const answer = await second.connection.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+  t.is(answer.stopReason, 'end_turn');
+  t.is(answerText(second), 'Hello again.');
+  second.close();
+  t.is(await second.exited, 0);
+
+  // Prompted now, it is an ordinary stored session under the same id, replayed when loaded.
+  const third = editor({ cwd: repo, env: env(s, { HOME: home }) });
+  await third.initialize();
+  await third.connection.agent.request(methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
+  t.deepEqual(updatesOf(third, 'user_message_chunk')[0]!.content, { type: 'text', text: 'hi' });
+  t.is(answerText(third), 'Hello again.');
+});
+
+test('an id session/new never gave out is still an error', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'a\n' });
+  const home = tempDir('reika-home-');
+  const e = editor({ cwd: repo, env: { REIKA_BASE_URL: 'http://127.0.0.1:9/v1', HOME: home } });
+  await e.initialize();
+  const { sessionId } = await e.connection.agent.request(methods.agent.session.new, { cwd: repo, mcpServers: [] });
+  const other = sessionId.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
+  const error = await t.throwsAsync(e.connection.agent.request(methods.agent.session.load, { sessionId: other, cwd: repo, mcpServers: [] }));
+  t.is((error as { code?: number }).code, -32002);
+});

@@ -1,0 +1,69 @@
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stateFolder } from '../../actors/state-dir.js';
+import { isSessionId } from '../../actors/transcript/store-paths.js';
+
+// The session ids `session/new` gave editors, with the folder each was opened in. A transcript
+// begins with the first prompt (an editor's panel opened and closed leaves none), but the editor
+// keeps the id and may `session/load` it after a restart: an id found here and nowhere else
+// loads as the empty session it was. `acp-sessions.jsonl` in reika's state folder, one JSON
+// object a line, appended by every `reika acp`; rewritten with the newest {@link KEPT} once it
+// holds twice as many.
+
+const KEPT = 1000;
+
+interface Issued {
+  id: string;
+  cwd: string;
+}
+
+function file(env: NodeJS.ProcessEnv): string {
+  return join(stateFolder(env), 'acp-sessions.jsonl');
+}
+
+/** Notes that `id` was given to an editor for `cwd`; a state folder that cannot be written costs only a later load of an empty session. */
+export function rememberIssued(id: string, cwd: string, env: NodeJS.ProcessEnv = process.env): void {
+  const path = file(env);
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    appendFileSync(path, `${JSON.stringify({ id, cwd } satisfies Issued)}\n`, { mode: 0o600 });
+    if (statSync(path).size > 2 * KEPT * 64) compact(path);
+  } catch {
+    // said in the doc above
+  }
+}
+
+/** The folder `id` was opened in, if `session/new` gave it out. */
+export function issuedFolder(id: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  let found: string | undefined;
+  for (const entry of entries(file(env))) if (entry.id === id) found = entry.cwd;
+  return found;
+}
+
+function entries(path: string): Issued[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: Issued[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      const value = JSON.parse(line) as Partial<Issued> | null;
+      if (typeof value?.id === 'string' && isSessionId(value.id) && typeof value.cwd === 'string') out.push({ id: value.id, cwd: value.cwd });
+    } catch {
+      // a torn line (a crash mid-append) is skipped
+    }
+  }
+  return out;
+}
+
+function compact(path: string): void {
+  const all = entries(path);
+  if (all.length <= 2 * KEPT) return;
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, all.slice(-KEPT).map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
+  renameSync(temp, path);
+}
