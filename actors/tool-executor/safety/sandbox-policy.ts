@@ -101,8 +101,36 @@ export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: Sa
   for (const { path, folder } of credentialMasks(request)) args.push(...(folder ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   for (const path of request.readOnly ?? []) args.push('--ro-bind', path, path);
   for (const path of request.blocked ?? []) args.push('--tmpfs', path, '--remount-ro', path);
-  args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', request.command);
+  args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', ...(state.pidNamespace ? [COUNT_LEFTOVERS, 'reika', request.command] : [request.command]));
   return args;
+}
+
+/**
+ * In a PID namespace of its own, what the command leaves running ends with the namespace, and
+ * from out here nothing tells a process left behind from the namespace's teardown. So the command
+ * runs under a shell that, once it has exited, counts the processes still in the namespace (not
+ * zombies; not pid 1 or one entered from outside, whose parent is out here, `0`) and writes the
+ * count to fd 3, which the command itself does not get. The exit status is the command's.
+ */
+const COUNT_LEFTOVERS = `/bin/bash -c "$1" 3>&-
+s=$?
+n=0
+for p in /proc/[0-9]*; do
+  p=\${p#/proc/}
+  [ "$p" = "$$" ] && continue
+  { read -r stat < "/proc/$p/stat"; } 2>/dev/null || continue
+  rest=\${stat##*) }
+  case \${rest%% *} in Z|X) continue ;; esac
+  rest=\${rest#* }
+  [ "\${rest%% *}" = 0 ] && continue
+  n=$((n+1))
+done
+[ "$n" = 0 ] || { echo "$n" >&3; } 2>/dev/null
+exit "$s"`;
+
+/** True when the command's processes left running are counted on fd 3 ({@link COUNT_LEFTOVERS}). */
+export function countsLeftovers(state: SandboxState): boolean {
+  return state.kind === 'bwrap' && state.pidNamespace === true;
 }
 
 /**

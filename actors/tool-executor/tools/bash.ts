@@ -99,7 +99,10 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
   // session of its own), unless REIKA_PASS_ENV names it.
   const { env: allowed } = box.commandEnvironment(process.env, new Set(env.settings.passEnv));
   const childEnv: NodeJS.ProcessEnv = { ...allowed, [MARKER_VARIABLE]: marker, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
-  const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  const counted = box.countsLeftovers(state);
+  const child = spawn(file, argv, { cwd: env.root, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...(counted ? (['pipe'] as const) : [])], env: childEnv });
+  let leftoverCount = '';
+  child.stdio[3]?.on('data', (chunk: Buffer) => (leftoverCount += chunk.toString('latin1')));
   const spawnFailed = new Promise<Error>((resolve) => child.once('error', resolve));
   if (child.pid === undefined) throw new ToolError('BASH_SPAWN_FAILED', `could not start ${file}: ${(await spawnFailed).message}`);
   const pgid = child.pid;
@@ -135,11 +138,11 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     await Promise.race([exited, stopped]);
     if (stopReason) {
       await env.groups.kill(pgid, marker);
-    } else if (!state.pidNamespace) {
+    } else if (!counted) {
       // In a PID namespace of its own nothing the command started outlives it: bubblewrap exits
       // once its pid 1 there has reaped the command, that pid 1 is killed with it
       // (--die-with-parent), and its end kills the rest. What is seen then is the namespace's
-      // teardown, with that pid 1 in it, not leftovers.
+      // teardown, with that pid 1 in it, not leftovers: those are counted in there (fd 3).
       await Promise.race([closed, delay(DRAIN_MS)]);
       if (env.groups.alive(pgid, marker)) {
         leftovers = true;
@@ -149,6 +152,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     // Wait for the end of the output, not for a timer: a loaded machine can take longer than
     // DRAIN_MS to read the last pipe-full, and what was not read by then was lost (528 of 575 KB once).
     await Promise.race([closed, delay(stopReason ? DRAIN_MS : ESCAPED_PIPE_MS)]);
+    if (!stopReason && Number(leftoverCount) > 0) leftovers = true;
   } finally {
     clearTimeout(totalTimer);
     clearTimeout(idleTimer);
@@ -156,6 +160,7 @@ async function runBash(args: BashArgs, env: ToolEnv, grant: RunGrant = { approve
     env.groups.delete(pgid);
     child.stdout?.destroy();
     child.stderr?.destroy();
+    child.stdio[3]?.destroy();
   }
   const exit = await exited;
   // Placeholders go before anything looks at what changed; a protected path that was missing
