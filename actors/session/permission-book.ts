@@ -107,7 +107,9 @@ export class PermissionBook {
       else this.rules.push({ effect, rule, scope, file, inForce: true });
     }
     const shown = rules.join(', ');
-    return added.length === 0 ? `${shown} already in ${shortPath(file)} (${effect})` : `${effect} ${shown} → ${shortPath(file)}`;
+    // An untrusted project's allow rules are set aside when the next session reads them.
+    const later = effect === 'allow' && this.layers.find((layer) => layer.path === file)?.trusted === false ? '; this project is not trusted, so later sessions use it once you trust the project' : '';
+    return `${added.length === 0 ? `${shown} already in ${shortPath(file)} (${effect})` : `${effect} ${shown} → ${shortPath(file)}`}${later}`;
   }
 
   /** Takes a rule out of the file(s) it is in (the one of `scope` only, when given). Returns the line to show. */

@@ -72,8 +72,11 @@ test('an untrusted project’s allow rules and hooks have no effect, said in one
 test('"Always" writes the rule to the chosen file and it is in force at once; remove takes it out', (t) => {
   const { home, root } = fixture();
   const book = new PermissionBook(layers(root, home, false));
-  t.is(book.add('local', 'allow', ['Bash(git push:*)']), `allow Bash(git push:*) → ${join(root, '.reika/settings.local.json')}`);
-  t.deepEqual(JSON.parse(readFileSync(join(root, '.reika/settings.local.json'), 'utf8')).permissions.allow, ['Bash(make:*)', 'Bash(git push:*)']);
+  // The project is not trusted: the rule is written, and the line says when later sessions use it.
+  t.is(book.add('local', 'allow', ['Bash(git push:*)']), `allow Bash(git push:*) → ${join(root, '.reika/settings.local.json')}; this project is not trusted, so later sessions use it once you trust the project`);
+  t.is(new PermissionBook(layers(root, home, true)).add('local', 'allow', ['Bash(git pull:*)']), `allow Bash(git pull:*) → ${join(root, '.reika/settings.local.json')}`);
+  t.is(book.add('local', 'deny', ['Bash(git reset:*)']), `deny Bash(git reset:*) → ${join(root, '.reika/settings.local.json')}`, 'a deny rule needs no trust');
+  t.deepEqual(JSON.parse(readFileSync(join(root, '.reika/settings.local.json'), 'utf8')).permissions.allow, ['Bash(make:*)', 'Bash(git push:*)', 'Bash(git pull:*)']);
   t.true(book.inForce().some((r) => r.rule === 'Bash(git push:*)' && r.effect === 'allow'), 'in force now, though the project is not trusted: the person asked for it');
   book.add('user', 'allow', ['Edit(src/**)']);
   const user = JSON.parse(readFileSync(join(home, '.config/reika/settings.json'), 'utf8'));
