@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, extname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
+import { findProgram, isExecutable } from '../find-program.js';
 import type { LspLanguage } from './protocol.js';
 
 // Which language server serves a file, and where it is: the project's own install first
@@ -72,12 +73,9 @@ export function findServer(language: LspLanguage, root: string, env: NodeJS.Proc
   const server = SERVERS[language];
   const found = (command: string, args: string[], from: ServerCommand['from']): ServerCommand => ({ language, name: server.name, command, args, from, ...(server.initialization ? { initialization: server.initialization } : {}) });
   const local = join(root, 'node_modules', '.bin', server.bin);
-  if (executable(local)) return found(local, server.args, 'project');
-  for (const folder of (env.PATH ?? '').split(delimiter)) {
-    if (folder === '') continue;
-    const candidate = join(folder, server.bin);
-    if (executable(candidate)) return found(candidate, server.args, 'PATH');
-  }
+  if (isExecutable(local)) return found(local, server.args, 'project');
+  const onPath = findProgram(server.bin, { path: env.PATH ?? '' });
+  if (onPath) return found(onPath, server.args, 'PATH');
   const packageJson = server.bundled ? own(server.bundled.pkg) : undefined;
   if (!packageJson) return undefined;
   if (language === 'typescript' && !projectTypescript(root) && !own('typescript')) return undefined;
@@ -90,14 +88,5 @@ function projectTypescript(root: string): boolean {
   for (let folder = root; ; folder = dirname(folder)) {
     if (existsSync(join(folder, 'node_modules', 'typescript', 'lib', 'tsserver.js'))) return true;
     if (dirname(folder) === folder) return false;
-  }
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
   }
 }

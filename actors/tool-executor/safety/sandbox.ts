@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findProgram } from '../../find-program.js';
 import type { ToolSettings } from '../protocol.js';
 
 // Which sandbox `bash` commands run under (SPEC §12): `REIKA_SANDBOX=auto|bwrap|off`, default
@@ -50,14 +49,14 @@ async function detect(value: string | undefined, platform: NodeJS.Platform): Pro
   const withNote = (state: SandboxState): SandboxState => (note ? { ...state, note: state.note ? `${note}; ${state.note}` : note } : state);
   if (setting === 'off') return withNote({ setting, kind: 'none', note: 'REIKA_SANDBOX=off: commands run unconfined' });
   if (platform === 'darwin') {
-    const program = findProgram('sandbox-exec', ['/usr/bin']);
+    const program = findProgram('sandbox-exec', { extra: ['/usr/bin'] });
     if (!program) return withNote({ setting, kind: 'none', note: 'sandbox-exec is not available: commands run unconfined' });
     const failure = await run(program, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
     if (failure === undefined) return withNote({ setting, kind: 'sandbox-exec', program });
     return withNote({ setting, kind: 'none', note: `sandbox-exec cannot run here (${failure}): commands run unconfined` });
   }
   if (platform !== 'linux') return withNote({ setting, kind: 'none', note: `no sandbox on ${platform}: commands run unconfined` });
-  const program = findProgram('bwrap', ['/usr/bin', '/usr/local/bin', '/bin']);
+  const program = findProgram('bwrap', { extra: ['/usr/bin', '/usr/local/bin', '/bin'] });
   const required = setting === 'bwrap';
   if (!program) {
     return withNote({ setting, kind: 'none', required, note: `bubblewrap (bwrap) is not installed${required ? '' : ': commands run unconfined (install the bubblewrap package)'}` });
@@ -70,21 +69,6 @@ async function detect(value: string | undefined, platform: NodeJS.Platform): Pro
   const plain = await run(program, [...base, '--proc', '/proc', '--', '/bin/true']);
   if (plain === undefined) return withNote({ setting, kind: 'bwrap', program, note: `bubblewrap cannot create a PID namespace here (${withPid}): commands see reika's processes in /proc` });
   return withNote({ setting, kind: 'none', required, program, note: `bubblewrap cannot create namespaces here (${withPid})${required ? '' : ': commands run unconfined'}` });
-}
-
-/** The first executable named `name` on PATH or in `extra` folders. */
-export function findProgram(name: string, extra: string[] = []): string | undefined {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extra]) {
-    if (!dir) continue;
-    const path = join(dir, name);
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** Runs a probe; undefined when it exits 0, else its first stderr line (or how it failed). */

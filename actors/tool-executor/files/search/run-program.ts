@@ -1,26 +1,12 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findProgram as findOnPath } from '../../../find-program.js';
 import { onAbort } from '../../../../runtime/abort.js';
 
 /** Where `name` is on `PATH` (an executable file), or undefined; looked up once per process and PATH. */
 export function findProgram(name: string, path = process.env.PATH ?? ''): string | undefined {
   const key = `${name}\0${path}`;
-  if (found.has(key)) return found.get(key);
-  let hit: string | undefined;
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      hit = candidate;
-      break;
-    } catch {
-      // not here
-    }
-  }
-  found.set(key, hit);
-  return hit;
+  if (!found.has(key)) found.set(key, findOnPath(name, { path }));
+  return found.get(key);
 }
 const found = new Map<string, string | undefined>();
 
