@@ -176,6 +176,17 @@ export class Session {
     return this.link.engineDetected();
   }
 
+  /**
+   * Why the session has no connection to the model, or undefined when it has one. A failed
+   * connection is tried again first, as the next turn would: the server may be up by now.
+   */
+  connectionProblem(): Promise<unknown> {
+    return this.link.connectionOrRetry().then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('the connection failed'),
+    );
+  }
+
   /** The frozen bootstrap (index paths for completion, repo map…), once it is built. */
   get bootstrap(): Bootstrap | undefined {
     return this.prompt.current?.boot;

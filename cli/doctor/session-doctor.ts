@@ -2,15 +2,19 @@ import type { Session } from '../../actors/session/session.js';
 import type { Config } from '../../actors/config/load-config.js';
 import type { McpHub } from '../../actors/mcp/hub.js';
 import { describeDoctor, doctorReport, type DoctorInput, type DoctorReport } from './doctor-report.js';
-import { settingsPrefix } from './gather.js';
+import { oneSentence, settingsPrefix } from './gather.js';
+import { ReikaError } from '../../runtime/errors.js';
 
 /**
  * `/doctor` inside a session: the same report as `reika doctor`, from what the session already
  * knows (the engine record detected at its start, the template probe and the breaks its requests
  * showed, the real cache figures of its requests) plus safety and the running MCP servers. Asks
- * the server nothing new.
+ * the server nothing new, unless the session could not connect: then it connects again, as a turn
+ * would, and says why that failed.
  */
 export async function sessionDoctorReport(session: Session, config: Config, mcp?: () => Promise<McpHub>): Promise<DoctorReport> {
+  // Asked first: a connection that failed is tried again, and detection starts over with it.
+  const failed = await session.connectionProblem();
   const info = session.info();
   const facts = session.doctorFacts();
   const engine = facts.engine ?? (await session.engineDetected());
@@ -52,7 +56,11 @@ export async function sessionDoctorReport(session: Session, config: Config, mcp?
     ...(safety ? { safety } : {}),
     ...(hub ? { mcp: { servers: hub.status(), problems: hub.configProblems() } } : {}),
   };
-  if (!info.window && engine?.kind === 'server' && engine.unreachable) input.connectError = `No model server answers at ${profile.baseUrl}.`;
+  if (failed !== undefined) {
+    const code = ReikaError.isInstance(failed) ? failed.code : undefined;
+    input.connectError = oneSentence(failed);
+    input.connectKind = code === 'REIKA_ERR_AUTH' ? 'auth' : code?.startsWith('REIKA_ERR_MODEL_') ? 'model' : 'unreachable';
+  } else if (!info.window && engine?.kind === 'server' && engine.unreachable) input.connectError = `No model server answers at ${profile.baseUrl}.`;
   const report = doctorReport(input);
   return report;
 }
@@ -63,6 +71,8 @@ export async function sessionDoctor(session: Session, config: Config, mcp?: () =
   const facts = session.doctorFacts();
   const servers = await session.languageServers().catch((error: unknown) => [`could not be listed: ${error instanceof Error ? error.message : String(error)}`]);
   lines.push(...servers.map((line, i) => `${i === 0 ? 'lsp:' : ''}`.padEnd(12) + line));
-  lines.splice(lines.findIndex((line) => line.startsWith('cache:')) + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.engine.reasoningHistory}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
+  // After the cache line; a report of a server not reached has none, and no history to speak of.
+  const cache = lines.findIndex((line) => line.startsWith('cache:'));
+  if (cache >= 0) lines.splice(cache + 1, 0, `history:    reasoning ${facts.reasoningHistory ? 'sent back' : 'not sent back'} (REIKA_REASONING_HISTORY=${config.engine.reasoningHistory}); system prompt ${facts.placement === 'first-user' ? 'in the first user message' : 'as the system message'}`);
   return lines;
 }

@@ -4,6 +4,7 @@ import { loadConfig } from '../../../actors/config/load-config.js';
 import { INDEXER } from '../../../actors/indexer/protocol.js';
 import { MODEL_IO, type ChatMessage, type ModelIoProtocol, type ServerEngineInfo } from '../../../actors/model-io/protocol.js';
 import { defineActor, Supervisor } from '../../../runtime/index.js';
+import { ReikaError } from '../../../runtime/errors.js';
 import { gitRepo } from '../../helpers/temp.js';
 import { fakeIndexer } from '../../helpers/fake-indexer.js';
 import { sessionDoctor } from '../../../cli/doctor/session-doctor.js';
@@ -115,4 +116,46 @@ test('/doctor says what compaction cost the session, and on a llama.cpp that pre
   t.true(lines.some((line) => /^cache: .* · 1 compaction event: \d+ tokens kept verbatim, \d+ prefilled again by the engine/.test(line)), lines.join('\n'));
   t.true(lines.some((line) => /^tip: Compaction cost the engine a prefill of the kept history: at 1 compaction event the engine prefilled again \d+ tokens/.test(line)), lines.join('\n'));
   t.true(lines.includes('     start llama-server with --cache-reuse 64.'), lines.join('\n'));
+});
+
+test('/doctor in a session that could not connect tries again, says why it failed and how to fix it, and once the server is up says nothing of it', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const supervisor = new Supervisor();
+  t.teardown(() => supervisor.close());
+  let up = false;
+  let discovers = 0;
+  await supervisor.register(INDEXER, fakeIndexer({ 'src/a.ts': 'a' }));
+  await supervisor.register(
+    MODEL_IO,
+    defineActor<ModelIoProtocol>({
+      handle(request) {
+        if (request.type === 'discover') {
+          discovers++;
+          if (!up) throw new ReikaError('REIKA_ERR_SERVER_UNREACHABLE', 'No model server answers at http://127.0.0.1:9/v1 (connection refused) — start one or set REIKA_BASE_URL.');
+          return { models: ['m'], contextWindow: 32_768 };
+        }
+        if (request.type === 'detect') return { kind: 'server', engine: 'llama.cpp', baseUrl: 'http://127.0.0.1:9/v1', answered: ['/props'] } satisfies ServerEngineInfo;
+        return { text: 'hi', reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 10, completionTokens: 1, cachedTokens: 0, cacheFrom: 'usage' as const }, notices: [] };
+      },
+    }),
+  );
+  const config = loadConfig({ cwd: root, env: { REIKA_BASE_URL: 'http://127.0.0.1:9/v1' }, home: root });
+  const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve() }, config, cwd: root, headless: true });
+  t.is((await session.run('first')).status, 'error');
+  const before = discovers;
+  const down = await sessionDoctor(session, config);
+  t.is(discovers, before + 1, 'the server was asked again');
+  t.true(down.includes('✗ No model server answers at http://127.0.0.1:9/v1 (connection refused) — start one or set REIKA_BASE_URL.'), down.join('\n'));
+  t.true(down.some((line) => /^ {2}fix: start the server \(e\.g\. llama-server/.test(line)), down.join('\n'));
+  t.regex(down[0]!, /^server: +http:\/\/127\.0\.0\.1:9\/v1 — not reachable$/, 'the report opens with the server, nothing placed before it');
+  t.false(down.some((line) => line.startsWith('history:')), 'no history line without a cache line to follow');
+  up = true;
+  const fine = await sessionDoctor(session, config);
+  t.false(fine.some((line) => /No model server answers/.test(line)), fine.join('\n'));
+  t.true(fine.some((line) => /^engine: +llama\.cpp/.test(line)), fine.join('\n'));
+  t.true(fine.some((line) => /^model: +m\b/.test(line)), fine.join('\n'));
+  const asked = discovers;
+  await sessionDoctor(session, config);
+  t.is(discovers, asked, 'a session that is connected asks nothing new');
+  t.is((await session.run('second')).status, 'answered');
 });
