@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { findProfile, type Config } from '../actors/config/load-config.js';
-import { ReikaError } from '../runtime/errors.js';
+import { ReikaError, errorClass } from '../runtime/errors.js';
 import { readTranscript } from '../actors/transcript/read-transcript.js';
 import { resumedSession, type ResumedSession } from '../actors/transcript/resumed-session.js';
 import { findSession, listSessions, type StoredSession } from '../actors/transcript/session-catalog.js';
@@ -28,16 +28,7 @@ export interface LocatedSession {
 }
 
 /** A refusal the user can act on: one sentence, then the folder's other sessions. */
-export class SessionChoiceError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_SESSION_CHOICE', message);
-  }
-
-  /** True for a SessionChoiceError from any realm, or its flattened record: the session asked for cannot be opened. */
-  static override isInstance(value: unknown): value is SessionChoiceError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_SESSION_CHOICE';
-  }
-}
+export class SessionChoiceError extends errorClass('REIKA_ERR_SESSION_CHOICE') {}
 
 /** Finds the session `choice` names; undefined for `--continue` in a folder with none (a note says so). */
 export function locateSession(choice: SessionChoice, cwd: string, notes: string[] = []): LocatedSession | undefined {

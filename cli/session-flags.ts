@@ -3,19 +3,10 @@ import { resolve } from 'node:path';
 import { findProfile, type Config } from '../actors/config/load-config.js';
 import { ConfigError } from '../actors/settings/parse.js';
 import { VALUED } from './flag-names.js';
-import { ReikaError } from '../runtime/errors.js';
+import { errorClass } from '../runtime/errors.js';
 
 /** A command line the user can fix: one sentence, exit 2 (interactive) or 1 (headless). */
-export class UsageError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_USAGE', message);
-  }
-
-  /** True for a UsageError from any realm, or its flattened record: a command line reika cannot run. */
-  static override isInstance(value: unknown): value is UsageError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_USAGE';
-  }
-}
+export class UsageError extends errorClass('REIKA_ERR_USAGE') {}
 
 /**
  * The flags every session takes, interactive or headless: `--profile NAME`, `--mode agent|plan`,

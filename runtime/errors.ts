@@ -188,3 +188,22 @@ export function fromErrorRecord(record: ErrorRecord): ReikaError {
     cause: record.cause ? fromErrorRecord(record.cause) : undefined,
   });
 }
+
+/**
+ * A ReikaError class of one code, for errors that carry only a message:
+ * `class ConfigError extends errorClass('REIKA_ERR_CONFIG') {}`. Its static `isInstance` is true
+ * for an error of that code from any realm, or for its flattened record.
+ */
+export function errorClass<C extends ReikaErrorCode>(code: C) {
+  return class extends ReikaError {
+    declare readonly code: C;
+
+    constructor(message: string) {
+      super(code, message);
+    }
+
+    static override isInstance(value: unknown): value is ReikaError & { readonly code: C } {
+      return ReikaError.isInstance(value) && value.code === code;
+    }
+  };
+}

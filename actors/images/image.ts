@@ -1,4 +1,4 @@
-import { ReikaError } from '../../runtime/errors.js';
+import { errorClass } from '../../runtime/errors.js';
 
 export type ImageMime = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
 
@@ -41,16 +41,8 @@ export function sniffImage(bytes: Uint8Array): ImageMime | undefined {
   return undefined;
 }
 
-export class ImageError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_IMAGE', message);
-  }
-
-  /** True for a ImageError from any realm, or its flattened record: an image reika cannot read or send. */
-  static override isInstance(value: unknown): value is ImageError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_IMAGE';
-  }
-}
+/** An image reika cannot read or send. */
+export class ImageError extends errorClass('REIKA_ERR_IMAGE') {}
 
 /** Checks bytes and size; the message of a refusal is one sentence for the user. */
 export function toImage(bytes: Buffer, source: string): Image {

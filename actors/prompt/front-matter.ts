@@ -1,4 +1,4 @@
-import { ReikaError } from '../../runtime/errors.js';
+import { errorClass } from '../../runtime/errors.js';
 import { withoutComment } from '../line-comment.js';
 
 // The front matter of a markdown file (custom commands, skills): a first line `---`, then
@@ -14,16 +14,8 @@ export interface FrontMatter {
   body: string;
 }
 
-export class FrontMatterError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_FRONT_MATTER', message);
-  }
-
-  /** True for a FrontMatterError from any realm, or its flattened record: front matter reika cannot read. */
-  static override isInstance(value: unknown): value is FrontMatterError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_FRONT_MATTER';
-  }
-}
+/** Front matter reika cannot read. */
+export class FrontMatterError extends errorClass('REIKA_ERR_FRONT_MATTER') {}
 
 export function parseFrontMatter(text: string): FrontMatter {
   const source = text.replace(/^\uFEFF/, '');

@@ -1,19 +1,11 @@
 import type { SettingDeclaration, SettingType } from './declarations.js';
-import { ReikaError } from '../../runtime/errors.js';
+import { errorClass } from '../../runtime/errors.js';
 
 // The one parser of each setting type. A value that does not parse is a {@link ConfigError} of one
 // line naming the setting and what it accepts.
 
-export class ConfigError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_CONFIG', message);
-  }
-
-  /** True for a ConfigError from any realm, or its flattened record: a setting reika cannot use. */
-  static override isInstance(value: unknown): value is ConfigError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_CONFIG';
-  }
-}
+/** A setting reika cannot use. */
+export class ConfigError extends errorClass('REIKA_ERR_CONFIG') {}
 
 const TRUE = ['on', '1', 'true', 'yes'];
 const FALSE = ['off', '0', 'false', 'no', 'none'];

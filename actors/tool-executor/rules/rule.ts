@@ -1,4 +1,4 @@
-import { ReikaError } from '../../../runtime/errors.js';
+import { errorClass } from '../../../runtime/errors.js';
 
 // One permission rule in Claude Code's syntax (SPEC §17): `Tool` or `Tool(specifier)`, in a
 // settings file's `permissions.allow`, `ask` or `deny`. Tool names are case-insensitive and
@@ -53,16 +53,8 @@ const TOOLS: Record<string, { kind: ParsedRule['kind']; tools: readonly string[]
   todo: { kind: 'tool', tools: ['todo', 'todo_write'] },
 };
 
-export class RuleSyntaxError extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_RULE_SYNTAX', message);
-  }
-
-  /** True for a RuleSyntaxError from any realm, or its flattened record: a rule reika cannot read. */
-  static override isInstance(value: unknown): value is RuleSyntaxError {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_RULE_SYNTAX';
-  }
-}
+/** A rule reika cannot read. */
+export class RuleSyntaxError extends errorClass('REIKA_ERR_RULE_SYNTAX') {}
 
 /**
  * Parses `Tool` / `Tool(specifier)`. An MCP rule is `mcp__server` (every tool of the server),

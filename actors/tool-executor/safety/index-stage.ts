@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ReikaError } from '../../../runtime/errors.js';
+import { errorClass } from '../../../runtime/errors.js';
 import { forEachLimit } from './for-each-limit.js';
 import { storeGit, type StorePaths } from './store-git.js';
 
@@ -16,16 +16,7 @@ export const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'
 const TIMEOUT_MS = 60_000;
 
 /** More files than this to hold: the folder cannot be checkpointed. */
-export class TooManyFiles extends ReikaError {
-  constructor(message: string) {
-    super('REIKA_ERR_CHECKPOINT_TOO_MANY_FILES', message);
-  }
-
-  /** True for a TooManyFiles from any realm, or its flattened record. */
-  static override isInstance(value: unknown): value is TooManyFiles {
-    return ReikaError.isInstance(value) && value.code === 'REIKA_ERR_CHECKPOINT_TOO_MANY_FILES';
-  }
-}
+export class TooManyFiles extends errorClass('REIKA_ERR_CHECKPOINT_TOO_MANY_FILES') {}
 
 export interface Staged {
   tree: string;
