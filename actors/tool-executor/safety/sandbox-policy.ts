@@ -101,16 +101,18 @@ export function bwrapArgs(state: Pick<SandboxState, 'pidNamespace'>, request: Sa
   for (const { path, folder } of credentialMasks(request)) args.push(...(folder ? ['--tmpfs', path] : ['--ro-bind', '/dev/null', path]));
   for (const path of request.readOnly ?? []) args.push('--ro-bind', path, path);
   for (const path of request.blocked ?? []) args.push('--tmpfs', path, '--remount-ro', path);
-  args.push('--chdir', realpathOr(request.root), '--', '/bin/bash', '-c', ...(state.pidNamespace ? [COUNT_LEFTOVERS, 'reika', request.command] : [request.command]));
+  args.push('--chdir', realpathOr(request.root), '--', ...(state.pidNamespace ? ['/bin/sh', '-c', COUNT_LEFTOVERS, 'reika', request.command] : ['/bin/bash', '-c', request.command]));
   return args;
 }
 
 /**
  * In a PID namespace of its own, what the command leaves running ends with the namespace, and
  * from out here nothing tells a process left behind from the namespace's teardown. So the command
- * runs under a shell that, once it has exited, counts the processes still in the namespace (not
- * zombies; not pid 1 or one entered from outside, whose parent is out here, `0`) and writes the
- * count to fd 3, which the command itself does not get. The exit status is the command's.
+ * (`/bin/bash -c`, as without one) runs under a POSIX shell that, once it has exited, counts the
+ * processes still in the namespace (not zombies; not pid 1 or one entered from outside, whose
+ * parent is out here, `0`) and writes the count to fd 3, which the command itself does not get.
+ * The exit status is the command's. `/bin/sh` (dash on Debian) starts in a third of bash's time:
+ * `true` took ~4 ms longer than unwrapped, where a bash wrapper took ~7 (19 → 23 ms here).
  */
 const COUNT_LEFTOVERS = `/bin/bash -c "$1" 3>&-
 s=$?
