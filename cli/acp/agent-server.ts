@@ -138,7 +138,6 @@ export function agentServer(options: AgentServerOptions): AgentServer {
   };
 }
 
-/** The session's folder: absolute and existing, or one sentence why not. */
 /** The folder of a session `session/new` gave out that has no transcript (it was never prompted). */
 function neverPrompted(id: string): string | undefined {
   const cwd = issuedFolder(id);
@@ -159,6 +158,7 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** The session's folder: absolute and existing, or one sentence why not. */
 function folder(cwd: string): string {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${cwd}"`);
   if (!isFolder(cwd)) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder`);
