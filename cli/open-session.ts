@@ -98,9 +98,25 @@ export function openSession(located: LocatedSession | undefined, config: Config,
   let writer: TranscriptWriter;
   const copied = 'heldBy' in attached;
   if ('heldBy' in attached) {
-    const bytes = readFileSync(stored.files.transcript).subarray(0, transcript.validBytes).toString('utf8');
-    const copy = bytes.slice(bytes.indexOf('\n') + 1);
-    writer = TranscriptWriter.create(root, reika, { ...writerOptions, forkedFrom: stored.id, copy, meta: { ...stored.meta } });
+    const bytes = readFileSync(stored.files.transcript).subarray(0, transcript.validBytes);
+    let end = transcript.validBytes;
+    // A turn the other reika is in the middle of is its own: the copy is the session as it stood
+    // before that turn began (its prompt, and what it has written of the turn so far, stay out).
+    const turn = resume.openTurn === undefined ? -1 : transcript.events.findLastIndex((event) => event.type === 'turn-start' && event.turn === resume.openTurn);
+    if (turn >= 0) {
+      // Each event is a line, after the header's.
+      let before = 0;
+      for (let line = 0; line <= turn; line++) before = bytes.indexOf(0x0a, before) + 1;
+      try {
+        resume = resumedSession({ header: transcript.header, events: transcript.events.slice(0, turn), validBytes: before });
+        end = before;
+      } catch {
+        // Nothing settled before that turn to go on from: the copy takes the file as it is.
+      }
+    }
+    const text = bytes.subarray(0, end).toString('utf8');
+    const copy = text.slice(text.indexOf('\n') + 1);
+    writer = TranscriptWriter.create(root, reika, { ...writerOptions, forkedFrom: stored.id, copy, meta: { ...stored.meta, turns: resume.turns } });
     notes.push(`session ${stored.id} is open in another reika (pid ${attached.heldBy}): going on in a copy, session ${writer.id}`);
   } else {
     writer = attached;

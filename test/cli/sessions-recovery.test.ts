@@ -168,3 +168,37 @@ test('a session whose folder moved still opens by id, in the folder reika runs i
   const [before, after] = s.chatRequests();
   t.true(after!.body.startsWith(messagesPrefix(before!)));
 });
+
+test('a session continued while another reika is in the middle of a turn is copied as it stood before that turn', async (t) => {
+  const repo = gitRepo({ 'a.txt': 'alpha\n' });
+  let holding: () => void = () => {};
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const s = await server(async (request, index) => {
+    if (index === 0) return { content: 'first answer' };
+    if (JSON.stringify(request.json.messages.at(-1)).includes('the other turn')) {
+      holding();
+      await released;
+      return { content: 'the other answer' };
+    }
+    return { content: 'my answer' };
+  });
+  const env = envFor(s);
+  t.is((await runReika(['-p', 'start', '--json'], { cwd: repo, env })).code, 0);
+  const other = runReika(['-p', 'the other turn', '-c', '--json'], { cwd: repo, env });
+  // The other reika has written its turn's start and sent its request: it holds the session mid-turn.
+  await held;
+  const mine = await runReika(['-p', 'my turn', '-c', '--json'], { cwd: repo, env });
+  release();
+  t.is(mine.code, 0, mine.stderr);
+  t.is((await other).code, 0);
+  t.regex(mine.stderr, /is open in another reika \(pid \d+\): going on in a copy/);
+  t.regex(mine.stderr, /resumed session [0-9a-z]{10} \(1 turn\)/, 'the other reika’s turn is not counted');
+  const sent = s.chatRequests().find((request) => JSON.stringify(request.json.messages).includes('my turn'))!;
+  t.false(JSON.stringify(sent.json.messages).includes('the other turn'), 'the copy’s request holds none of the other turn');
+  const copy = (await sessionsOf(repo, env)).find((session) => session.id === JSON.parse(mine.stdout).session)!;
+  const events = readFileSync(copy.transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.deepEqual(events.filter((e) => e.type === 'turn-start').map((e) => e.prompt), ['start', 'my turn']);
+  t.is(events.filter((e) => e.type === 'turn-end').length, 2, 'no turn left open');
+});
