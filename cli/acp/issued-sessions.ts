@@ -11,6 +11,8 @@ import { isSessionId } from '../../actors/transcript/store-paths.js';
 // holds twice as many.
 
 const KEPT = 1000;
+/** Past this size the file may hold twice {@link KEPT} (a line is 40 bytes and a folder). */
+const COMPACT_AT_BYTES = 2 * KEPT * 64;
 
 interface Issued {
   id: string;
@@ -27,7 +29,7 @@ export function rememberIssued(id: string, cwd: string, env: NodeJS.ProcessEnv =
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     appendFileSync(path, `${JSON.stringify({ id, cwd } satisfies Issued)}\n`, { mode: 0o600 });
-    if (statSync(path).size > 2 * KEPT * 64) compact(path);
+    if (statSync(path).size > COMPACT_AT_BYTES) compact(path);
   } catch {
     // said in the doc above
   }
