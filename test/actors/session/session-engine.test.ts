@@ -159,3 +159,31 @@ test('/doctor in a session that could not connect tries again, says why it faile
   t.is(discovers, asked, 'a session that is connected asks nothing new');
   t.is((await session.run('second')).status, 'answered');
 });
+
+test('/doctor names a refused key and an unset model with their own fixes', async (t) => {
+  const root = gitRepo({ 'src/a.ts': 'export const a = 1;\n' });
+  const cases = [
+    { error: new ReikaError('REIKA_ERR_AUTH', 'The server at http://127.0.0.1:9/v1 refused the API key (401).'), fix: /^ {2}fix: set REIKA_API_KEY to a key this server accepts\.$/ },
+    { error: new ReikaError('REIKA_ERR_MODEL_UNSET', 'REIKA_MODEL is not set and the server at http://127.0.0.1:9/v1 offers 2 models (a, b) — set REIKA_MODEL.'), fix: /^ {2}fix: set REIKA_MODEL\.$/ },
+  ];
+  for (const { error, fix } of cases) {
+    const supervisor = new Supervisor();
+    t.teardown(() => supervisor.close());
+    await supervisor.register(INDEXER, fakeIndexer({ 'src/a.ts': 'a' }));
+    await supervisor.register(
+      MODEL_IO,
+      defineActor<ModelIoProtocol>({
+        handle(request) {
+          if (request.type === 'discover') throw error;
+          throw new Error(`no ${request.type} expected`);
+        },
+      }),
+    );
+    const config = loadConfig({ cwd: root, env: { REIKA_BASE_URL: 'http://127.0.0.1:9/v1' }, home: root });
+    const session = new Session({ runtime: { supervisor, indexerReady: Promise.resolve() }, config, cwd: root, headless: true });
+    const lines = await sessionDoctor(session, config);
+    t.true(lines.includes(`✗ ${error.message}`), lines.join('\n'));
+    t.true(lines.some((line) => fix.test(line)), lines.join('\n'));
+    t.false(lines.some((line) => /No model server answers/.test(line)), 'the server answered: it is not called unreachable');
+  }
+});
