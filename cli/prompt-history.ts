@@ -1,6 +1,6 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { projectDir } from '../actors/transcript/store-paths.js';
+import { appendJsonLine, readJsonLines, rewriteJsonLines } from './json-lines.js';
 
 /** Entries kept per project. */
 export const HISTORY_LIMIT = 500;
@@ -36,38 +36,19 @@ export class PromptHistory {
     let line = JSON.stringify(text);
     for (const secret of this.secrets) if (secret.length >= 8 && line.includes(secret)) line = line.split(secret).join('[redacted]');
     try {
-      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-      appendFileSync(this.file, `${line}\n`, { mode: 0o600 });
+      appendJsonLine(this.file, line);
     } catch {
       // No history is better than a prompt that fails.
     }
   }
 
   private lines(): string[] {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return [];
-    }
-    const out: string[] = [];
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      try {
-        const value = JSON.parse(line) as unknown;
-        if (typeof value === 'string' && value.trim() !== '') out.push(value);
-      } catch {
-        // a torn line (a crash mid-append) is skipped
-      }
-    }
-    return out;
+    return readJsonLines(this.file).filter((value): value is string => typeof value === 'string' && value.trim() !== '');
   }
 
   private rewrite(entries: string[]): void {
-    const temp = `${this.file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temp, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
-      renameSync(temp, this.file);
+      rewriteJsonLines(this.file, entries);
     } catch {
       // kept as it was
     }

@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { stateFolder } from '../../actors/state-dir.js';
 import { isSessionId } from '../../actors/transcript/store-paths.js';
+import { appendJsonLine, readJsonLines, rewriteJsonLines } from '../json-lines.js';
 
 // The session ids `session/new` gave editors, with the folder each was opened in. A transcript
 // begins with the first prompt (an editor's panel opened and closed leaves none), but the editor
@@ -27,8 +28,7 @@ function file(env: NodeJS.ProcessEnv): string {
 export function rememberIssued(id: string, cwd: string, env: NodeJS.ProcessEnv = process.env): void {
   const path = file(env);
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    appendFileSync(path, `${JSON.stringify({ id, cwd } satisfies Issued)}\n`, { mode: 0o600 });
+    appendJsonLine(path, JSON.stringify({ id, cwd } satisfies Issued));
     if (statSync(path).size > COMPACT_AT_BYTES) compact(path);
   } catch {
     // said in the doc above
@@ -43,29 +43,13 @@ export function issuedFolder(id: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 function entries(path: string): Issued[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: Issued[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    try {
-      const value = JSON.parse(line) as Partial<Issued> | null;
-      if (typeof value?.id === 'string' && isSessionId(value.id) && typeof value.cwd === 'string') out.push({ id: value.id, cwd: value.cwd });
-    } catch {
-      // a torn line (a crash mid-append) is skipped
-    }
-  }
-  return out;
+  return readJsonLines(path).filter((value): value is Issued => {
+    const entry = value as Partial<Issued> | null;
+    return typeof entry?.id === 'string' && isSessionId(entry.id) && typeof entry.cwd === 'string';
+  });
 }
 
 function compact(path: string): void {
   const all = entries(path);
-  if (all.length <= 2 * KEPT) return;
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, all.slice(-KEPT).map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
-  renameSync(temp, path);
+  if (all.length > 2 * KEPT) rewriteJsonLines(path, all.slice(-KEPT).map(({ id, cwd }) => ({ id, cwd })));
 }
