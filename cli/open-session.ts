@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { findProfile, type Config } from '../actors/config/load-config.js';
 import { ReikaError, errorClass } from '../runtime/errors.js';
-import { readTranscript } from '../actors/transcript/read-transcript.js';
+import { readTranscript, type Transcript } from '../actors/transcript/read-transcript.js';
 import { resumedSession, type ResumedSession } from '../actors/transcript/resumed-session.js';
 import { findSession, listSessions, type StoredSession } from '../actors/transcript/session-catalog.js';
 import { SessionRecorder } from '../actors/transcript/session-recorder.js';
@@ -99,22 +99,11 @@ export function openSession(located: LocatedSession | undefined, config: Config,
   const copied = 'heldBy' in attached;
   if ('heldBy' in attached) {
     const bytes = readFileSync(stored.files.transcript).subarray(0, transcript.validBytes);
-    let end = transcript.validBytes;
     // A turn the other reika is in the middle of is its own: the copy is the session as it stood
     // before that turn began (its prompt, and what it has written of the turn so far, stay out).
-    const turn = resume.openTurn === undefined ? -1 : transcript.events.findLastIndex((event) => event.type === 'turn-start' && event.turn === resume.openTurn);
-    if (turn >= 0) {
-      // Each event is a line, after the header's.
-      let before = 0;
-      for (let line = 0; line <= turn; line++) before = bytes.indexOf(0x0a, before) + 1;
-      try {
-        resume = resumedSession({ header: transcript.header, events: transcript.events.slice(0, turn), validBytes: before });
-        end = before;
-      } catch {
-        // Nothing settled before that turn to go on from: the copy takes the file as it is.
-      }
-    }
-    const text = bytes.subarray(0, end).toString('utf8');
+    const settled = resume.openTurn === undefined ? undefined : beforeTurn(transcript, bytes, resume.openTurn);
+    if (settled) resume = settled.resume;
+    const text = bytes.subarray(0, settled?.bytes ?? transcript.validBytes).toString('utf8');
     const copy = text.slice(text.indexOf('\n') + 1);
     writer = TranscriptWriter.create(root, reika, { ...writerOptions, forkedFrom: stored.id, copy, meta: { ...stored.meta, turns: resume.turns } });
     notes.push(`session ${stored.id} is open in another reika (pid ${attached.heldBy}): going on in a copy, session ${writer.id}`);
@@ -122,6 +111,23 @@ export function openSession(located: LocatedSession | undefined, config: Config,
     writer = attached;
   }
   return { recorder: new SessionRecorder(reika, writerOptions, writer, copied), writer, resume, ...(copied ? { copied } : {}), notes };
+}
+
+/**
+ * The session as it stood before `turn` began: how many of the transcript's `bytes` that is, and
+ * what it resumes to. Undefined when the turn is not there, or nothing before it can be resumed.
+ */
+function beforeTurn(transcript: Transcript, bytes: Buffer, turn: string): { bytes: number; resume: ResumedSession } | undefined {
+  const at = transcript.events.findLastIndex((event) => event.type === 'turn-start' && event.turn === turn);
+  if (at < 0) return undefined;
+  // Each event is a line, after the header's.
+  let end = 0;
+  for (let line = 0; line <= at; line++) end = bytes.indexOf(0x0a, end) + 1;
+  try {
+    return { bytes: end, resume: resumedSession({ header: transcript.header, events: transcript.events.slice(0, at), validBytes: end }) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** `--profile` not given: the profile the session ran with, if the configuration still has it. */

@@ -98,4 +98,3 @@ export function foldersUpTo(cwd: string, root: string): string[] {
   }
   return folders;
 }
-

@@ -30,7 +30,7 @@ export function completePath(word: string, paths: readonly string[]): Completion
   const typed = mentionBeforeCursor(word, word.length);
   const prefix = (typed?.typed ?? word.replace(/^@/, '')).normalize('NFC');
   const quote = typed?.quote;
-  // Normalising 200,000 paths took 20–60 ms of each Tab.
+  // Normalised once per index, not at every Tab (~5 of a first Tab's ~12 ms over 10,000 paths).
   const names = inNfc(paths);
   const next = new Set<string>();
   for (const path of names) {
