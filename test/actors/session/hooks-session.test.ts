@@ -31,6 +31,9 @@ async function sessionWith(t: { teardown(fn: () => Promise<void>): void }, repli
   return { root, server, session, events };
 }
 
+/** The session's notices, as an assertion's message: a hook that failed says why there. */
+const noticesOf = (events: AgentEvent[]): string => `notices: ${JSON.stringify(events.flatMap((event) => (event.type === 'notice' ? [event.message] : [])))}`;
+
 const toolMessages = (json: WireJson): string[] => (json.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
 
 test('a PreToolUse hook that exits 2 stops the call and its message reaches the model', async (t) => {
@@ -114,7 +117,7 @@ test('a hook that hangs is killed at its timeout, said in one line, and the call
 
 test('a PreToolUse hook that answers {"decision": "approve"} on stdout lets a dangerous call run without the question', async (t) => {
   const asked: string[] = [];
-  const { root, server, session } = await sessionWith(
+  const { root, server, session, events } = await sessionWith(
     t,
     [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'rm -rf scratch' } }] }, { content: 'ok' }],
     () => ({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"decision": "approve", "reason": "scratch is ours to delete"}'` }] }] }),
@@ -123,7 +126,7 @@ test('a PreToolUse hook that answers {"decision": "approve"} on stdout lets a da
   t.true(existsSync(join(root, 'scratch/x.txt')));
   const result = await session.run('clean up');
   t.is(result.status, 'answered');
-  t.deepEqual(result.toolCalls.map((call) => call.status), ['done']);
+  t.deepEqual(result.toolCalls.map((call) => call.status), ['done'], noticesOf(events));
   t.deepEqual(asked, [], 'nobody was asked');
   t.false(existsSync(join(root, 'scratch')));
   t.is(server.chatRequests().length, 2);
