@@ -79,6 +79,20 @@ const enum Content {
   Article,
 }
 
+/** A table being read: rows of cells, each cell its text with `<br>` between its lines. */
+interface TableState {
+  rows: string[][];
+  row: string[];
+  /** The stack's depth at the table's start. */
+  depth: number;
+  /** Where the open cell's text starts in `out`. */
+  cellAt: number;
+  /** Tables open inside its cells: their rows are lines of the cell, their cells words of it. */
+  nested: number;
+  /** It held a table: a layout table, written as blocks, not as a Markdown table. */
+  layout: boolean;
+}
+
 /** An open element. Every frame has the same fields, set in the same order (one hidden class). */
 class Frame {
   kind = Kind.None;
@@ -129,7 +143,12 @@ class Converter implements HtmlSink {
   private quotes = 0;
   private codes = 0;
   /** The outermost table being read: its rows of cells. */
-  private table: { rows: string[][]; row: string[]; depth: number } | undefined;
+  private table: TableState | undefined;
+  /**
+   * A block (paragraph, list item, line break…) ended inside a table cell: the cell's next text
+   * starts a line (`<br>`, which Markdown tables allow), not the cell's first text.
+   */
+  private breakOwed = false;
   /** Output span of the main content candidates, once closed. */
   private main: Region | undefined;
   private article: (Region & { count: number }) | undefined;
@@ -287,7 +306,13 @@ class Converter implements HtmlSink {
         break;
       case 'table':
         this.owed = 0;
-        if (!this.table) this.table = { rows: [], row: [], depth: this.stack.length };
+        if (!this.table) this.table = { rows: [], row: [], depth: this.stack.length, cellAt: this.out.length, nested: 0, layout: false };
+        else {
+          // A table in a cell (page layout, a nested data table): its rows go on as the cell's lines.
+          this.table.nested++;
+          this.table.layout = true;
+          this.breakOwed = true;
+        }
         frame.kind = Kind.Table;
         break;
       case 'dd':
@@ -312,8 +337,12 @@ class Converter implements HtmlSink {
       if (frame.kind !== Kind.None) this.finish(frame);
       else if (frame.name === 'code' && this.preDepth > 0) this.codeEnded = true;
       if (frame.content !== Content.None) this.leaveContent(frame);
-      if (this.dropDepth > 0 || this.table) continue;
+      if (this.dropDepth > 0) continue;
       const closed = frame.name;
+      if (this.table) {
+        if (LINE.has(closed) || PARAGRAPH.has(closed)) this.breakOwed = true;
+        continue;
+      }
       if (LINE.has(closed)) this.block(1);
       else if (PARAGRAPH.has(closed) && closed !== 'ul' && closed !== 'ol') this.block(2);
     }
@@ -377,8 +406,9 @@ class Converter implements HtmlSink {
         this.endTable();
         break;
       case Kind.Cell: {
-        const cell = collapse(this.out.splice(frame.at).join('')).trim().replace(/\|/g, '\\|');
+        const cell = collapse(this.out.splice(frame.at).join('')).trim();
         this.table?.row.push(cell);
+        this.breakOwed = false;
         break;
       }
     }
@@ -415,6 +445,13 @@ class Converter implements HtmlSink {
   private write(text: string): void {
     if (text === '') return;
     if (this.owed > 0) this.flushOwed();
+    if (this.breakOwed) {
+      this.breakOwed = false;
+      if (this.table && this.out.length > this.table.cellAt) {
+        this.out.push(CELL_BREAK);
+        this.spaceOwed = false;
+      }
+    }
     // A marker ends with its space.
     if (this.spaceOwed && !this.atLineStart && !this.afterMarker) this.out.push(' ');
     this.afterMarker = false;
@@ -534,6 +571,12 @@ class Converter implements HtmlSink {
   /** Inside a table, rows and cells are collected instead of written; true when the tag was handled. */
   private tableTag(name: string, frame: Frame): boolean {
     const table = this.table!;
+    if (table.nested > 0 && (name === 'tr' || name === 'td' || name === 'th')) {
+      // A nested table's rows are lines of the outer cell, its cells words of the line.
+      if (name === 'tr') this.breakOwed = true;
+      else this.spaceOwed = true;
+      return true;
+    }
     if (name === 'tr') {
       if (table.row.length > 0) table.rows.push(table.row);
       table.row = [];
@@ -541,18 +584,40 @@ class Converter implements HtmlSink {
     }
     if (name === 'td' || name === 'th') {
       frame.kind = Kind.Cell;
+      table.cellAt = this.out.length;
+      this.breakOwed = false;
+      this.spaceOwed = false;
       return true;
+    }
+    if (name === 'br' || LINE.has(name) || PARAGRAPH.has(name)) {
+      this.breakOwed = true;
+      return name !== 'table';
     }
     return name !== 'a' && name !== 'strong' && name !== 'b' && name !== 'em' && name !== 'i' && name !== 'code' && name !== 'img' && name !== 'table';
   }
 
   private endTable(): void {
     const table = this.table;
-    if (!table || this.stack.length + 1 !== table.depth) return;
+    if (!table) return;
+    if (this.stack.length + 1 !== table.depth) {
+      table.nested--;
+      this.breakOwed = true;
+      return;
+    }
     this.table = undefined;
+    this.breakOwed = false;
     if (table.row.length > 0) table.rows.push(table.row);
     const rows = table.rows.filter((row) => row.some((cell) => cell !== ''));
     if (rows.length === 0) return;
+    if (table.layout) {
+      // A table of tables lays a page out: its cells are blocks, their lines lines.
+      const blocks = rows.map((row) => row.filter((cell) => cell !== '').map((cell) => cell.split(CELL_BREAK).join(`\n${this.prefix}`)).join(`\n${this.prefix}`));
+      this.out.push(`\n\n${this.prefix}${blocks.join(`\n\n${this.prefix}`)}\n\n${this.prefix}`);
+      this.atLineStart = true;
+      this.owed = 0;
+      return;
+    }
+    for (const row of rows) for (let i = 0; i < row.length; i++) if (row[i]!.includes('|')) row[i] = row[i]!.replace(/\|/g, '\\|');
     let width = 0;
     for (const row of rows) width = Math.max(width, row.length);
     // Short rows are padded to the widest; past MAX_PADDED columns only the header is (Markdown
@@ -594,6 +659,8 @@ class Converter implements HtmlSink {
     if (attribs === NO_ATTRIBUTES) return this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name);
     if (this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name)) return true;
     if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
+    // rustdoc's toggle label ("Expand description" above every crate's and item's docs).
+    if (name === 'summary' && attribs.class !== undefined && /(?:^|\s)hideme(?:\s|$)/.test(attribs.class)) return true;
     const role = attribs.role;
     return role !== undefined && DROP_ROLES.has(role);
   }
@@ -610,6 +677,9 @@ class Converter implements HtmlSink {
     }
   }
 }
+
+/** A line break inside a table cell. */
+const CELL_BREAK = '<br>';
 
 const ANCHOR_MARKS = new Set(['¶', '§', '#', '🔗', '⚓']);
 

@@ -78,6 +78,27 @@ test('two code elements in one block (the ESM and the CommonJS form) come out on
   t.is(md('<pre><code class="replaceable">protocol</code>/<code>host</code>:<code>port</code></pre>'), '```\nprotocol/host:port\n```');
 });
 
+test('blocks in a table cell are its lines (<br>), not one run of words', (t) => {
+  t.is(
+    md('<table><tr><th>k</th><th>v</th></tr><tr><td><p>para a</p><p>para b</p></td><td><ul><li>one</li><li>two</li></ul></td></tr><tr><td>x<br>y</td><td><div>d1</div>d2</td></tr></table>'),
+    '| k | v |\n| --- | --- |\n| para a<br>para b | one<br>two |\n| x<br>y | d1<br>d2 |',
+  );
+  // No break before a cell's first text or after its last.
+  t.is(md('<table><tr><td><p>only</p></td><td><br>b<br></td></tr></table>'), '| only | b |\n| --- | --- |');
+});
+
+test('a table inside a table cell lays the page out: the outer one becomes blocks, the inner rows lines', (t) => {
+  const page = '<table><tr><td>Site <a href="/new">new</a></td></tr><tr><td><table><tr><td>1.</td><td><a href="https://a.org/">First story</a></td></tr><tr><td>2.</td><td>Second story</td></tr></table></td></tr><tr><td>footer | links</td></tr></table><p>after</p>';
+  t.is(md(page), 'Site [new](https://example.com/new)\n\n1. [First story](https://a.org/)\n2. Second story\n\nfooter | links\n\nafter');
+  // A data table beside it keeps its form.
+  t.is(md('<table><tr><td>a</td><td><table><tr><td>b</td></tr></table></td></tr></table><table><tr><th>h</th></tr><tr><td>1</td></tr></table>'), 'a\nb\n\n| h |\n| --- |\n| 1 |');
+});
+
+test("rustdoc's toggle label is dropped, a summary's own text is kept", (t) => {
+  t.is(md('<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><p>Fast hashing.</p></details>'), 'Fast hashing.');
+  t.is(md('<details><summary>Examples</summary><p>Some.</p></details>'), 'Examples\n\nSome.');
+});
+
 test('a hostile page cannot make the output grow faster than the page: nesting, wide tables and many rows stay linear', (t) => {
   const longest = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
   // Thousands of nested quotes and lists indent ten levels at most.
@@ -92,6 +113,8 @@ test('a hostile page cannot make the output grow faster than the page: nesting, 
   const wide = md(`<table><tr>${'<td>h</td>'.repeat(100)}</tr><tr><td>y</td></tr></table>`).split('\n');
   t.is(wide[2], '| y |');
   t.is(md(`<table><tr><td>a</td><td>b</td></tr><tr><td>y</td></tr></table>`), '| a | b |\n| --- | --- |\n| y |  |');
+  // Tables nested thousands deep: one line of text each, no more.
+  t.is(md(`${'<table><tr><td>x'.repeat(2000)}`).split('\n').length, 2000);
   // Only the first title is the page's; others are dropped with their text.
   t.deepEqual(htmlToMarkdown('<title>Page</title><title>Other</title><p>x</p>', 'https://e.com/'), { title: 'Page', markdown: 'x' });
 });
