@@ -62,6 +62,8 @@ const enum Kind {
   Wrap,
   /** Inline code: `piece` the opening backtick. */
   Code,
+  /** A superscript or subscript: `mark` is `^` or `_`; `piece` the mark. */
+  Script,
   Table,
   /** A table cell: its text is `out` from `at`. */
   Cell,
@@ -294,6 +296,13 @@ class Converter implements HtmlSink {
       case 's':
         this.wrap(frame, '~~');
         break;
+      case 'sup':
+      case 'sub':
+        this.write(name === 'sup' ? '^' : '_');
+        frame.kind = Kind.Script;
+        frame.mark = name === 'sup' ? '^' : '_';
+        frame.piece = this.out.length - 1;
+        break;
       case 'code':
         if (this.codes > 0) break;
         this.codes++;
@@ -397,6 +406,9 @@ class Converter implements HtmlSink {
           this.out.push(frame.mark);
           this.atLineStart = false;
         }
+        break;
+      case Kind.Script:
+        this.endScript(frame);
         break;
       case Kind.Code:
         this.codes--;
@@ -551,6 +563,22 @@ class Converter implements HtmlSink {
     frame.piece = this.out.length - 1;
   }
 
+  /** `2<sup>n</sup>` is `2^n`, `2<sup>n − 1</sup>` `2^(n − 1)` (`2<sup>(n − 1)</sup>` too): the exponent must not read as `2n`. */
+  private endScript(frame: Frame): void {
+    if (this.onlySpace(frame.piece + 1)) {
+      this.unwrite(frame.piece);
+      return;
+    }
+    let text = '';
+    for (let i = frame.piece + 1; i < this.out.length; i++) text += this.out[i];
+    text = text.trim();
+    if (/\s/.test(text) && !(text.startsWith('(') && text.endsWith(')'))) {
+      this.out[frame.piece] = `${frame.mark}(`;
+      this.out.push(')');
+      this.atLineStart = false;
+    }
+  }
+
   private image(attribs: Attributes): void {
     const alt = collapse(attribs.alt ?? '').trim();
     if (alt === '') return;
@@ -593,7 +621,7 @@ class Converter implements HtmlSink {
       this.breakOwed = true;
       return name !== 'table';
     }
-    return name !== 'a' && name !== 'strong' && name !== 'b' && name !== 'em' && name !== 'i' && name !== 'code' && name !== 'img' && name !== 'table';
+    return !IN_CELLS.has(name);
   }
 
   private endTable(): void {
@@ -677,6 +705,9 @@ class Converter implements HtmlSink {
     }
   }
 }
+
+/** Inline elements written as Markdown inside table cells too (the rest give their text only). */
+const IN_CELLS = new Set(['a', 'strong', 'b', 'em', 'i', 'code', 'img', 'table', 'sup', 'sub', 'del', 's']);
 
 /** A line break inside a table cell. */
 const CELL_BREAK = '<br>';

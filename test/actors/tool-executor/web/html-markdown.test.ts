@@ -94,6 +94,11 @@ test('a table inside a table cell lays the page out: the outer one becomes block
   t.is(md('<table><tr><td>a</td><td><table><tr><td>b</td></tr></table></td></tr></table><table><tr><th>h</th></tr><tr><td>1</td></tr></table>'), 'a\nb\n\n| h |\n| --- |\n| 1 |');
 });
 
+test('superscripts and subscripts keep their meaning: 2^n, 2^(n − 1), H_2O, in table cells too', (t) => {
+  t.is(md('<p>from −(2<sup>n − 1</sup>) to 2<sup>8</sup> − 1; H<sub>2</sub>O; a claim<sup><a href="#fn1">[1]</a></sup>; nothing<sup> </sup>here, 2<sup>(a − b)</sup>.</p>'), 'from −(2^(n − 1)) to 2^8 − 1; H_2O; a claim^[1]; nothing here, 2^(a − b).');
+  t.is(md('<table><tr><td>10<sup>3</sup></td><td><del>old</del></td></tr></table>'), '| 10^3 | ~~old~~ |\n| --- | --- |');
+});
+
 test("rustdoc's toggle label is dropped, a summary's own text is kept", (t) => {
   t.is(md('<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><p>Fast hashing.</p></details>'), 'Fast hashing.');
   t.is(md('<details><summary>Examples</summary><p>Some.</p></details>'), 'Examples\n\nSome.');
