@@ -32,7 +32,7 @@ export function answerOf(url: string, options: AskOptions): Promise<Answer> {
   const key = `${url}\0${options.headers.authorization ?? ''}`;
   let answer = answers.get(key);
   if (answer) return answer;
-  answer = fetchAnswer(url, options);
+  answer = askOnce(url, 'GET', options);
   answers.set(key, answer);
   answer.catch(() => {
     // Forget failures: a later asker (another signal, the server up by then) asks again.
@@ -51,8 +51,9 @@ export function forgetAnswers(origin: string): void {
   for (const url of answers.keys()) if (url.startsWith(origin)) answers.delete(url);
 }
 
-async function fetchAnswer(url: string, options: AskOptions): Promise<Answer> {
-  const exchange = await openHttp(url, { method: 'GET', headers: options.headers, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
+/** One request's answer, its body read as JSON where it is JSON (not kept: POSTs, a GET asked afresh). */
+export async function askOnce(url: string, method: 'GET' | 'POST', options: AskOptions & { body?: string }): Promise<Answer> {
+  const exchange = await openHttp(url, { method, headers: options.headers, ...(options.body !== undefined ? { body: options.body } : {}), signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
   try {
     const text = await readText(exchange.response, options.maxBytes);
     let json: any;

@@ -1,10 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- engines' JSON answers, read with `?.` and
    checked with `typeof` at every leaf before use. */
 import { pollTurn } from '../../../runtime/poll-turn.js';
-import { openHttp, readText } from '../http/http-request.js';
 import type { Endpoint, ServerEngineInfo } from '../protocol.js';
 import { endpointUrl } from '../http/request-body.js';
-import { answerOf, hasAnswer, type Answer } from './answers.js';
+import { answerOf, askOnce, hasAnswer, type Answer } from './answers.js';
 import { windowOfModel, windowOfProps } from './discover.js';
 import { isLocalHost, originOf } from './hosts.js';
 
@@ -40,29 +39,13 @@ function asker(endpoint: Endpoint, signal: AbortSignal, answered: string[], clea
     let answer: Answer;
     try {
       // GETs are shared with discovery (answers.ts): each is asked once per start.
-      answer = body === undefined ? await answerOf(url, { headers, signal, idleTimeoutMs: PROBE_TIMEOUT_MS, maxBytes: 4 * 1024 * 1024 }) : await post(url, headers, body, signal);
+      answer = body === undefined ? await answerOf(url, { headers, signal, idleTimeoutMs: PROBE_TIMEOUT_MS, maxBytes: 4 * 1024 * 1024 }) : await askOnce(url, 'POST', { headers, body, signal, idleTimeoutMs: PROBE_TIMEOUT_MS, maxBytes: 4 * 1024 * 1024 });
     } catch {
       return undefined;
     }
     if (answer.status === 200) answered.push(init.base === 'api' ? `/v1/${path}` : path);
     return answer;
   };
-}
-
-async function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<Answer> {
-  const exchange = await openHttp(url, { method: 'POST', headers, body, signal, idleTimeoutMs: PROBE_TIMEOUT_MS });
-  try {
-    const text = await readText(exchange.response, 4 * 1024 * 1024);
-    let json: any;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: exchange.response.statusCode ?? 0, json, server: String(exchange.response.headers.server ?? '') };
-  } finally {
-    if (!exchange.response.complete) exchange.destroy();
-  }
 }
 
 export { isLocalHost, originOf } from './hosts.js';
