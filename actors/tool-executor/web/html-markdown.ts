@@ -19,7 +19,10 @@ export interface MarkdownPage {
 
 /** Elements whose whole subtree is dropped. */
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'form', 'button', 'select', 'input', 'textarea', 'dialog', 'nav', 'aside', 'head', 'map', 'audio', 'video', 'picture', 'source']);
-/** Dropped outside the content root only: an article's own header holds its title. */
+/**
+ * Dropped outside the content only (main, article, section): the page's banner and footer go, a
+ * section's or an article's own header, which holds its title, stays (as ARIA maps them).
+ */
 const DROP_OUTSIDE_CONTENT = new Set(['header', 'footer']);
 const DROP_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar', 'alert']);
 /** Blocks set apart by a blank line. */
@@ -73,7 +76,7 @@ const enum Kind {
 
 const enum Content {
   None,
-  /** Inside main or article: a header or footer there is kept. */
+  /** Inside main, article or section: a header or footer there is kept. */
   Content,
   /** The first main: its output span is the main content candidate. */
   Main,
@@ -124,7 +127,7 @@ class Converter implements HtmlSink {
   private dropDepth = 0;
   /** > 0 inside `<pre>`: text is written as it is. */
   private preDepth = 0;
-  /** Inside main/article: a header or footer there is kept. */
+  /** Inside main, article or section: a header or footer there is kept. */
   private contentDepth = 0;
   private titleText: string[] | undefined;
   private title: string | undefined;
@@ -207,6 +210,10 @@ class Converter implements HtmlSink {
     }
     const role = attribs.role;
     if (name === 'main' || name === 'article' || role === 'main') this.enterContent(frame, name === 'article' && role !== 'main');
+    else if (name === 'section') {
+      this.contentDepth++;
+      frame.content = Content.Content;
+    }
     if (name === 'div' && attribs.class?.includes('highlight-')) {
       const language = /(?:^|\s)highlight-(?:source-)?([\w+#.-]+)/.exec(attribs.class)?.[1];
       if (language && !PLAIN_TEXT.has(language) && frame.kind === Kind.None) {
@@ -242,6 +249,7 @@ class Converter implements HtmlSink {
       case 'h5':
       case 'h6':
         this.write(HEADING_MARKS[name.charCodeAt(1) - 49]!);
+        this.afterMarker = true;
         frame.kind = Kind.Heading;
         break;
       case 'pre':

@@ -31,6 +31,11 @@ test('scripts, styles, forms, navigation, hidden parts and the page header and f
   t.deepEqual(htmlToMarkdown(html, 'https://e.com/'), { title: 'T', markdown: '# Post\n\nBody text.' });
 });
 
+test("a section's own header (the page's title where there is no main) is kept; the page's banner is not", (t) => {
+  const page = '<body><header><a href="/">Site</a> <span>menu</span></header><section id="content"><header class="title"><h1 id="t">\n  <span>npm-install</span>\n</h1><span>Install a package</span></header><p>Body.</p><footer>Edit this page</footer></section><footer>© Site</footer></body>';
+  t.is(md(page), '# npm-install\n\nInstall a package\n\nBody.\n\nEdit this page');
+});
+
 test('the main element is taken when it holds a fair share of the text; otherwise the whole body', (t) => {
   const longMain = `<div>Cookie banner text</div><main><p>${'content '.repeat(30)}</p></main><div>Newsletter signup</div>`;
   t.is(md(longMain), 'content '.repeat(30).trim());
