@@ -2,6 +2,8 @@ import { client, defineActor, type RequestContext } from '../../runtime/actor.js
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
 import { contextRules } from '../tool-executor/rules/context-rules.js';
+import { isHookRule, withHookAnswer } from '../tool-executor/rules/hook-ruling.js';
+import type { RuleMatch } from '../tool-executor/rules/permission-rules.js';
 import { type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import { APPROVER } from '../approver/protocol.js';
 import { SpillStore } from '../tool-executor/files/spill.js';
@@ -72,6 +74,13 @@ export default defineActor<McpProtocol, Options>({
   },
 });
 
+/** The rule (or PreToolUse hook's answer) that decides an MCP call; a hook's ask suggests no rule, since it asks again whatever rule "Always" wrote. */
+function mcpRuling(request: ToolExecutorRequest): { match?: RuleMatch; suggest?(): string[] } {
+  const match = withHookAnswer(contextRules(request.context)?.check({ tool: request.name }), request.context);
+  if (match && isHookRule(match) && match.effect === 'ask') return { match };
+  return { ...(match ? { match } : {}), suggest: () => [request.name] };
+}
+
 async function run(request: ToolExecutorRequest, context: RequestContext<ToolDelta>): Promise<ToolResult> {
   const base = { callId: request.callId, name: request.name };
   const tool = byName.get(request.name);
@@ -88,7 +97,7 @@ async function run(request: ToolExecutorRequest, context: RequestContext<ToolDel
     request.context.approvals,
     (approval) => client(context, APPROVER).request(approval),
     context.signal,
-    { match: contextRules(request.context)?.check({ tool: request.name }), suggest: () => [request.name] },
+    mcpRuling(request),
   ).catch((error: unknown) => (context.signal.aborted ? undefined : Promise.reject(error)));
   if (!verdict) return cancelled(base);
   if (!verdict.approved) {

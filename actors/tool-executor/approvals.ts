@@ -5,11 +5,12 @@ import type { PreparedCall } from './prepared.js';
 import type { ApprovalMode } from './protocol.js';
 import type { ApprovalReply, ApprovalRequest } from '../approver/protocol.js';
 import type { RuleMatch } from './rules/permission-rules.js';
-import { describeRule } from './rules/describe-rule.js';
+import { asksFirst, describeRule } from './rules/describe-rule.js';
 
 /**
  * The approval decision for one prepared action (SPEC §4, §17). A permission rule that names the
  * call comes first: deny declines (under bypass too), ask asks (whatever the mode), allow approves.
+ * A PreToolUse hook's ask or allow arrives as such a rule (rules/hook-ruling.ts weighs them).
  * Without one, the mode decides: `bypass` never asks; `off` asks for every action; `safe` asks for a
  * tool of class `ask` always, for one of class `flagged` only when the action has reasons
  * (dangerous command, write outside the project), and never for `never`. Asking is a request to
@@ -39,7 +40,7 @@ export async function decide(
   }
   const reason =
     ruled?.effect === 'ask'
-      ? [`the permission rule ${describeRule(ruled)} asks first`, ...action.reasons].join('; ')
+      ? [asksFirst(ruled), ...action.reasons].join('; ')
       : action.reasons.length > 0
         ? action.reasons.join('; ')
         : mode === 'off'

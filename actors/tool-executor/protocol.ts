@@ -51,6 +51,11 @@ export interface ToolContext {
    */
   hookApproved?: string;
   /**
+   * A PreToolUse hook wants a person to confirm this call (its reason): it is asked about whatever
+   * the approvals mode, as an ask rule makes it; only a deny rule weighs more.
+   */
+  hookAsked?: string;
+  /**
    * An editor hosts the session and offers its files (ACP `fs/read_text_file`,
    * `fs/write_text_file`): read, edit and write take and put project files' text through it
    * (the editor-files actor, `actors/editor-files/`), so its unsaved buffers win. Commands still see the disk.

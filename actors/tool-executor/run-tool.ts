@@ -13,7 +13,7 @@ import { contextRules } from './rules/context-rules.js';
 import { ruleSubjectOf } from './rules/rule-subject.js';
 import { suggestRules } from './rules/suggest-rules.js';
 import { describeRule } from './rules/describe-rule.js';
-import type { RuleMatch } from './rules/permission-rules.js';
+import { isHookRule, withHookAnswer } from './rules/hook-ruling.js';
 
 const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));
 
@@ -57,7 +57,7 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   // Permission rules (SPEC §17) first: a deny rule refuses before anything is prepared.
   const rules = contextRules(request.context);
   const subject = rules ? ruleSubjectOf(tool.name, args, request.context.root) : undefined;
-  const ruled = (subject && rules!.check(subject)) ?? hookApproval(request.context.hookApproved);
+  const ruled = withHookAnswer(subject ? rules!.check(subject) : undefined, request.context);
   if (ruled?.effect === 'deny') return declined(base, { note: `denied by the permission rule ${describeRule(ruled)}` });
   const prepared = await tool.prepare(args, env);
   let approved = request.context.approvals === 'bypass';
@@ -65,7 +65,8 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const action = prepared.action ?? (ruled?.effect === 'ask' ? { tool: tool.name, ...(subject?.paths ? { path: subject.paths[0]! } : {}), reasons: [] } : undefined);
   if (action) {
     const suggest = () => suggestRules(subject ?? ruleSubjectOf(tool.name, args, request.context.root), request.context.root);
-    const verdict = await decide(action, tool.approval, request.context.approvals, ask, env.signal, { match: ruled, suggest });
+    // A hook's ask is asked again next time whatever rule "Always" wrote, so it offers none.
+    const verdict = await decide(action, tool.approval, request.context.approvals, ask, env.signal, { match: ruled, ...(ruled && isHookRule(ruled) && ruled.effect === 'ask' ? {} : { suggest }) });
     if (!verdict.approved) return declined(base, verdict);
     // A person's yes, an allow rule or bypass: the command may use the network (SPEC §12).
     approved ||= verdict.asked === true || verdict.rule !== undefined;
@@ -114,11 +115,6 @@ async function withNetwork(
   const why = `it failed without the network (${failed}), and running it again with the network was declined`;
   if (verdict.unattended) return { kind: 'declined', summary: oneLine(`declined: ${why}: nobody can approve it here`), payload: `${outcome.payload}\n[reika: ${why}: ${verdict.note}]` };
   return { kind: 'failed', outcome: { ...outcome, status: 'error', errorCode: 'NO_NETWORK', summary: `${outcome.summary}; not run again with the network: ${verdict.note}`, payload: `${outcome.payload}\n[reika: ${why}: ${verdict.note}]` } };
-}
-
-/** A PreToolUse hook's approval, decided as an allow rule is. */
-function hookApproval(reason: string | undefined): RuleMatch | undefined {
-  return reason === undefined ? undefined : { effect: 'allow', rule: 'PreToolUse hook', source: { scope: 'user', file: reason } };
 }
 
 function declined(base: { callId: string; name: string }, verdict: { note: string }): ToolResult {

@@ -21,6 +21,10 @@ export interface CallOptions {
   permissions?: RuleData[];
   /** The session's search endpoint (REIKA_SEARCH_URL). */
   searchUrl?: string;
+  /** A PreToolUse hook approved the call (its reason). */
+  hookApproved?: string;
+  /** A PreToolUse hook asked for a person's yes (its reason). */
+  hookAsked?: string;
 }
 
 export const spill = new SpillStore();
@@ -38,7 +42,7 @@ export async function call(root: string, name: string, args: Record<string, unkn
     return options.ask ? options.ask(request) : { decision: 'approve' };
   };
   const result = await runTool(
-    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', settings: settingsFor(root, options), ...(options.permissions ? { permissions: options.permissions } : {}) } },
+    { type: 'run', callId: `call_${nanoid(6)}`, name, args, context: { root, approvals: options.approvals ?? 'safe', mode: options.mode ?? 'agent', settings: settingsFor(root, options), ...(options.permissions ? { permissions: options.permissions } : {}), ...(options.hookApproved !== undefined ? { hookApproved: options.hookApproved } : {}), ...(options.hookAsked !== undefined ? { hookAsked: options.hookAsked } : {}) } },
     {
       root,
       settings: settingsFor(root, options),

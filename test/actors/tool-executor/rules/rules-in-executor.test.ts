@@ -117,3 +117,33 @@ sandboxed('a command an allow rule approves runs with the network', async (t) =>
   t.is(allowed.meta?.exitCode, 0, allowed.payload);
   t.deepEqual(hits, ['/ping']);
 });
+
+test('a PreToolUse hook’s answer weighs in between the rules: deny rule > hook ask > ask rule > allow rule > hook allow > the mode', async (t) => {
+  const root = tempDir();
+  const ran = (result: { status: string }) => result.status === 'done';
+  const asked = (result: { asked: unknown[] }) => result.asked.length;
+  const decline = { ask: async () => ({ decision: 'decline' as const, note: 'no' }) };
+  // A hook's ask: asked under bypass, and where an allow rule would run it; the question says why and offers no rule to write.
+  const overBypass = await call(root, 'bash', { command: 'echo hi' }, { approvals: 'bypass', hookAsked: 'deploys need a person', ...decline });
+  t.deepEqual([overBypass.status, asked(overBypass)], ['declined', 1]);
+  t.is(overBypass.asked[0]!.reason, 'a PreToolUse hook asks first: deploys need a person');
+  t.is(overBypass.asked[0]!.rules, undefined, '"Always" would write a rule the hook asks past anyway');
+  const overAllow = await call(root, 'bash', { command: 'echo hi' }, { hookAsked: 'check it', permissions: rules({ allow: ['Bash(echo:*)'] }), ...decline });
+  t.deepEqual([overAllow.status, asked(overAllow)], ['declined', 1]);
+  // Even a tool that never asks (read) is asked about, as under an ask rule.
+  writeFileSync(join(root, 'a.txt'), 'a\n');
+  const read = await call(root, 'read', { path: 'a.txt' }, { hookAsked: 'read it?' });
+  t.deepEqual([ran(read), asked(read)], [true, 1]);
+  // A deny rule holds whatever the hook said.
+  for (const hook of [{ hookAsked: 'ask' }, { hookApproved: 'fine by me' }]) {
+    const denied = await call(root, 'bash', { command: 'echo hi' }, { ...hook, permissions: rules({ deny: ['Bash(echo:*)'] }) });
+    t.deepEqual([denied.status, asked(denied)], ['declined', 0]);
+    t.regex(denied.summary, /denied by the permission rule Bash\(echo:\*\)/);
+  }
+  // A hook's allow runs what the mode would ask about, but not past an ask rule.
+  const allowedInOff = await call(root, 'bash', { command: 'echo hi' }, { approvals: 'off', hookApproved: 'fine by me', ...decline });
+  t.deepEqual([ran(allowedInOff), asked(allowedInOff)], [true, 0]);
+  const askRuleWins = await call(root, 'bash', { command: 'echo hi' }, { approvals: 'off', hookApproved: 'fine by me', permissions: rules({ ask: ['Bash(echo:*)'] }), ...decline });
+  t.deepEqual([askRuleWins.status, asked(askRuleWins)], ['declined', 1]);
+  t.regex(askRuleWins.asked[0]!.reason, /^the permission rule Bash\(echo:\*\) in .* asks first$/);
+});
