@@ -146,6 +146,8 @@ async function mergeSmallChunks(dir) {
     entryFileNames: '[name].js',
     // esbuild's names carry its hash: a chunk keeps the name and gets Rollup's hash.
     chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+    // Lower case: two names differing only in case would be one file on macOS's and Windows' disks.
+    hashCharacters: 'base36',
     experimentalMinChunkSize: 20_000,
   });
   await bundle.close();

@@ -54,6 +54,10 @@ test(`a packed tarball installs globally in a clean prefix at ≤ ${LIMIT_MB} MB
   const files = info.files.map((file) => file.path);
   t.true(files.includes('LICENSE') && files.includes('README.md'), 'a LICENSE and the README');
   t.deepEqual(files.filter((path) => path.endsWith('.map')), [], 'no source maps (they point at sources the package does not ship)');
+  // macOS's and Windows' disks ignore case: two paths differing only in it would be one file there.
+  const lower = new Set<string>();
+  t.deepEqual(files.filter((path) => lower.size === lower.add(path.toLowerCase()).size), [], 'paths that differ only in case');
+  t.deepEqual(files.filter((path) => path.startsWith('dist/bundle/chunks/') && path !== path.toLowerCase()), [], "the bundle's chunk names are lower case (hashes included)");
   const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { repository?: { url?: string }; dependencies: Record<string, string>; optionalDependencies?: Record<string, string> };
   t.truthy(manifest.repository?.url, 'a repository field');
   t.false('node-llama-cpp' in manifest.dependencies || 'node-llama-cpp' in (manifest.optionalDependencies ?? {}), 'the embedded engine is installed on demand');
