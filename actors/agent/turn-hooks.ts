@@ -2,6 +2,7 @@ import type { Hooks, HookOutcome } from '../hooks/hooks.js';
 import type { ToolCall } from '../model-io/protocol.js';
 import type { ToolResult } from '../tool-executor/protocol.js';
 import type { AgentEvent } from './events.js';
+import { resolveToolPath } from '../tool-executor/files/paths.js';
 
 // Where a turn meets the session's hooks (SPEC §17): before and after each tool call, and when the
 // model has answered (`Stop`, or `SubagentStop` for a subagent's turn). What hooks print or how
@@ -11,13 +12,15 @@ export interface TurnHookContext {
   hooks: Hooks;
   turn: string;
   signal: AbortSignal;
+  /** The project root: file paths in a hook's `tool_input` are absolute, as Claude Code's are. */
+  root: string;
   emit(event: AgentEvent): void;
 }
 
 /** PreToolUse: a result when a hook blocks the call (the model gets the reason), else the hook's approval if any. */
 export async function beforeCall(context: TurnHookContext, call: ToolCall): Promise<{ blocked?: ToolResult; approved?: string }> {
   if (!context.hooks.has('PreToolUse', call.name)) return {};
-  const outcome = await context.hooks.run('PreToolUse', { tool_name: call.name, tool_input: call.arguments }, { tool: call.name, signal: context.signal });
+  const outcome = await context.hooks.run('PreToolUse', { tool_name: call.name, tool_input: hookToolInput(call, context.root) }, { tool: call.name, signal: context.signal });
   tell(context, outcome);
   if (outcome.block !== undefined) {
     const reason = outcome.block.trim() || 'a PreToolUse hook blocked it';
@@ -30,7 +33,7 @@ export async function beforeCall(context: TurnHookContext, call: ToolCall): Prom
 export async function afterCall(context: TurnHookContext, call: ToolCall, result: ToolResult): Promise<ToolResult> {
   if (!context.hooks.has('PostToolUse', call.name) || result.status === 'cancelled') return result;
   const response = { status: result.status, summary: result.summary, output: result.payload, ...(result.errorCode ? { error_code: result.errorCode } : {}) };
-  const outcome = await context.hooks.run('PostToolUse', { tool_name: call.name, tool_input: call.arguments, tool_response: response }, { tool: call.name, signal: context.signal });
+  const outcome = await context.hooks.run('PostToolUse', { tool_name: call.name, tool_input: hookToolInput(call, context.root), tool_response: response }, { tool: call.name, signal: context.signal });
   tell(context, outcome);
   if (outcome.block === undefined) return result;
   const said = outcome.block.trim() || 'a PostToolUse hook objected';
@@ -56,6 +59,16 @@ export async function atCompaction(context: TurnHookContext, trigger: 'auto' | '
 export function tell(context: Pick<TurnHookContext, 'turn' | 'emit'>, outcome: HookOutcome): void {
   for (const line of outcome.problems) context.emit({ type: 'notice', turn: context.turn, message: line });
   for (const text of outcome.output) context.emit({ type: 'notice', turn: context.turn, message: `hook: ${oneLine(text)}` });
+}
+
+/** reika's file tools take `path`; hooks written for Claude Code read `file_path` (absolute), so they get both. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['read', 'edit', 'write', 'multi_edit', 'multiedit']);
+
+/** A call's arguments as a hook's `tool_input`: as the model sent them, plus `file_path` for the file tools. */
+export function hookToolInput(call: ToolCall, root: string): Record<string, unknown> {
+  const path = call.arguments.path;
+  if (!FILE_TOOLS.has(call.name) || typeof path !== 'string' || path.trim() === '' || 'file_path' in call.arguments) return call.arguments;
+  return { ...call.arguments, file_path: resolveToolPath(root, path) };
 }
 
 function oneLine(text: string): string {

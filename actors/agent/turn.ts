@@ -108,7 +108,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   /** Replies in a row whose call markup could not be used (the second ends the turn). */
   let unreadableCalls = 0;
   let dialect: string | undefined;
-  const hooked: TurnHookContext | undefined = options.hooks && options.hooks.size > 0 ? { hooks: options.hooks, turn, signal: options.signal, emit } : undefined;
+  const hooked = hookContext(options);
   /** A stop hook has sent the model on once already this turn (hooks are told, so they can let it end). */
   let stopHookActive = false;
   /** The task list the turn's last `todo` call set. */
@@ -236,6 +236,12 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
   }
 }
 
+/** The turn's meeting point with the session's hooks, when it has any. */
+function hookContext(options: TurnOptions): TurnHookContext | undefined {
+  if (!options.hooks || options.hooks.size === 0) return undefined;
+  return { hooks: options.hooks, turn: options.turn, signal: options.signal, root: options.toolContext.root, emit: options.emit };
+}
+
 /** Runs one call through the executor (or `send`), walking its state; never throws. */
 async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], send?: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>): Promise<ToolResult> {
   const { emit, turn } = options;
@@ -260,7 +266,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     else if (phase === 'answered' && state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   });
   let result: ToolResult;
-  const hooked: TurnHookContext | undefined = options.hooks && options.hooks.size > 0 ? { hooks: options.hooks, turn, signal: options.signal, emit } : undefined;
+  const hooked = hookContext(options);
   const pre = hooked ? await beforeCall(hooked, call) : {};
   // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
   // here, with every secret reika knows replaced by [redacted] (live output too).

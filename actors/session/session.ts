@@ -417,7 +417,7 @@ export class Session {
     const event = this.conversation.current?.compact();
     if (event) {
       this.emit({ type: 'compaction', ...event });
-      void atCompaction({ hooks: this.hooks, turn: this.scope, signal: new AbortController().signal, emit: (e) => this.emit(e) }, 'manual');
+      void atCompaction({ hooks: this.hooks, turn: this.scope, signal: new AbortController().signal, root: this.root, emit: (e) => this.emit(e) }, 'manual');
     }
     return event;
   }

@@ -68,7 +68,7 @@ test('PostToolUse sees hook_event_name, tool_name and tool_input; Stop runs once
   const posts = readFileSync(join(root, 'post.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   t.deepEqual(posts.map((p) => [p.hook_event_name, p.tool_name, p.tool_input, p.tool_response.status, p.cwd]), [
     ['PostToolUse', 'bash', { command: 'echo one' }, 'done', root],
-    ['PostToolUse', 'read', { path: 'a.txt' }, 'done', root],
+    ['PostToolUse', 'read', { path: 'a.txt', file_path: join(root, 'a.txt') }, 'done', root],
   ]);
   t.regex(posts[0].tool_response.output, /^one/);
   const stops = readFileSync(join(root, 'stop.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
@@ -172,4 +172,23 @@ test('SubagentStop runs when a subagent has answered, and one that exits 2 sends
   t.is(subRequests.length, 2, 'the subagent went on once');
   t.regex(JSON.stringify(subRequests[1]!.json.messages.at(-1)), /cite the line you read/);
   t.regex(toolMessages(server.chatRequests().at(-1)!.json).join('\n'), /a\.txt:1 says a\./);
+});
+
+test('a hook written for Claude Code finds the file in tool_input.file_path (absolute), beside reika’s path', async (t) => {
+  const { root, server, session } = await sessionWith(
+    t,
+    [{ toolCalls: [{ id: 'c1', name: 'write', arguments: { path: '.env', content: 'KEY=1\n' } }, { id: 'c2', name: 'edit', arguments: { path: 'a.txt', old_string: 'a', new_string: 'b' } }] }, { content: 'ok' }],
+    (root) => ({
+      PreToolUse: [{ matcher: 'Edit|Write|Read', hooks: [{ type: 'command', command: `tee -a ${join(root, 'pre.jsonl')} | grep -q '"file_path":"[^"]*\\.env"' && { echo "never write .env files" >&2; exit 2; }; exit 0` }] }],
+    }),
+  );
+  const result = await session.run('configure');
+  t.deepEqual(result.toolCalls.map((call) => [call.name, call.status]), [['write', 'declined'], ['edit', 'done']]);
+  t.false(existsSync(join(root, '.env')));
+  t.regex(toolMessages(server.chatRequests()[1]!.json)[0]!, /never write \.env files/);
+  const inputs = readFileSync(join(root, 'pre.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).tool_input);
+  t.deepEqual(inputs, [
+    { path: '.env', content: 'KEY=1\n', file_path: join(root, '.env') },
+    { path: 'a.txt', old_string: 'a', new_string: 'b', file_path: join(root, 'a.txt') },
+  ]);
 });
