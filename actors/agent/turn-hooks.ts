@@ -17,8 +17,15 @@ export interface TurnHookContext {
   emit(event: AgentEvent): void;
 }
 
-/** PreToolUse: a result when a hook blocks the call (the model gets the reason), else the hook's approval if any. */
-export async function beforeCall(context: TurnHookContext, call: ToolCall): Promise<{ blocked?: ToolResult; approved?: string }> {
+/** What a PreToolUse hook decided: a result when it blocked the call, else its approval or its wish that a person confirm. */
+export interface PreCallVerdict {
+  blocked?: ToolResult;
+  approved?: string;
+  asked?: string;
+}
+
+/** PreToolUse: a result when a hook blocks the call (the model gets the reason), else the hook's approval or ask if any. */
+export async function beforeCall(context: TurnHookContext, call: ToolCall): Promise<PreCallVerdict> {
   if (!context.hooks.has('PreToolUse', call.name)) return {};
   const outcome = await context.hooks.run('PreToolUse', { tool_name: call.name, tool_input: hookToolInput(call, context.root) }, { tool: call.name, signal: context.signal });
   tell(context, outcome);
@@ -26,18 +33,21 @@ export async function beforeCall(context: TurnHookContext, call: ToolCall): Prom
     const reason = outcome.block.trim() || 'a PreToolUse hook blocked it';
     return { blocked: { callId: call.id, name: call.name, status: 'declined', summary: oneLine(`blocked by a PreToolUse hook: ${reason}`), payload: reason } };
   }
+  if (outcome.ask !== undefined) return { asked: outcome.ask };
   return outcome.approve !== undefined ? { approved: outcome.approve } : {};
 }
 
-/** PostToolUse: the result, with what a blocking hook said added for the model. */
+/** PostToolUse: the result, with what a blocking hook said, or the context hooks added, for the model. */
 export async function afterCall(context: TurnHookContext, call: ToolCall, result: ToolResult): Promise<ToolResult> {
   if (!context.hooks.has('PostToolUse', call.name) || result.status === 'cancelled') return result;
   const response = { status: result.status, summary: result.summary, output: result.payload, ...(result.errorCode ? { error_code: result.errorCode } : {}) };
   const outcome = await context.hooks.run('PostToolUse', { tool_name: call.name, tool_input: hookToolInput(call, context.root), tool_response: response }, { tool: call.name, signal: context.signal });
   tell(context, outcome);
-  if (outcome.block === undefined) return result;
+  // Context is not an objection: the summary the user reads stays as it was.
+  const added = outcome.context.length > 0 ? { ...result, payload: `${result.payload}\n[PostToolUse hook context: ${outcome.context.join('\n')}]` } : result;
+  if (outcome.block === undefined) return added;
   const said = outcome.block.trim() || 'a PostToolUse hook objected';
-  return { ...result, summary: oneLine(`${result.summary}; a PostToolUse hook said: ${said}`), payload: `${result.payload}\n[PostToolUse hook: ${said}]` };
+  return { ...added, summary: oneLine(`${result.summary}; a PostToolUse hook said: ${said}`), payload: `${added.payload}\n[PostToolUse hook: ${said}]` };
 }
 
 /** Stop / SubagentStop: the instruction to go on with when a hook blocks the end, else undefined. */
@@ -55,10 +65,10 @@ export async function atCompaction(context: TurnHookContext, trigger: 'auto' | '
   tell(context, await context.hooks.run('PreCompact', { trigger, custom_instructions: '' }, { signal: context.signal }));
 }
 
-/** A hook's output and failures, one notice each. */
+/** A hook's messages, output and failures, one notice each. */
 export function tell(context: Pick<TurnHookContext, 'turn' | 'emit'>, outcome: HookOutcome): void {
   for (const line of outcome.problems) context.emit({ type: 'notice', turn: context.turn, message: line });
-  for (const text of outcome.output) context.emit({ type: 'notice', turn: context.turn, message: `hook: ${oneLine(text)}` });
+  for (const text of [...outcome.messages, ...outcome.output]) context.emit({ type: 'notice', turn: context.turn, message: `hook: ${oneLine(text)}` });
 }
 
 /** reika's file tools take `path`; hooks written for Claude Code read `file_path` (absolute), so they get both. */

@@ -16,7 +16,7 @@ import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { editedPath, withDiagnostics, type EditDiagnostics } from './edit-diagnostics.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 import type { Hooks } from '../hooks/hooks.js';
-import { afterCall, atCompaction, atStop, beforeCall, type TurnHookContext } from './turn-hooks.js';
+import { afterCall, atCompaction, atStop, beforeCall, type PreCallVerdict, type TurnHookContext } from './turn-hooks.js';
 
 // One turn of the agent loop: stream the model's reply, run its tool calls through the tool
 // executor (or the actor a tool names, {@link TurnOptions.route}), append the results, repeat until the model answers without tools, the request
@@ -267,7 +267,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   });
   let result: ToolResult;
   const hooked = hookContext(options);
-  const pre = hooked ? await beforeCall(hooked, call) : {};
+  const pre: PreCallVerdict = hooked ? await beforeCall(hooked, call) : {};
   // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
   // here, with every secret reika knows replaced by [redacted] (live output too).
   const redactor = redactorFor(options.toolContext.settings.secrets);
@@ -284,7 +284,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     const edited = options.diagnostics && !send && options.route?.(call.name) === undefined ? editedPath(call, options.toolContext.root) : undefined;
     if (edited) await options.diagnostics!.before(edited);
     try {
-      const context: ToolContext = pre.approved !== undefined ? { ...options.toolContext, hookApproved: pre.approved } : options.toolContext;
+      const context: ToolContext = { ...options.toolContext, ...(pre.approved !== undefined ? { hookApproved: pre.approved } : {}), ...(pre.asked !== undefined ? { hookAsked: pre.asked } : {}) };
       const request: ToolExecutorRequest = { type: 'run', callId: call.id, name: call.name, args: call.arguments, context };
       const requestOptions: RequestOptions<ToolDelta> = {
         scope: options.scope,

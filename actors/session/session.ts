@@ -108,6 +108,13 @@ export class Session {
   readonly permissions: PermissionBook | undefined;
   /** SessionEnd, once run (or running). */
   private ended: Promise<void> | undefined;
+  /** SessionStart's hooks, running or run: the first turn waits for them (their context is its). */
+  private started: Promise<void> = Promise.resolve();
+  /**
+   * What SessionStart's hooks gave the model (their output, `additionalContext`), not yet sent: it
+   * goes with the session's next prompt, once, so the frozen system prompt stays as it was.
+   */
+  private startContext: string[] = [];
 
   constructor(options: SessionOptions) {
     this.config = options.config;
@@ -144,7 +151,12 @@ export class Session {
     this.permissions = options.permissions;
     this.hooks = new Hooks(options.permissions?.hooks ?? [], () => this.hookFacts());
     if (this.hooks.size > 0) {
-      void this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome));
+      if (this.hooks.has('SessionStart')) {
+        this.started = this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => {
+          tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome);
+          this.startContext.push(...outcome.context);
+        });
+      }
       // Notification: reika waits for the person (an approval question).
       this.runtime.watchApprovals?.((phase) => {
         if (phase === 'ask' && this.hooks.has('Notification')) {
@@ -259,7 +271,8 @@ export class Session {
     const controller = new AbortController();
     this.current = { scope, controller };
     try {
-      // UserPromptSubmit: a hook may stop the prompt (exit 2 / "block") or add context (its output).
+      // UserPromptSubmit: a hook may stop the prompt (exit 2 / "block") or add context (its output,
+      // `additionalContext`), which joins the prompt.
       if (this.hooks.has('UserPromptSubmit')) {
         const outcome = await this.hooks.run('UserPromptSubmit', { prompt }, { signal: controller.signal });
         tell({ turn, emit: (event) => this.emit(event) }, { ...outcome, output: [] });
@@ -268,12 +281,12 @@ export class Session {
           return endedEarly(turn, prompt, started, (event) => this.emit(event), { code: 'REIKA_ERR_PROMPT_BLOCKED', message: `a UserPromptSubmit hook did not let the prompt through: ${why}` });
         }
         if (controller.signal.aborted) return endedEarly(turn, prompt, started, (event) => this.emit(event));
-        if (outcome.output.length > 0) prompt = `${prompt}\n\n<user-prompt-submit-hook>\n${outcome.output.join('\n')}\n</user-prompt-submit-hook>`;
+        if (outcome.context.length > 0) prompt = `${prompt}\n\n<user-prompt-submit-hook>\n${outcome.context.join('\n')}\n</user-prompt-submit-hook>`;
       }
       let frozen: Frozen;
       let connection: Connection;
       try {
-        [frozen, connection] = await untilAborted(Promise.all([this.prompt.ready, this.link.connectionOrRetry()]), controller.signal, () => cancelledError('aborted'));
+        [frozen, connection] = await untilAborted(Promise.all([this.prompt.ready, this.link.connectionOrRetry(), this.started]), controller.signal, () => cancelledError('aborted'));
         const late = await this.prompt.withLateTools(frozen);
         if (late !== frozen) this.conversation.joinLateTools(late);
         frozen = late;
@@ -294,6 +307,8 @@ export class Session {
           return endedEarly(turn, prompt, started, (event) => this.emit(event));
         }
       }
+      // SessionStart's context goes with this prompt, once.
+      if (this.startContext.length > 0) prompt = `${prompt}\n\n<session-start-hook>\n${this.startContext.splice(0).join('\n')}\n</session-start-hook>`;
       const result = await runTurn(prompt, {
         images,
         router: this.runtime.supervisor,

@@ -24,7 +24,7 @@ test('a hook gets one JSON object on stdin and runs in the project folder', asyn
   const hook = script(root, 'log.sh', 'cat > "$REIKA_PROJECT_DIR/seen.json"; pwd > where.txt');
   const hooks = hooksOf(root, { PostToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: hook }] }] });
   const outcome = await hooks.run('PostToolUse', { tool_name: 'bash', tool_input: { command: 'ls' }, tool_response: { status: 'done' } }, { tool: 'bash' });
-  t.deepEqual(outcome, { output: [], problems: [] });
+  t.deepEqual(outcome, { output: [], context: [], messages: [], problems: [] });
   t.deepEqual(JSON.parse(readFileSync(join(root, 'seen.json'), 'utf8')), {
     hook_event_name: 'PostToolUse',
     session_id: 'sess-1',
@@ -65,6 +65,40 @@ test('exit 2 blocks with stderr as the reason; a JSON decision blocks or approve
   const read = await hooks.run('PreToolUse', {}, { tool: 'read' });
   t.is(read.block, undefined);
   t.is(read.approve, 'reading is fine');
+});
+
+test('a JSON answer is read as Claude Code reads it: additionalContext, systemMessage, suppressOutput, ask', async (t) => {
+  const root = tempDir();
+  const answer = (json: unknown) => ({ hooks: [{ type: 'command', command: `echo '${JSON.stringify(json)}'` }] });
+  const hooks = hooksOf(root, {
+    PostToolUse: [
+      { matcher: 'bash', ...answer({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 2 warnings in a.ts' } }) },
+      { matcher: 'read', ...answer({ suppressOutput: true, systemMessage: 'read logged', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'a.txt is generated' } }) },
+    ],
+    PreToolUse: [{ matcher: 'bash', ...answer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a person should see this one' } }) }],
+    SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch: main"' }] }],
+    Stop: [{ hooks: [{ type: 'command', command: `echo '{"decision": "block"'` }] }],
+  });
+  const bash = await hooks.run('PostToolUse', {}, { tool: 'bash' });
+  t.deepEqual([bash.context, bash.output, bash.messages], [['lint: 2 warnings in a.ts'], ['lint: 2 warnings in a.ts'], []], 'the context is the model’s and shown');
+  const read = await hooks.run('PostToolUse', {}, { tool: 'read' });
+  t.deepEqual([read.context, read.output, read.messages], [['a.txt is generated'], [], ['read logged']], 'suppressOutput: the model gets it, the user only the systemMessage');
+  const pre = await hooks.run('PreToolUse', {}, { tool: 'bash' });
+  t.deepEqual([pre.ask, pre.approve, pre.block], ['a person should see this one', undefined, undefined]);
+  const start = await hooks.run('SessionStart');
+  t.deepEqual([start.context, start.output], [['branch: main'], ['branch: main']], 'SessionStart’s plain output is context, as UserPromptSubmit’s');
+  const stop = await hooks.run('Stop');
+  t.deepEqual([stop.block, stop.output, stop.context], [undefined, ['{"decision": "block"'], []], 'JSON that does not parse stays plain output');
+});
+
+test('one hook’s deny wins over another’s ask, and an ask over an allow', async (t) => {
+  const root = tempDir();
+  const decide = (decision: string) => ({ hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"permissionDecision":"${decision}","permissionDecisionReason":"${decision} it"}}'` }] });
+  const hooks = hooksOf(root, { PreToolUse: [{ matcher: 'bash', ...decide('allow') }, { matcher: 'bash|read', ...decide('ask') }, { matcher: 'bash', ...decide('deny') }] });
+  const bash = await hooks.run('PreToolUse', {}, { tool: 'bash' });
+  t.deepEqual([bash.block, bash.ask, bash.approve], ['deny it', undefined, undefined]);
+  const read = await hooks.run('PreToolUse', {}, { tool: 'read' });
+  t.deepEqual([read.block, read.ask, read.approve], [undefined, 'ask it', undefined]);
 });
 
 test('a failing hook is one line and does not block; plain output is kept', async (t) => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../../actors/config/load-config.js';
 import { PermissionBook } from '../../../actors/session/permission-book.js';
 import { startRuntime } from '../../../cli/start-runtime.js';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/approver/protocol.js';
+import { declineHeadless } from '../../../cli/headless/approver.js';
 import { startScriptedServer, type Script, type WireJson } from '../../helpers/scripted-server.js';
 import { gitRepo } from '../../helpers/temp.js';
 
@@ -172,6 +173,63 @@ test('SubagentStop runs when a subagent has answered, and one that exits 2 sends
   t.is(subRequests.length, 2, 'the subagent went on once');
   t.regex(JSON.stringify(subRequests[1]!.json.messages.at(-1)), /cite the line you read/);
   t.regex(toolMessages(server.chatRequests().at(-1)!.json).join('\n'), /a\.txt:1 says a\./);
+});
+
+/** A hook command that prints `json` (one JSON answer on stdout) and exits 0. */
+const answers = (json: unknown) => ({ type: 'command', command: `cat > /dev/null; echo '${JSON.stringify(json)}'` });
+const notices = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
+const lastUser = (json: WireJson): string => JSON.stringify((json.messages as { role: string }[]).filter((m) => m.role === 'user').at(-1));
+
+test('a UserPromptSubmit hook’s additionalContext joins the prompt; its systemMessage is a notice', async (t) => {
+  const { server, session, events } = await sessionWith(t, [{ content: 'ok' }], () => ({
+    UserPromptSubmit: [{ hooks: [answers({ systemMessage: 'ticket context added', hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'open ticket: REIKA-42' } })] }],
+  }));
+  t.is((await session.run('what next?')).status, 'answered');
+  const sent = lastUser(server.chatRequests()[0]!.json);
+  t.regex(sent, /what next\?/);
+  t.regex(sent, /open ticket: REIKA-42/);
+  t.true(notices(events).includes('hook: ticket context added'), noticesOf(events));
+});
+
+test('a PostToolUse hook’s additionalContext reaches the model with the result, not as an objection; suppressOutput keeps it off the screen', async (t) => {
+  const { server, session, events } = await sessionWith(t, [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo built' } }] }, { content: 'ok' }], () => ({
+    PostToolUse: [{ matcher: 'Bash', hooks: [answers({ suppressOutput: true, hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the build wrote dist/ too' } })] }],
+  }));
+  const result = await session.run('build');
+  t.deepEqual(result.toolCalls.map((call) => [call.status, call.summary.includes('hook')]), [['done', false]], 'the call stands as it ran');
+  t.regex(toolMessages(server.chatRequests()[1]!.json)[0]!, /built[\s\S]*the build wrote dist\/ too/);
+  t.false(notices(events).some((message) => message.includes('dist/')), noticesOf(events));
+});
+
+test('SessionStart’s output and additionalContext go with the first prompt, once; the system prompt and the prefix stay as they were', async (t) => {
+  const { server, session } = await sessionWith(t, [{ content: 'one' }, { content: 'two' }], () => ({
+    SessionStart: [
+      { hooks: [{ type: 'command', command: 'echo "on branch feature/x"' }] },
+      { hooks: [answers({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '3 tests fail on main' } })] },
+    ],
+  }));
+  t.is((await session.run('hello')).status, 'answered');
+  t.is((await session.run('again')).status, 'answered');
+  const [first, second] = server.chatRequests().map((request) => request.json.messages as { role: string; content: string }[]);
+  t.regex(lastUser({ messages: first } as WireJson), /hello[\s\S]*on branch feature\/x[\s\S]*3 tests fail on main/);
+  t.notRegex(JSON.stringify(first!.filter((m) => m.role === 'system')), /feature\/x|tests fail/, 'the frozen system prompt does not carry it');
+  t.notRegex(lastUser({ messages: second } as WireJson), /feature\/x|tests fail/, 'once');
+  t.deepEqual(second!.slice(0, first!.length), first, 'the second request begins with the first, byte for byte');
+});
+
+test('a PreToolUse hook that answers permissionDecision "ask" makes a person confirm a call the mode would run; headless declines it', async (t) => {
+  const hook = () => ({ PreToolUse: [{ matcher: 'Bash', hooks: [answers({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'writes are reviewed here' } })] }] });
+  const script: Script = [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo hi > hi.txt' } }] }, { content: 'ok' }];
+  const asked: string[] = [];
+  const person = await sessionWith(t, script, hook, { approve: (request) => (asked.push(request.reason), { decision: 'approve' }) });
+  const approved = await person.session.run('say hi');
+  t.deepEqual(approved.toolCalls.map((call) => call.status), ['done'], noticesOf(person.events));
+  t.deepEqual(asked, ['a PreToolUse hook asks first: writes are reviewed here']);
+  t.true(existsSync(join(person.root, 'hi.txt')));
+  const headless = await sessionWith(t, script, hook, { approve: declineHeadless });
+  const declined = await headless.session.run('say hi');
+  t.deepEqual(declined.toolCalls.map((call) => call.status), ['declined']);
+  t.false(existsSync(join(headless.root, 'hi.txt')));
 });
 
 test('a hook written for Claude Code finds the file in tool_input.file_path (absolute), beside reika’s path', async (t) => {
