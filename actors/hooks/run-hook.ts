@@ -99,7 +99,10 @@ export function runHook(command: string, input: object, options: { cwd: string; 
     });
     child.once('exit', (exitCode) => {
       code = exitCode;
-      drain = setTimeout(finish, DRAIN_MS);
+      // What the hook wrote before it exited is in its pipes; a loop held up past DRAIN_MS would
+      // run this timer before it reads them (a JSON deny lost, the call run), so the end waits
+      // one turn more: the loop reads ready pipes before it runs the next immediate.
+      drain = setTimeout(() => setImmediate(finish), DRAIN_MS);
     });
     child.once('close', finish);
     // A hook that does not read its stdin must not fail the write.
