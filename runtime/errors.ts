@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   'REIKA_ERR_FRONT_MATTER',
   /** A handler threw something that is not a ReikaError (its message is kept). */
   'REIKA_ERR_HANDLER',
+  /** A hook answered `continue: false`: the turn ended after it (actors/agent/turn-hooks.ts). */
+  'REIKA_ERR_HOOK_STOPPED',
   'REIKA_ERR_HTTP',
   /** The model server sent no bytes for the idle limit (actors/model-io/http/http-request.ts); reported as REIKA_ERR_TIMEOUT. */
   'REIKA_ERR_IDLE_TIMEOUT',

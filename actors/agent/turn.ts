@@ -16,7 +16,7 @@ import { LoopGuard, strongest, type GuardVerdict } from './loop-guard.js';
 import { editedPath, withDiagnostics, type EditDiagnostics } from './edit-diagnostics.js';
 import { pendingCall, transition, type ToolCallChange, type ToolCallState } from './tool-call-state.js';
 import type { Hooks } from '../hooks/hooks.js';
-import { afterCall, atCompaction, atStop, beforeCall, type PreCallVerdict, type TurnHookContext } from './turn-hooks.js';
+import { afterCall, atCompaction, atStop, beforeCall, stoppedError, stoppedResult, type PreCallVerdict, type TurnHookContext } from './turn-hooks.js';
 
 // One turn of the agent loop: stream the model's reply, run its tool calls through the tool
 // executor (or the actor a tool names, {@link TurnOptions.route}), append the results, repeat until the model answers without tools, the request
@@ -147,6 +147,7 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       compactions++;
       emit({ type: 'compaction', turn, ...prepared.compaction });
       if (hooked) await atCompaction(hooked, 'auto');
+      if (hooked?.stopped) return finish('error', stoppedError(hooked.stopped));
     }
     requests++;
     emit({ type: 'request', turn, n: requests, estimateTokens: prepared.estimateTokens, maxTokens: prepared.maxTokens });
@@ -210,10 +211,10 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
 
     let verdict: GuardVerdict = { action: 'ok' };
     await pollTurn();
-    const early = options.signal.aborted ? undefined : await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, send));
+    const early = options.signal.aborted ? undefined : await options.wave?.run(calls, (call, send) => runCall(call, options, toolCalls, hooked, send));
     let gone: ToolResult | undefined;
     for (const call of calls) {
-      const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls));
+      const result = early?.get(call.id) ?? (await runCall(call, options, toolCalls, hooked));
       context.addToolResult({ callId: call.id, name: call.name, summary: result.summary, payload: result.payload, status: result.status });
       if (result.status === 'done' && result.meta?.todo) {
         todo = result.meta.todo;
@@ -223,6 +224,8 @@ export async function runTurn(prompt: string, options: TurnOptions): Promise<Tur
       if (result.errorCode === EXECUTOR_GONE) gone ??= result;
     }
     if (options.signal.aborted) return finish('aborted');
+    // A hook answered `continue: false`: every call has its result, and the model is not asked again.
+    if (hooked?.stopped) return finish('error', stoppedError(hooked.stopped));
     // The tool executor will not come back (a crash loop, or it never started): every later call
     // would fail the same way, so the turn ends here, saying why (else the model goes on calling
     // tools that fail at once until the loop guard stops it as "the same edit failed 3 times").
@@ -243,7 +246,7 @@ function hookContext(options: TurnOptions): TurnHookContext | undefined {
 }
 
 /** Runs one call through the executor (or `send`), walking its state; never throws. */
-async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], send?: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>): Promise<ToolResult> {
+async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRecord[], hooked: TurnHookContext | undefined, send?: (options: RequestOptions<ToolDelta>) => Promise<ToolResult>): Promise<ToolResult> {
   const { emit, turn } = options;
   let state: ToolCallState = pendingCall(call);
   const change = (next: ToolCallChange) => {
@@ -254,7 +257,7 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
   emit({ type: 'tool-call', turn, state });
   // A call may write: an interrupt that came since the reply is seen first (the call is then not run).
   await pollTurn();
-  const skipped = notRunResult(call, options.signal);
+  const skipped = notRunResult(call, options.signal) ?? (hooked?.stopped ? stoppedResult(call, hooked) : undefined);
   if (skipped) {
     change({ type: 'finish', result: skipped });
     record(records, call, skipped);
@@ -266,7 +269,6 @@ async function runCall(call: ToolCall, options: TurnOptions, records: ToolCallRe
     else if (phase === 'answered' && state.status === 'awaiting-approval') change({ type: 'approval-answered' });
   });
   let result: ToolResult;
-  const hooked = hookContext(options);
   const pre: PreCallVerdict = hooked ? await beforeCall(hooked, call) : {};
   // SPEC §16: what a tool returns reaches the model, the transcript and the screen only through
   // here, with every secret reika knows replaced by [redacted] (live output too).

@@ -17,6 +17,8 @@ export interface HookOutcome {
   ask?: string;
   /** A PreToolUse hook approved the call (JSON `approve` / `allow`): its reason. */
   approve?: string;
+  /** A hook answered `continue: false`: its `stopReason` (or a sentence naming the hook). */
+  stop?: string;
   /** What the user is shown of the hooks: plain output (exit 0, not JSON), and the context JSON answers add unless they say `suppressOutput`. */
   output: string[];
   /** For the model: `additionalContext`, and for UserPromptSubmit and SessionStart plain output too. */
@@ -50,9 +52,11 @@ const OUTPUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', '
  * - `hookSpecificOutput.additionalContext` is context for the model (UserPromptSubmit: with the
  *   prompt; SessionStart: with the session's next prompt, the system prompt staying frozen;
  *   PostToolUse: with the tool's result); it is shown to the user too unless `suppressOutput`;
- * - `systemMessage` is shown to the user.
+ * - `systemMessage` is shown to the user;
+ * - `continue: false` ends the turn after the hook (the model is not asked again), its
+ *   `stopReason` the turn's end reason; it wins over every decision.
  *
- * For a tool call, what decides is, strongest first: a hook's deny (exit 2,
+ * For a tool call, what decides is, strongest first: a hook's `continue: false` or deny (exit 2,
  * `block`, `deny`: the call is not sent, so a deny rule naming it is not reached), a deny rule, a
  * hook's `ask`, an ask rule, an allow rule, a hook's allow, the approvals mode. So a hook may
  * tighten what the rules allow but not loosen what they deny or ask about.
@@ -80,7 +84,7 @@ export class Hooks {
     const facts = this.facts();
     const input = { hook_event_name: event, session_id: facts.sessionId, transcript_path: facts.transcriptPath ?? '', cwd: facts.cwd, ...fields };
     const runs = await Promise.all(chosen.map((entry) => runHook(entry.command, input, { cwd: facts.cwd, timeoutMs: entry.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) })));
-    const said = { block: [] as string[], ask: [] as string[], approve: [] as string[] };
+    const said = { block: [] as string[], ask: [] as string[], approve: [] as string[], stop: [] as string[] };
     runs.forEach((run, i) => {
       const entry = chosen[i]!;
       const answer = judge(run, OUTPUT_IS_CONTEXT.has(event));
@@ -88,6 +92,7 @@ export class Hooks {
       if (answer.kind === 'block') said.block.push(answer.reason || `a ${event} hook (${short(entry.command)}) blocked it`);
       else if (answer.kind === 'ask') said.ask.push(answer.reason || `a ${event} hook (${short(entry.command)}) asks first`);
       else if (answer.kind === 'approve') said.approve.push(answer.reason || `a ${event} hook approved it`);
+      if (answer.stop !== undefined) said.stop.push(answer.stop || `a ${event} hook (${short(entry.command)}) stopped it`);
       if (answer.shown) outcome.output.push(answer.shown);
       if (answer.context) outcome.context.push(answer.context);
       if (answer.message) outcome.messages.push(answer.message);
@@ -96,6 +101,7 @@ export class Hooks {
     if (said.block.length > 0) outcome.block = said.block.join('\n');
     else if (said.ask.length > 0) outcome.ask = said.ask.join('; ');
     else if (said.approve.length > 0) outcome.approve = said.approve.join('; ');
+    if (said.stop.length > 0) outcome.stop = said.stop.join('; ');
     return outcome;
   }
 }
@@ -114,6 +120,8 @@ interface Said {
   context?: string;
   /** `systemMessage`. */
   message?: string;
+  /** `continue: false`: its `stopReason` ('' without one). */
+  stop?: string;
 }
 
 function judge(run: HookRun, outputIsContext: boolean): Answer {
@@ -145,6 +153,7 @@ function jsonAnswer(text: string): Answer | undefined {
   const said: Said = {
     ...(context ? { context, ...(json.suppressOutput === true ? {} : { shown: context }) } : {}),
     ...(message ? { message } : {}),
+    ...(json.continue === false ? { stop: textOf(json.stopReason) ?? '' } : {}),
   };
   const reason = textOf(json.reason) ?? textOf(specific.permissionDecisionReason) ?? '';
   const decision = specific.permissionDecision ?? json.decision;

@@ -31,7 +31,8 @@ import { SessionConversation } from './session-conversation.js';
 import { sessionInfo, type SessionInfo } from './session-info.js';
 import type { PermissionBook } from './permission-book.js';
 import { Hooks, type HookSessionFacts } from '../hooks/hooks.js';
-import { atCompaction, tell } from '../agent/turn-hooks.js';
+import { atCompaction, stoppedError, tell, tellStop } from '../agent/turn-hooks.js';
+import type { HookEvent } from '../hooks/hook-config.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 export interface SessionOptions {
@@ -153,14 +154,14 @@ export class Session {
     if (this.hooks.size > 0) {
       if (this.hooks.has('SessionStart')) {
         this.started = this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => {
-          tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome);
+          this.told('SessionStart', outcome);
           this.startContext.push(...outcome.context);
         });
       }
       // Notification: reika waits for the person (an approval question).
       this.runtime.watchApprovals?.((phase) => {
         if (phase === 'ask' && this.hooks.has('Notification')) {
-          void this.hooks.run('Notification', { message: 'reika needs your approval' }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome));
+          void this.hooks.run('Notification', { message: 'reika needs your approval' }).then((outcome) => this.told('Notification', outcome));
         }
       });
     }
@@ -271,11 +272,12 @@ export class Session {
     const controller = new AbortController();
     this.current = { scope, controller };
     try {
-      // UserPromptSubmit: a hook may stop the prompt (exit 2 / "block") or add context (its output,
-      // `additionalContext`), which joins the prompt.
+      // UserPromptSubmit: a hook may stop the prompt (exit 2 / "block" / `continue: false`) or add
+      // context (its output, `additionalContext`), which joins the prompt.
       if (this.hooks.has('UserPromptSubmit')) {
         const outcome = await this.hooks.run('UserPromptSubmit', { prompt }, { signal: controller.signal });
         tell({ turn, emit: (event) => this.emit(event) }, { ...outcome, output: [] });
+        if (outcome.stop !== undefined) return endedEarly(turn, prompt, started, (event) => this.emit(event), stoppedError({ event: 'UserPromptSubmit', reason: outcome.stop }));
         if (outcome.block !== undefined) {
           const why = outcome.block.trim().replace(/\s*\n\s*/g, ' ') || 'no reason given';
           return endedEarly(turn, prompt, started, (event) => this.emit(event), { code: 'REIKA_ERR_PROMPT_BLOCKED', message: `a UserPromptSubmit hook did not let the prompt through: ${why}` });
@@ -344,6 +346,13 @@ export class Session {
     } finally {
       this.current = undefined;
     }
+  }
+
+  /** What a hook outside a turn said, as notices; its `continue: false` has no turn to end, so it is told too. */
+  private told(event: HookEvent, outcome: Parameters<typeof tell>[1]): void {
+    const context = { turn: this.scope, emit: (e: AgentEvent) => this.emit(e) };
+    tell(context, outcome);
+    if (outcome.stop !== undefined) tellStop(context, event, outcome.stop);
   }
 
   /** What every hook is told of the session. */
@@ -422,7 +431,7 @@ export class Session {
    */
   end(reason: string): Promise<void> {
     this.ended ??= this.hooks.has('SessionEnd')
-      ? this.hooks.run('SessionEnd', { reason }).then((outcome) => tell({ turn: this.scope, emit: (event) => this.emit(event) }, outcome))
+      ? this.hooks.run('SessionEnd', { reason }).then((outcome) => this.told('SessionEnd', outcome))
       : Promise.resolve();
     return this.ended;
   }

@@ -67,28 +67,31 @@ test('exit 2 blocks with stderr as the reason; a JSON decision blocks or approve
   t.is(read.approve, 'reading is fine');
 });
 
-test('a JSON answer is read as Claude Code reads it: additionalContext, systemMessage, suppressOutput, ask', async (t) => {
+test('a JSON answer is read as Claude Code reads it: additionalContext, systemMessage, suppressOutput, continue, ask', async (t) => {
   const root = tempDir();
   const answer = (json: unknown) => ({ hooks: [{ type: 'command', command: `echo '${JSON.stringify(json)}'` }] });
   const hooks = hooksOf(root, {
     PostToolUse: [
       { matcher: 'bash', ...answer({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'lint: 2 warnings in a.ts' } }) },
       { matcher: 'read', ...answer({ suppressOutput: true, systemMessage: 'read logged', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'a.txt is generated' } }) },
+      { matcher: 'write', ...answer({ continue: false, stopReason: 'the build is broken: stop here', decision: 'block', reason: 'ignored' }) },
     ],
     PreToolUse: [{ matcher: 'bash', ...answer({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'a person should see this one' } }) }],
     SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch: main"' }] }],
-    Stop: [{ hooks: [{ type: 'command', command: `echo '{"decision": "block"'` }] }],
+    Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false'` }] }],
   });
   const bash = await hooks.run('PostToolUse', {}, { tool: 'bash' });
   t.deepEqual([bash.context, bash.output, bash.messages], [['lint: 2 warnings in a.ts'], ['lint: 2 warnings in a.ts'], []], 'the context is the model’s and shown');
   const read = await hooks.run('PostToolUse', {}, { tool: 'read' });
   t.deepEqual([read.context, read.output, read.messages], [['a.txt is generated'], [], ['read logged']], 'suppressOutput: the model gets it, the user only the systemMessage');
+  const write = await hooks.run('PostToolUse', {}, { tool: 'write' });
+  t.is(write.stop, 'the build is broken: stop here');
   const pre = await hooks.run('PreToolUse', {}, { tool: 'bash' });
   t.deepEqual([pre.ask, pre.approve, pre.block], ['a person should see this one', undefined, undefined]);
   const start = await hooks.run('SessionStart');
   t.deepEqual([start.context, start.output], [['branch: main'], ['branch: main']], 'SessionStart’s plain output is context, as UserPromptSubmit’s');
   const stop = await hooks.run('Stop');
-  t.deepEqual([stop.block, stop.output, stop.context], [undefined, ['{"decision": "block"'], []], 'JSON that does not parse stays plain output');
+  t.deepEqual([stop.stop, stop.output, stop.context], [undefined, ['{"continue": false'], []], 'JSON that does not parse stays plain output');
 });
 
 test('one hook’s deny wins over another’s ask, and an ask over an allow', async (t) => {

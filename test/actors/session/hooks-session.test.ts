@@ -232,6 +232,41 @@ test('a PreToolUse hook that answers permissionDecision "ask" makes a person con
   t.false(existsSync(join(headless.root, 'hi.txt')));
 });
 
+test('continue: false from a PostToolUse hook ends the turn after the call: the model is not asked again, the rest of its calls do not run', async (t) => {
+  const { root, server, session, events } = await sessionWith(
+    t,
+    [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo one > one.txt' } }, { id: 'c2', name: 'bash', arguments: { command: 'echo two > two.txt' } }] }, { content: 'never asked' }],
+    () => ({ PostToolUse: [{ matcher: 'Bash', hooks: [answers({ continue: false, stopReason: 'the CI budget is spent', systemMessage: 'stopping' })] }] }),
+  );
+  const result = await session.run('go');
+  t.is(result.status, 'error');
+  t.deepEqual(result.error, { code: 'REIKA_ERR_HOOK_STOPPED', message: 'a PostToolUse hook stopped the turn: the CI budget is spent' });
+  t.deepEqual(result.toolCalls.map((call) => call.status), ['done', 'cancelled']);
+  t.true(existsSync(join(root, 'one.txt')));
+  t.false(existsSync(join(root, 'two.txt')));
+  t.is(server.chatRequests().length, 1);
+  t.true(notices(events).includes('hook: stopping'), noticesOf(events));
+});
+
+test('continue: false wins over a decision: PreToolUse does not run the call, UserPromptSubmit sends nothing, Stop ends the turn instead of going on', async (t) => {
+  const pre = await sessionWith(t, [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'touch ran.txt' } }] }, { content: 'never asked' }], () => ({
+    PreToolUse: [{ hooks: [answers({ continue: false, stopReason: 'frozen for the release', hookSpecificOutput: { permissionDecision: 'allow' } })] }],
+  }));
+  const stopped = await pre.session.run('go');
+  t.deepEqual([stopped.status, stopped.error?.message], ['error', 'a PreToolUse hook stopped the turn: frozen for the release']);
+  t.false(existsSync(join(pre.root, 'ran.txt')));
+  t.is(pre.server.chatRequests().length, 1);
+  const prompt = await sessionWith(t, [{ content: 'never asked' }], () => ({ UserPromptSubmit: [{ hooks: [answers({ continue: false, stopReason: 'out of hours' })] }] }));
+  const refused = await prompt.session.run('hello');
+  t.deepEqual([refused.status, refused.error?.code, refused.error?.message], ['error', 'REIKA_ERR_HOOK_STOPPED', 'a UserPromptSubmit hook stopped the turn: out of hours']);
+  t.is(prompt.server.chatRequests().length, 0);
+  const stop = await sessionWith(t, [{ content: 'done' }, { content: 'never asked' }], () => ({ Stop: [{ hooks: [answers({ continue: false, stopReason: 'enough for today', decision: 'block', reason: 'go on' })] }] }));
+  const ended = await stop.session.run('hello');
+  t.deepEqual([ended.status, ended.answer], ['answered', 'done']);
+  t.is(stop.server.chatRequests().length, 1);
+  t.true(notices(stop.events).includes('a Stop hook said stop: enough for today'), noticesOf(stop.events));
+});
+
 test('a hook written for Claude Code finds the file in tool_input.file_path (absolute), beside reika’s path', async (t) => {
   const { root, server, session } = await sessionWith(
     t,
