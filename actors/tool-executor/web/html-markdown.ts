@@ -695,6 +695,8 @@ class Converter implements HtmlSink {
     if (attribs === NO_ATTRIBUTES) return this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name);
     if (this.contentDepth === 0 && DROP_OUTSIDE_CONTENT.has(name)) return true;
     if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
+    // DocBook's Prev/Up/Home/Next tables above and below every page (PostgreSQL's, valgrind's manuals).
+    if (name === 'table' && attribs.summary !== undefined && /^navigation\b/i.test(attribs.summary)) return true;
     // rustdoc's toggle label ("Expand description" above every crate's and item's docs).
     if (name === 'summary' && attribs.class !== undefined && /(?:^|\s)hideme(?:\s|$)/.test(attribs.class)) return true;
     const role = attribs.role;

@@ -104,6 +104,11 @@ test('superscripts and subscripts keep their meaning: 2^n, 2^(n − 1), H_2O, in
   t.is(md('<table><tr><td>10<sup>3</sup></td><td><del>old</del></td></tr></table>'), '| 10^3 | ~~old~~ |\n| --- | --- |');
 });
 
+test("DocBook's navigation tables (summary=\"Navigation header\") are dropped, other tables kept", (t) => {
+  const nav = (where: string) => `<div class="nav${where}"><table width="100%" summary="Navigation ${where}"><tr><td><a href="p.html">Prev</a></td><th>Chapter 9</th><td><a href="n.html">Next</a></td></tr></table></div>`;
+  t.is(md(`${nav('header')}<h1>9.1. Functions</h1><table summary="Operators"><tr><th>op</th></tr><tr><td>+</td></tr></table>${nav('footer')}`), '# 9.1. Functions\n\n| op |\n| --- |\n| + |');
+});
+
 test("rustdoc's toggle label is dropped, a summary's own text is kept", (t) => {
   t.is(md('<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span></summary><p>Fast hashing.</p></details>'), 'Fast hashing.');
   t.is(md('<details><summary>Examples</summary><p>Some.</p></details>'), 'Examples\n\nSome.');
