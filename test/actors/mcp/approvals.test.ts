@@ -135,3 +135,17 @@ test('the question shows the tool and its arguments; a decline reaches the model
     rules: ['mcp__everything__gzip-file-as-resource'],
   });
 });
+
+test('a PreToolUse hook’s answer counts for MCP tools too: its ask asks about a read-only tool (offering no rule), its allow runs one safe mode asks about', async (t) => {
+  const env = isolatedEnv();
+  writeUserConfig(env, { everything: { command: process.execPath, args: [everythingEntry(), 'stdio'] } });
+  const { supervisor, hub, asked } = await hubWith(t, env, approve);
+  const root = tempDir();
+  await hub.start(root, whereOf(env));
+  await hub.settled(30_000);
+  const run = (name: string, args: Record<string, unknown>, hook: { hookAsked?: string; hookApproved?: string }): Promise<ToolResult> =>
+    client(supervisor, mcpAddress('everything')).request({ type: 'run', callId: name, name, args, context: { root, approvals: 'safe', mode: 'agent', settings: toolSettings(root), ...hook } });
+  t.is((await run('mcp__everything__echo', { message: 'hi' }, { hookAsked: 'echoes are reviewed' })).status, 'done');
+  t.is((await run('mcp__everything__toggle-simulated-logging', {}, { hookApproved: 'logging is harmless' })).status, 'done');
+  t.deepEqual(asked.map((request) => [request.tool, request.reason, request.rules]), [['mcp__everything__echo', 'a PreToolUse hook asks first: echoes are reviewed', undefined]]);
+});
