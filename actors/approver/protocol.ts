@@ -24,6 +24,11 @@ export interface ApprovalRequest {
    * project's MCP server): the person is offered approve or decline, not a session-long `always`.
    */
   remembered?: string;
+  /**
+   * Asked every time (a PreToolUse hook wants a person's yes for this call): no "Always" is
+   * offered, and no answer remembered for the session stands in for the question.
+   */
+  everyTime?: true;
 }
 
 export interface ApprovalReply {

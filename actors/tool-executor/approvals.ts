@@ -6,6 +6,7 @@ import type { ApprovalMode } from './protocol.js';
 import type { ApprovalReply, ApprovalRequest } from '../approver/protocol.js';
 import type { RuleMatch } from './rules/permission-rules.js';
 import { asksFirst, describeRule } from './rules/describe-rule.js';
+import { isHookRule } from './rules/hook-ruling.js';
 
 /**
  * The approval decision for one prepared action (SPEC §4, §17). A permission rule that names the
@@ -54,6 +55,7 @@ export async function decide(
     ...(action.path !== undefined ? { path: action.path } : {}),
     ...(action.domain !== undefined ? { domain: action.domain } : {}),
     ...(action.diff !== undefined ? { diff: action.diff } : {}),
+    ...(ruled?.effect === 'ask' && isHookRule(ruled) ? { everyTime: true as const } : {}),
   };
   const suggested = rules.suggest?.() ?? [];
   if (suggested.length > 0) request.rules = suggested;

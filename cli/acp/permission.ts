@@ -18,7 +18,7 @@ export const OPTIONS: readonly PermissionOption[] = [
   { optionId: 'reject_always', name: 'Always reject', kind: 'reject_always' },
 ];
 
-/** A question whose asker remembers the answer itself (a project's MCP server) offers once-only choices. */
+/** A question whose asker remembers the answer itself (a project's MCP server), or asked every time, offers once-only choices. */
 const ONCE_ONLY = OPTIONS.filter((option) => option.kind === 'allow_once' || option.kind === 'reject_once');
 
 /** Sends one permission request to the editor (the ACP connection, for this session). */
@@ -42,11 +42,11 @@ export class EditorApprovals {
    */
   async approve(request: ApprovalRequest, call: ToolCallUpdate, signal: AbortSignal): Promise<ApprovalReply> {
     const key = approvalKey(request);
-    const known = this.remembered.get(key);
+    const known = request.everyTime ? undefined : this.remembered.get(key);
     if (known === 'approve') return { decision: 'approve', note: 'allowed for this session' };
     if (known === 'decline') return { decision: 'decline', note: `the user rejected this for the session (${request.reason})` };
     if (signal.aborted) return { decision: 'decline', note: 'the turn was cancelled' };
-    const options = request.remembered === undefined ? OPTIONS : ONCE_ONLY;
+    const options = request.remembered === undefined && !request.everyTime ? OPTIONS : ONCE_ONLY;
     const response = await this.ask({ sessionId: this.sessionId, toolCall: { ...call, content: [{ type: 'content', content: { type: 'text', text: describeRequest(request) } }] }, options: [...options] }, signal);
     const outcome = response.outcome;
     if (outcome.outcome === 'cancelled') return { decision: 'decline', note: 'the turn was cancelled' };

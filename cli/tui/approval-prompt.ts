@@ -24,7 +24,7 @@ const DECLINE_WHY: Choice = { decision: 'decline', label: 'Decline, say why', ke
  * answer itself.
  */
 export function choicesFor(request: ApprovalRequest): Choice[] {
-  if (request.remembered !== undefined) return [APPROVE, DECLINE, DECLINE_WHY];
+  if (request.remembered !== undefined || request.everyTime) return [APPROVE, DECLINE, DECLINE_WHY];
   if (request.rules && request.rules.length > 0) {
     return [APPROVE, DECLINE, { decision: 'always', label: 'Always here', key: 'a', scope: 'local' }, { decision: 'always', label: 'Always, every project', key: 'u', scope: 'user' }, DECLINE_WHY];
   }

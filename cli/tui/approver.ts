@@ -16,7 +16,7 @@ export class SessionApprovals {
 
   readonly approve = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalReply> => {
     const key = approvalKey(request);
-    if (this.always.has(key)) return { decision: 'approve', note: 'approved for this session' };
+    if (!request.everyTime && this.always.has(key)) return { decision: 'approve', note: 'approved for this session' };
     if (signal.aborted) return { decision: 'decline', note: 'the turn was interrupted' };
     const reply = await this.ask(request, signal);
     if (reply.decision === 'always') this.always.add(key);

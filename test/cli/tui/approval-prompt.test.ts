@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { ApprovalReply, ApprovalRequest } from '../../../actors/approver/protocol.js';
 import { ApprovalPrompt } from '../../../cli/tui/approval-prompt.js';
+import { SessionApprovals } from '../../../cli/tui/approver.js';
 import { createStyle } from '../../../cli/tui/style.js';
 
 /** The approval menu's choices: "Always" writes a rule where the request has one, lasts the session where not, and is not offered where the asker remembers the answer itself. */
@@ -73,4 +74,18 @@ test('on a narrow terminal the answers take two rows instead of a line wider tha
   t.regex(lines[0]!, /› Approve \(y\)/);
   t.regex(lines[1]!, /Decline, say why \(r\)/);
   t.is(p.menu(plain, 160).length, 2, 'one row where it fits');
+});
+
+test("a PreToolUse hook's ask is asked every time: no Always offered, and an earlier Always for the same command does not answer it", async (t) => {
+  const hookAsks: ApprovalRequest = { ...command, reason: 'a PreToolUse hook asks first: deploys need a person', everyTime: true };
+  const [items] = prompt(hookAsks).prompt.menu(plain, 140);
+  t.regex(items!, /› Approve \(y\) +Decline \(n\) +Decline, say why \(r\)/);
+  t.notRegex(items!, /Always/);
+  const asked: ApprovalRequest[] = [];
+  const approvals = new SessionApprovals(async (request) => (asked.push(request), { decision: 'always' }));
+  const signal = new AbortController().signal;
+  t.is((await approvals.approve(command, signal)).decision, 'always');
+  t.is((await approvals.approve(command, signal)).note, 'approved for this session', 'remembered for the same command');
+  await approvals.approve(hookAsks, signal);
+  t.is(asked.length, 2, 'the hook’s ask went to the person');
 });

@@ -128,6 +128,7 @@ test('a PreToolUse hook’s answer weighs in between the rules: deny rule > hook
   t.deepEqual([overBypass.status, asked(overBypass)], ['declined', 1]);
   t.is(overBypass.asked[0]!.reason, 'a PreToolUse hook asks first: deploys need a person');
   t.is(overBypass.asked[0]!.rules, undefined, '"Always" would write a rule the hook asks past anyway');
+  t.true(overBypass.asked[0]!.everyTime, 'asked every time: no session-long answer stands in for it');
   const overAllow = await call(root, 'bash', { command: 'echo hi' }, { hookAsked: 'check it', permissions: rules({ allow: ['Bash(echo:*)'] }), ...decline });
   t.deepEqual([overAllow.status, asked(overAllow)], ['declined', 1]);
   // Even a tool that never asks (read) is asked about, as under an ask rule.
