@@ -111,7 +111,7 @@ function stop(context: TurnHookContext, event: HookEvent, reason: string): void 
 }
 
 /** reika's file tools take `path`; hooks written for Claude Code read `file_path` (absolute), so they get both. */
-const FILE_TOOLS: ReadonlySet<string> = new Set(['read', 'edit', 'write', 'multi_edit', 'multiedit']);
+const FILE_TOOLS: ReadonlySet<string> = new Set(['read', 'edit', 'write']);
 
 /** A call's arguments as a hook's `tool_input`: as the model sent them, plus `file_path` for the file tools. */
 export function hookToolInput(call: ToolCall, root: string): Record<string, unknown> {

@@ -146,7 +146,6 @@ function jsonAnswer(text: string): Answer | undefined {
   } catch {
     return undefined;
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const specific = (typeof json.hookSpecificOutput === 'object' && json.hookSpecificOutput !== null ? json.hookSpecificOutput : {}) as Record<string, unknown>;
   const context = textOf(specific.additionalContext);
   const message = textOf(json.systemMessage);

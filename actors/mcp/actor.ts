@@ -2,7 +2,7 @@ import { client, defineActor, type RequestContext } from '../../runtime/actor.js
 import { ReikaError } from '../../runtime/errors.js';
 import { decide } from '../tool-executor/approvals.js';
 import { contextRules } from '../tool-executor/rules/context-rules.js';
-import { isHookRule, withHookAnswer } from '../tool-executor/rules/hook-ruling.js';
+import { withHookAnswer } from '../tool-executor/rules/hook-ruling.js';
 import type { RuleMatch } from '../tool-executor/rules/permission-rules.js';
 import { type ToolDelta, type ToolExecutorRequest, type ToolResult } from '../tool-executor/protocol.js';
 import { APPROVER } from '../approver/protocol.js';
@@ -74,10 +74,9 @@ export default defineActor<McpProtocol, Options>({
   },
 });
 
-/** The rule (or PreToolUse hook's answer) that decides an MCP call; a hook's ask suggests no rule, since it asks again whatever rule "Always" wrote. */
-function mcpRuling(request: ToolExecutorRequest): { match?: RuleMatch; suggest?(): string[] } {
+/** The rule (or PreToolUse hook's answer) that decides an MCP call, and the rule "Always" would write. */
+function mcpRuling(request: ToolExecutorRequest): { match?: RuleMatch; suggest(): string[] } {
   const match = withHookAnswer(contextRules(request.context)?.check({ tool: request.name }), request.context);
-  if (match && isHookRule(match) && match.effect === 'ask') return { match };
   return { ...(match ? { match } : {}), suggest: () => [request.name] };
 }
 

@@ -39,6 +39,7 @@ export async function decide(
     if (mode === 'bypass' || (approval === 'never' && action.reasons.length === 0)) return { approved: true };
     if (mode === 'safe' && approval === 'flagged' && action.reasons.length === 0) return { approved: true };
   }
+  const hookAsks = ruled?.effect === 'ask' && isHookRule(ruled);
   const reason =
     ruled?.effect === 'ask'
       ? [asksFirst(ruled), ...action.reasons].join('; ')
@@ -55,9 +56,10 @@ export async function decide(
     ...(action.path !== undefined ? { path: action.path } : {}),
     ...(action.domain !== undefined ? { domain: action.domain } : {}),
     ...(action.diff !== undefined ? { diff: action.diff } : {}),
-    ...(ruled?.effect === 'ask' && isHookRule(ruled) ? { everyTime: true as const } : {}),
+    ...(hookAsks ? { everyTime: true as const } : {}),
   };
-  const suggested = rules.suggest?.() ?? [];
+  // A hook's ask is asked again next time whatever rule "Always" wrote: it offers none.
+  const suggested = hookAsks ? [] : (rules.suggest?.() ?? []);
   if (suggested.length > 0) request.rules = suggested;
   let reply: ApprovalReply;
   try {

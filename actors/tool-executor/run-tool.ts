@@ -13,7 +13,7 @@ import { contextRules } from './rules/context-rules.js';
 import { ruleSubjectOf } from './rules/rule-subject.js';
 import { suggestRules } from './rules/suggest-rules.js';
 import { describeRule } from './rules/describe-rule.js';
-import { isHookRule, withHookAnswer } from './rules/hook-ruling.js';
+import { withHookAnswer } from './rules/hook-ruling.js';
 
 const checkpoints = lazy(() => import('./safety/checkpoint-step.js'));
 
@@ -65,8 +65,7 @@ async function runChecked(tool: ExecutorTool, request: ToolExecutorRequest, args
   const action = prepared.action ?? (ruled?.effect === 'ask' ? { tool: tool.name, ...(subject?.paths ? { path: subject.paths[0]! } : {}), reasons: [] } : undefined);
   if (action) {
     const suggest = () => suggestRules(subject ?? ruleSubjectOf(tool.name, args, request.context.root), request.context.root);
-    // A hook's ask is asked again next time whatever rule "Always" wrote, so it offers none.
-    const verdict = await decide(action, tool.approval, request.context.approvals, ask, env.signal, { match: ruled, ...(ruled && isHookRule(ruled) && ruled.effect === 'ask' ? {} : { suggest }) });
+    const verdict = await decide(action, tool.approval, request.context.approvals, ask, env.signal, { match: ruled, suggest });
     if (!verdict.approved) return declined(base, verdict);
     // A person's yes, an allow rule or bypass: the command may use the network (SPEC §12).
     approved ||= verdict.asked === true || verdict.rule !== undefined;
