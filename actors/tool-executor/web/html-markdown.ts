@@ -571,16 +571,21 @@ class Converter implements HtmlSink {
     frame.piece = this.out.length - 1;
   }
 
-  /** `2<sup>n</sup>` is `2^n`, `2<sup>n − 1</sup>` `2^(n − 1)` (`2<sup>(n − 1)</sup>` too): the exponent must not read as `2n`. */
+  /**
+   * `2<sup>n</sup>` is `2^n`, `2<sup>n − 1</sup>` `2^(n − 1)` (`2<sup>(n − 1)</sup>` too): the
+   * exponent must not read as `2n`. Only the first {@link SCRIPT_PEEK} characters are looked at
+   * (longer ones get parentheses): nested superscripts would each read all the text inside them.
+   */
   private endScript(frame: Frame): void {
     if (this.onlySpace(frame.piece + 1)) {
       this.unwrite(frame.piece);
       return;
     }
     let text = '';
-    for (let i = frame.piece + 1; i < this.out.length; i++) text += this.out[i];
+    for (let i = frame.piece + 1; i < this.out.length && text.length <= SCRIPT_PEEK; i++) text += this.out[i];
     text = text.trim();
-    if (/\s/.test(text) && !(text.startsWith('(') && text.endsWith(')'))) {
+    const short = text.length <= SCRIPT_PEEK;
+    if (!short || (/\s/.test(text) && !(text.startsWith('(') && text.endsWith(')')))) {
       this.out[frame.piece] = `${frame.mark}(`;
       this.out.push(')');
       this.atLineStart = false;
@@ -718,6 +723,9 @@ class Converter implements HtmlSink {
 
 /** Inline elements written as Markdown inside table cells too (the rest give their text only). */
 const IN_CELLS = new Set(['a', 'strong', 'b', 'em', 'i', 'code', 'img', 'table', 'sup', 'sub', 'del', 's']);
+
+/** How much of a superscript's or subscript's text decides whether it needs parentheses. */
+const SCRIPT_PEEK = 200;
 
 /** A line break inside a table cell. */
 const CELL_BREAK = '<br>';

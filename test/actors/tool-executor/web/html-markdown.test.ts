@@ -130,6 +130,11 @@ test('a hostile page cannot make the output grow faster than the page: nesting, 
   t.is(md(`<table><tr><td>a</td><td>b</td></tr><tr><td>y</td></tr></table>`), '| a | b |\n| --- | --- |\n| y |  |');
   // Tables nested thousands deep: one line of text each, no more.
   t.is(md(`${'<table><tr><td>x'.repeat(2000)}`).split('\n').length, 2000);
+  // 500 superscripts nested around 2 MB of text: each looks at its first characters only (each
+  // read all of it: 3 s; at the 5 MB cap, longer).
+  const deep = md(`<p>${'<sup>x '.repeat(500)}${'word '.repeat(400_000)}</p>`);
+  t.is(deep.length, 2_002_499);
+  t.true(deep.startsWith('^(x ^(x ^(x '));
   // Only the first title is the page's; others are dropped with their text.
   t.deepEqual(htmlToMarkdown('<title>Page</title><title>Other</title><p>x</p>', 'https://e.com/'), { title: 'Page', markdown: 'x' });
 });
