@@ -152,12 +152,7 @@ export class Session {
     this.permissions = options.permissions;
     this.hooks = new Hooks(options.permissions?.hooks ?? [], () => this.hookFacts());
     if (this.hooks.size > 0) {
-      if (this.hooks.has('SessionStart')) {
-        this.started = this.hooks.run('SessionStart', { source: resume ? 'resume' : 'startup' }).then((outcome) => {
-          this.told('SessionStart', outcome);
-          this.startContext.push(...outcome.context);
-        });
-      }
+      this.sessionStart(resume ? 'resume' : 'startup');
       // Notification: reika waits for the person (an approval question).
       this.runtime.watchApprovals?.((phase) => {
         if (phase === 'ask' && this.hooks.has('Notification')) {
@@ -233,6 +228,7 @@ export class Session {
     this.assertIdle();
     if (this.recorder) attach(this.recorder);
     this.adopt(resumed);
+    this.sessionStart('resume');
     await this.prompt.thaw(this.root, resumed.frozen, resumed.settings?.mode ?? resumed.frozen.mode);
   }
 
@@ -348,6 +344,22 @@ export class Session {
     }
   }
 
+  /**
+   * SessionStart's hooks, for a conversation that begins: at the start (`startup`, or `resume`),
+   * on `/resume` (`resume`) and on `/new` or `/cd` (`clear`), as Claude Code runs them. What they
+   * give the model goes with that conversation's first prompt; what an earlier run gave and was
+   * not sent is dropped with the conversation it was for.
+   */
+  private sessionStart(source: 'startup' | 'resume' | 'clear'): void {
+    if (!this.hooks.has('SessionStart')) return;
+    this.startContext = [];
+    const context = this.startContext;
+    this.started = this.hooks.run('SessionStart', { source }).then((outcome) => {
+      this.told('SessionStart', outcome);
+      context.push(...outcome.context);
+    });
+  }
+
   /** What a hook outside a turn said, as notices; its `continue: false` has no turn to end, so it is told too. */
   private told(event: HookEvent, outcome: Parameters<typeof tell>[1]): void {
     const context = { turn: this.scope, emit: (e: AgentEvent) => this.emit(e) };
@@ -452,6 +464,7 @@ export class Session {
     this.conversation.startOver();
     this.usage.newConversation();
     this.facts.newConversation();
+    this.sessionStart('clear');
   }
 
   /**
@@ -471,6 +484,7 @@ export class Session {
     this.conversation.startOver();
     this.usage.newConversation();
     this.facts.newConversation();
+    this.sessionStart('clear');
     const frozen = await this.prompt.boot(root, this.link.repoMapBudget(this.config.repoMapBudget));
     return { boot: frozen.boot, ...(before ? toolChange(before, frozen.tools) : { added: [], removed: [] }) };
   }

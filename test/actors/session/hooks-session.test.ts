@@ -217,6 +217,20 @@ test('SessionStart’s output and additionalContext go with the first prompt, on
   t.deepEqual(second!.slice(0, first!.length), first, 'the second request begins with the first, byte for byte');
 });
 
+test('/new runs SessionStart again (source "clear"): the fresh conversation gets its context with its first prompt', async (t) => {
+  const { root, server, session } = await sessionWith(t, [{ content: 'one' }, { content: 'two' }, { content: 'three' }], (root) => ({
+    SessionStart: [{ hooks: [{ type: 'command', command: `cat >> ${join(root, 'starts.jsonl')}; echo "on branch feature/x"` }] }],
+  }));
+  t.is((await session.run('hello')).status, 'answered');
+  t.is((await session.run('again')).status, 'answered');
+  session.newConversation();
+  t.is((await session.run('fresh')).status, 'answered');
+  const prompts = server.chatRequests().map((request) => lastUser(request.json));
+  t.deepEqual(prompts.map((prompt) => /on branch feature\/x/.test(prompt)), [true, false, true]);
+  const starts = readFileSync(join(root, 'starts.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { source: string });
+  t.deepEqual(starts.map((start) => start.source), ['startup', 'clear']);
+});
+
 test('a PreToolUse hook that answers permissionDecision "ask" makes a person confirm a call the mode would run; headless declines it', async (t) => {
   const hook = () => ({ PreToolUse: [{ matcher: 'Bash', hooks: [answers({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'writes are reviewed here' } })] }] });
   const script: Script = [{ toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'echo hi > hi.txt' } }] }, { content: 'ok' }];
