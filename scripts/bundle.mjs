@@ -4,8 +4,9 @@
 // - One entry per thread and process reika starts (the CLI, the worker-thread and child-process
 //   actor hosts, the actors they load, the indexer threads), shared code in chunks (esbuild
 //   splits, Rollup merges the small ones: see mergeSmallChunks), so a thread loads a few files
-//   instead of hundreds of modules (Node 20's ESM loader resolves, reads and links each one). Dependencies stay in node_modules (piscina starts its own worker file there;
-//   optional native modules load lazily).
+//   instead of hundreds of modules (Node 20's ESM loader resolves, reads and links each one).
+//   Dependencies stay in node_modules (piscina starts its own worker file there; optional native
+//   modules load lazily).
 // - `import.meta.url` in a module means the module's own file; in a bundle it would mean the chunk
 //   it landed in. Each module's `import.meta.url` is replaced by the URL of its place in
 //   dist/bundle/ (the same layout as dist/), so `new URL('../../build-id.json', import.meta.url)`
@@ -67,9 +68,11 @@ const ROOT_PLACEHOLDER = '__REIKA_BUNDLE_ROOT__';
 const CJS_FILE_URL = '__reika_bundle_file_url';
 
 rmSync(out, { recursive: true, force: true });
-const split = mkdtempSync(join(tmpdir(), 'reika-bundle-'));
 // tsc never deletes what it emitted: a test file deleted from the tree would still run from dist/.
 sweepStaleTests(join(root, 'test'), join(root, '..', 'test'));
+// esbuild writes its split output here, and Rollup the bundle from it (mergeSmallChunks).
+const split = mkdtempSync(join(tmpdir(), 'reika-bundle-'));
+process.once('exit', () => rmSync(split, { recursive: true, force: true }));
 await build({
   absWorkingDir: root,
   entryPoints: entries.map((entry) => join(root, entry)),
@@ -85,7 +88,6 @@ await build({
   plugins: [packagesExternalBut(ESM_BUNDLED_PACKAGES), moduleUrls('import.meta.url')],
 });
 const files = await mergeSmallChunks(split);
-rmSync(split, { recursive: true, force: true });
 for (const [entry, bundle, bundled] of [[STARTUP_ENTRY, STARTUP_BUNDLE], [MODEL_IO_ENTRY, MODEL_IO_BUNDLE, MODEL_IO_BUNDLED_PACKAGES]]) {
   files.push(...Object.keys((await commonJsBundle(entry, bundle, bundled)).metafile.outputs).map((file) => resolve(root, file)));
 }
