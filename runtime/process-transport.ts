@@ -53,7 +53,11 @@ export class ProcessTransport implements Transport {
       this.child.once('exit', (code, signal) => {
         this.exited = true;
         resolve();
-        this.exitListener?.({ code, signal, detail: this.stderrTail.trim() || undefined });
+        // What the actor wrote just before it exited (its last reply) may still wait in the socket
+        // when the exit is seen first, as on a loaded machine: its caller then got "exited with
+        // code 1" instead of the reply. The loop reads ready sockets before it runs the next
+        // immediate, so the exit is told after them.
+        setImmediate(() => this.exitListener?.({ code, signal, detail: this.stderrTail.trim() || undefined }));
       });
       this.child.once('error', (error) => {
         // Spawn failed: there will be no 'exit'.
